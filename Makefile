@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtlat - real-time latency benchmark suite.
+
+CC ?= cc
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+PYTHON ?= python3
+VENV ?= .venv
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
+LDLIBS += -pthread -lrt -lm
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=build/%.o)
+LIBOBJS := $(filter-out build/main.o,$(OBJS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := build/unit-tests
+COMPAT := pmqtest sigwaittest svsematest ptsematest latency trltp
+
+all: rtlat
+
+rtlat: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: src/%.c | build
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build:
+	mkdir -p build
+
+$(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
+	$(CC) $(CFLAGS) -Isrc -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
+
+-include $(OBJS:.o=.d)
+
+# Test dependencies go into a local venv, never into the system.
+$(VENV)/.done: tests/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r tests/requirements.txt
+	touch $@
+
+venv: $(VENV)/.done
+
+check: rtlat $(UNIT_BIN) venv
+	./$(UNIT_BIN)
+	$(VENV)/bin/python -m pytest -q tests
+
+# The same tests against an ASan+UBSan build.
+check-asan:
+	$(MAKE) clean-asan
+	$(MAKE) -f Makefile BUILDDIR=build-asan asan-build
+	./build-asan/unit-tests
+	RTLAT_BIN=$(CURDIR)/build-asan/rtlat $(MAKE) venv
+	RTLAT_BIN=$(CURDIR)/build-asan/rtlat $(VENV)/bin/python -m pytest -q -m "not slow" tests
+
+ASAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
+	-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+asan-build:
+	mkdir -p build-asan
+	$(CC) $(ASAN_FLAGS) -o build-asan/rtlat $(SRCS) $(LDLIBS)
+	$(CC) $(ASAN_FLAGS) -Isrc -o build-asan/unit-tests $(UNIT_SRCS) \
+		$(filter-out src/main.c,$(SRCS)) $(LDLIBS)
+
+clean-asan:
+	rm -rf build-asan
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -D__linux__ --suppress=missingIncludeSystem src tests/unit
+	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE -Isrc 2>&1 | \
+		{ grep -E 'warning:|error:' && exit 1 || exit 0; }
+
+install: rtlat
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
+
+# Separate from install so it never clobbers an installed rt-tests.
+install-compat: install
+	for n in $(COMPAT); do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
+
+clean: clean-asan
+	rm -rf build rtlat
+
+.PHONY: all check check-asan asan-build clean-asan lint install install-compat clean venv

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* opts.c - table-driven option parsing, help and range checks. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "opts.h"
+
+int parse_ll(const char *s, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_duration(const char *s, long long *seconds)
+{
+	char *end;
+	long long v, mul = 1;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case '\0': case 's': case 'S': mul = 1; break;
+	case 'm': case 'M': mul = 60; break;
+	case 'h': case 'H': mul = 3600; break;
+	case 'd': case 'D': mul = 86400; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	if (v > LLONG_MAX / mul)
+		return -1;
+	*seconds = v * mul;
+	return 0;
+}
+
+int cpus_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+bool cpu_is_online(int cpu)
+{
+	char path[64], c = '0';
+	FILE *f;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return false;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "r");
+	if (!f) {
+		/* cpu0 often has no "online" file; fall back to the count. */
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+		return access(path, F_OK) == 0;
+	}
+	if (fread(&c, 1, 1, f) != 1)
+		c = '0';
+	fclose(f);
+	return c == '1';
+}
+
+static void opt_name(char *buf, size_t len, const struct opt *o)
+{
+	if (o->short_name && o->long_name)
+		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
+	else if (o->short_name)
+		snprintf(buf, len, "-%c", o->short_name);
+	else
+		snprintf(buf, len, "--%s", o->long_name);
+}
+
+void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
+{
+	char name[64];
+	va_list ap;
+
+	opt_name(name, sizeof(name), o);
+	fprintf(stderr, "%s: option %s: ", prog, name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void range_text(char *buf, size_t len, const struct opt *o)
+{
+	if (o->type == OPT_DURATION)
+		snprintf(buf, len, "a duration of %lld to %lld seconds, "
+			 "N with an optional suffix s, m, h or d", o->min, o->max);
+	else if (o->type == OPT_CPU)
+		snprintf(buf, len, "an online CPU number, 0 to %d", cpus_online() - 1);
+	else
+		snprintf(buf, len, "an integer from %lld to %lld", o->min, o->max);
+}
+
+static int check_choice(const char *prog, struct opt *o, const char *arg)
+{
+	char list[256] = "";
+	int i;
+
+	for (i = 0; o->choices[i]; i++) {
+		if (!strcmp(arg, o->choices[i])) {
+			*(long long *)o->dest = i;
+			return 0;
+		}
+		if (i)
+			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	opts_error(prog, o, "'%s' is not accepted; accepted: %s", arg, list);
+	return -1;
+}
+
+static int check_path_out(const char *prog, struct opt *o, const char *arg)
+{
+	char dir[4096];
+	char *slash;
+
+	if (!*arg) {
+		opts_error(prog, o, "empty file name; accepted: a file path");
+		return -1;
+	}
+	if (!strcmp(arg, "-")) {
+		*(const char **)o->dest = arg;
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", arg);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK)) {
+		opts_error(prog, o, "cannot write '%s': directory '%s': %s; accepted: a file in an existing writable directory",
+			   arg, dir, strerror(errno));
+		return -1;
+	}
+	*(const char **)o->dest = arg;
+	return 0;
+}
+
+/* Store one value; print the error line and return -1 if it is bad. */
+static int opt_store(const char *prog, struct opt *o, const char *arg)
+{
+	char range[160];
+	long long v;
+	int bad;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		*(bool *)o->dest = true;
+		return 0;
+	case OPT_STRING:
+		*(const char **)o->dest = arg;
+		return 0;
+	case OPT_PATH_OUT:
+		return check_path_out(prog, o, arg);
+	case OPT_CHOICE:
+		return check_choice(prog, o, arg);
+	case OPT_HELP:
+		return 0;
+	case OPT_DURATION:
+		bad = parse_duration(arg, &v);
+		break;
+	default:
+		bad = parse_ll(arg, &v);
+		break;
+	}
+	if (!bad && o->type == OPT_CPU)
+		bad = v < 0 || !cpu_is_online((int)v);
+	else if (!bad)
+		bad = v < o->min || v > o->max;
+	if (bad) {
+		range_text(range, sizeof(range), o);
+		opts_error(prog, o, "'%s' is not accepted; accepted: %s", arg, range);
+		return -1;
+	}
+	*(long long *)o->dest = v;
+	return 0;
+}
+
+static int count_opts(const struct opt *t)
+{
+	int n = 0;
+
+	while (t && (t[n].short_name || t[n].long_name))
+		n++;
+	return n;
+}
+
+struct opt *opts_join(const struct opt *a, const struct opt *b)
+{
+	int na = count_opts(a), nb = count_opts(b);
+	struct opt *t = calloc(na + nb + 1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	memcpy(t, a, na * sizeof(*t));
+	if (nb)
+		memcpy(t + na, b, nb * sizeof(*t));
+	return t;
+}
+
+struct opt *opts_find(struct opt *tbl, int short_name, const char *long_name)
+{
+	int i;
+
+	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
+		if (short_name && tbl[i].short_name == short_name)
+			return &tbl[i];
+		if (long_name && tbl[i].long_name &&
+		    !strcmp(tbl[i].long_name, long_name))
+			return &tbl[i];
+	}
+	return NULL;
+}
+
+void opts_usage(FILE *f, const char *prog, const char *synopsis,
+		const struct opt *tbl)
+{
+	char left[64], arg[40];
+	int i;
+
+	fprintf(f, "usage: %s %s\n\n", prog, synopsis ? synopsis : "[OPTIONS]");
+	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
+		const struct opt *o = &tbl[i];
+		int n = 0;
+
+		if (o->arg == OPT_ARG_REQUIRED)
+			snprintf(arg, sizeof(arg), " %s", o->argname ? o->argname : "ARG");
+		else if (o->arg == OPT_ARG_OPTIONAL)
+			snprintf(arg, sizeof(arg), " [%s]", o->argname ? o->argname : "ARG");
+		else
+			arg[0] = '\0';
+		if (o->short_name)
+			n = snprintf(left, sizeof(left), "-%c%s", o->short_name,
+				     o->long_name ? "" : arg);
+		if (o->long_name)
+			snprintf(left + n, sizeof(left) - n, "%s--%s%s",
+				 n ? ", " : "", o->long_name, arg);
+		fprintf(f, "  %-28s %s", left, o->help ? o->help : "");
+		if (o->type == OPT_INT || o->type == OPT_DURATION)
+			fprintf(f, " (%lld..%lld)", o->min, o->max);
+		fputc('\n', f);
+	}
+}
+
+/* rt-tests accepts "-a 3" as well as "-a3" for an optional argument. */
+static const char *optional_arg(int argc, char **argv)
+{
+	const char *next;
+	long long v;
+
+	if (optarg)
+		return optarg;
+	if (optind >= argc)
+		return NULL;
+	next = argv[optind];
+	if (parse_ll(next, &v) == 0 && v >= 0) {
+		optind++;
+		return next;
+	}
+	return NULL;
+}
+
+static int build_getopt(struct opt *tbl, char *shorts, struct option *longs)
+{
+	int i, s = 0, l = 0;
+
+	shorts[s++] = ':';	/* report missing arguments as ':' */
+	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
+		const struct opt *o = &tbl[i];
+
+		if (o->short_name) {
+			shorts[s++] = (char)o->short_name;
+			if (o->arg != OPT_ARG_NONE)
+				shorts[s++] = ':';
+			if (o->arg == OPT_ARG_OPTIONAL)
+				shorts[s++] = ':';
+		}
+		if (o->long_name) {
+			longs[l].name = o->long_name;
+			longs[l].has_arg = o->arg == OPT_ARG_NONE ? no_argument :
+				o->arg == OPT_ARG_REQUIRED ? required_argument :
+				optional_argument;
+			longs[l].flag = NULL;
+			longs[l].val = 0x1000 + i;
+			l++;
+		}
+	}
+	shorts[s] = '\0';
+	memset(&longs[l], 0, sizeof(longs[l]));
+	return i;
+}
+
+static int unknown(const char *prog, int argc, char **argv)
+{
+	const char *word = optind - 1 < argc ? argv[optind - 1] : "?";
+
+	if (optopt && optopt < 0x1000)
+		fprintf(stderr, "%s: unknown option -%c; see %s --help\n",
+			prog, optopt, prog);
+	else
+		fprintf(stderr, "%s: unknown option %s; see %s --help\n",
+			prog, word, prog);
+	return -1;
+}
+
+static struct opt *missing_opt(struct opt *tbl, int argc, char **argv)
+{
+	const char *w = argv[optind - 1 < argc ? optind - 1 : argc - 1];
+
+	if (w[0] == '-' && w[1] == '-') {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", w + 2);
+		name[strcspn(name, "=")] = '\0';
+		return opts_find(tbl, 0, name);
+	}
+	return opts_find(tbl, optopt, NULL);
+}
+
+int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
+	       int argc, char **argv)
+{
+	int n = count_opts(tbl), c;
+	char *shorts = calloc(3 * n + 2, 1);
+	struct option *longs = calloc(n + 1, sizeof(*longs));
+	int ret = -1;
+
+	if (!shorts || !longs) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out;
+	}
+	build_getopt(tbl, shorts, longs);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		struct opt *o;
+		const char *arg;
+
+		if (c == '?') {
+			unknown(prog, argc, argv);
+			goto out;
+		}
+		if (c == ':') {
+			o = missing_opt(tbl, argc, argv);
+			if (o)
+				opts_error(prog, o, "needs an argument (%s)",
+					   o->argname ? o->argname : "ARG");
+			else
+				fprintf(stderr, "%s: option needs an argument\n", prog);
+			goto out;
+		}
+		o = c >= 0x1000 ? &tbl[c - 0x1000] : opts_find(tbl, c, NULL);
+		if (!o) {
+			unknown(prog, argc, argv);
+			goto out;
+		}
+		if (o->type == OPT_HELP) {
+			opts_usage(stdout, prog, synopsis, tbl);
+			exit(0);
+		}
+		o->given = true;
+		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(argc, argv) : optarg;
+		if (o->arg == OPT_ARG_OPTIONAL && !arg) {
+			if (o->type != OPT_FLAG)
+				*(long long *)o->dest = o->dflt;
+			else
+				*(bool *)o->dest = true;
+			continue;
+		}
+		if (opt_store(prog, o, arg))
+			goto out;
+	}
+	ret = optind;
+out:
+	free(shorts);
+	free(longs);
+	return ret;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pair.h - the pair-test harness, written once for pmq, sigwait, svsem and
+ * ptsem. A test is only a transport: how a sender hands off to a receiver
+ * (open/send/receive/close). Threads or processes, affinity, priorities,
+ * pacing, statistics, output, JSON and cleanup are the harness's.
+ *
+ * One cycle: the sender takes t_send and sends on DIR_FWD; the receiver
+ * wakes, takes t_recv, records t_recv - t_send, sleeps until its next
+ * period, and sends on DIR_BACK; the sender, woken, starts the next cycle.
+ */
+#ifndef RTLAT_PAIR_H
+#define RTLAT_PAIR_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "stats.h"
+
+struct json;
+struct opt;
+struct pair_run;
+
+/* Flags shared by the main process and every worker (shared memory). */
+struct pair_shared {
+	volatile sig_atomic_t stop;
+	volatile int go;
+	volatile int break_hit;
+};
+
+enum pair_role { ROLE_SENDER = 0, ROLE_RECEIVER = 1 };
+enum pair_dir { DIR_FWD = 0, DIR_BACK = 1 };
+
+struct pair_worker {
+	pid_t pid;		/* process of the worker */
+	pid_t tid;		/* kernel thread id: "ID" in the output */
+	pthread_t thread;
+	int cpu;		/* requested CPU, -1: any */
+	int prio;
+	volatile int cur_cpu;	/* last CPU seen running on */
+	volatile int started;
+	int created;		/* thread created (threads mode) */
+	volatile int finished;
+};
+
+struct pair {
+	int index;
+	int64_t interval_ns;
+	uint64_t loops;			/* 0: until stopped */
+	struct pair_worker w[2];	/* ROLE_SENDER, ROLE_RECEIVER */
+	volatile int64_t t_send;
+	volatile uint64_t cycles;
+	volatile uint64_t timeouts;	/* transports with timeouts (pmq -T) */
+	volatile int error;		/* errno of a fatal transport error */
+	struct stats lat;		/* receiver's series, ns */
+	void *priv;			/* transport state, shared memory */
+	struct pair_run *run;
+};
+
+/*
+ * Transport ops. Every function returns 0 or -errno. receive() may return
+ * -EINTR (woken to check for stop: the harness retries or ends) or
+ * -ETIMEDOUT (the harness counts a timeout and retries).
+ */
+struct transport_ops {
+	const char *name;		/* "pmq" */
+	const char *compat;		/* "pmqtest" */
+	const char *title;		/* one line for --help */
+	size_t priv_size;		/* per pair, zeroed, in shared memory */
+	struct opt *opts;		/* extra options, OPT_END-terminated */
+	bool can_fork;
+	bool has_timeouts;		/* print "TO n, " and "timeoutcount" */
+	/* After option parsing: validate, fill run-wide settings. */
+	int (*setup)(struct pair_run *run);
+	/* In the main process before any worker starts: create objects. */
+	int (*open)(struct pair *p);
+	/* In the worker, before the start barrier (signal masks...). */
+	int (*attach)(struct pair *p, enum pair_role role);
+	int (*send)(struct pair *p, enum pair_dir dir);
+	int (*receive)(struct pair *p, enum pair_dir dir);
+	/* In the main process after all workers ended. */
+	void (*close)(struct pair *p);
+	/* The sender's delay before t_send (pmq -f): 0 for none. */
+	int64_t (*send_delay_ns)(const struct pair *p);
+};
+
+struct pair_config {
+	long long interval_us;		/* -i */
+	long long distance_us;		/* -d */
+	long long loops;		/* -l */
+	long long duration_s;		/* -D */
+	long long prio;			/* -p */
+	long long affinity;		/* -a: -2 none, -1 pair i on CPU i, n */
+	long long threads;		/* -t: -1 one per CPU */
+	long long breaktrace_us;	/* -b: 0 off */
+	bool smp;			/* -S */
+	bool quiet;			/* -q */
+	bool fork;			/* -f where the transport takes it */
+	bool strict;
+	bool no_mlock;
+	bool no_dma_latency;
+	const char *json;
+};
+
+struct pair_run {
+	const struct transport_ops *ops;
+	const char *prog;
+	struct pair_config cfg;
+	int npairs;
+	struct pair *pairs;
+	struct pair_shared *shared;	/* stop flags, shared memory */
+	int nopen;			/* pairs whose transport is open */
+	int started_any;		/* workers were started */
+	int failed;			/* exit status to return */
+	char fail_msg[256];
+};
+
+/* Entry point of every pair subcommand. */
+int pair_main(const struct transport_ops *ops, int argc, char **argv);
+
+/* The pthread_t or pid to signal for a role (sigwait). */
+bool pair_is_fork(const struct pair *p);
+
+extern const struct transport_ops transport_pmq;
+extern const struct transport_ops transport_sigwait;
+extern const struct transport_ops transport_svsem;
+extern const struct transport_ops transport_ptsem;
+
+#endif

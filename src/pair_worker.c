@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pair_worker.c - the sender and receiver loops, the same for every
+ * transport and for threads or processes. The measuring path is: take
+ * t_send, send(); receive(), take t_recv, stats_add(). Nothing else runs
+ * between the two clock reads but the mechanism under test.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "clock.h"
+#include "cleanup.h"
+#include "pair_internal.h"
+#include "rtsetup.h"
+#include "tracefs.h"
+
+static struct pair_shared *shared_of(const struct pair *p)
+{
+	return p->run->shared;
+}
+
+static bool stopping(const struct pair *p)
+{
+	return shared_of(p)->stop;
+}
+
+static void fail(struct pair *p, int err)
+{
+	if (!p->error)
+		p->error = err;
+	shared_of(p)->stop = 1;
+}
+
+/* Block the process-level signals so they reach the main thread. */
+static void worker_signals(const struct pair *p)
+{
+	sigset_t set;
+
+	if (pair_is_fork(p))
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+static int worker_start(struct pair *p, enum pair_role role)
+{
+	struct pair_worker *w = &p->w[role];
+	const struct transport_ops *ops = p->run->ops;
+	int err;
+
+	worker_signals(p);
+	w->pid = getpid();
+	w->tid = (pid_t)syscall(SYS_gettid);
+	w->thread = pthread_self();
+	if (rt_thread_setup(w->prio, w->cpu))
+		return -EPERM;
+	w->cur_cpu = sched_getcpu();
+	if (ops->attach) {
+		err = ops->attach(p, role);
+		if (err)
+			return err;
+	}
+	__atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&shared_of(p)->go, __ATOMIC_ACQUIRE)) {
+		if (stopping(p))
+			return -EINTR;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Receive, retrying while not stopping. Returns 0, -EINTR at stop, or an
+ * error. Timeouts are counted (pmq -T) and retried. */
+static int receive(struct pair *p, enum pair_dir dir)
+{
+	int err;
+
+	for (;;) {
+		err = p->run->ops->receive(p, dir);
+		if (!err)
+			return 0;
+		if (err == -ETIMEDOUT) {
+			p->timeouts++;
+			continue;
+		}
+		if (err != -EINTR)
+			return err;
+		if (stopping(p))
+			return -EINTR;
+	}
+}
+
+/* Sleep until t (absolute), unless stopping. Returns false at stop. */
+static bool sleep_until(const struct pair *p, int64_t t)
+{
+	while (clock_sleep_until(t) == EINTR)
+		if (stopping(p))
+			return false;
+	return !stopping(p);
+}
+
+static void sender_loop(struct pair *p)
+{
+	const struct transport_ops *ops = p->run->ops;
+	uint64_t i;
+	int err;
+
+	for (i = 0; !p->loops || i < p->loops; i++) {
+		if (stopping(p))
+			break;
+		if (ops->send_delay_ns && ops->send_delay_ns(p) > 0 &&
+		    !sleep_until(p, clock_now_ns() + ops->send_delay_ns(p)))
+			break;
+		p->t_send = clock_now_ns();
+		err = ops->send(p, DIR_FWD);
+		if (!err)
+			err = receive(p, DIR_BACK);
+		if (err == -EINTR)
+			break;
+		if (err) {
+			fail(p, -err);
+			break;
+		}
+		p->w[ROLE_SENDER].cur_cpu = sched_getcpu();
+	}
+}
+
+static void breaktrace(struct pair *p, int64_t lat)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "rtlat: pair %d latency %lld us > breaktrace\n",
+		 p->index, (long long)(lat / NSEC_PER_USEC));
+	tracefs_break(msg);
+	shared_of(p)->break_hit = 1;
+	shared_of(p)->stop = 1;
+}
+
+static void receiver_loop(struct pair *p)
+{
+	const struct transport_ops *ops = p->run->ops;
+	int64_t bt = p->run->cfg.breaktrace_us * NSEC_PER_USEC;
+	int64_t t_recv, lat, next = 0;
+	uint64_t i;
+	int err;
+
+	for (i = 0; !p->loops || i < p->loops; i++) {
+		err = receive(p, DIR_FWD);
+		if (err) {
+			if (err != -EINTR)
+				fail(p, -err);
+			break;
+		}
+		t_recv = clock_now_ns();
+		lat = t_recv - p->t_send;
+		stats_add(&p->lat, lat);
+		p->cycles++;
+		if (bt && lat > bt)
+			breaktrace(p, lat);
+		p->w[ROLE_RECEIVER].cur_cpu = sched_getcpu();
+		/* Pace on absolute times; after an overrun, restart from now. */
+		next = next ? next + p->interval_ns : t_recv + p->interval_ns;
+		if (next < t_recv)
+			next = t_recv + p->interval_ns;
+		if ((!p->loops || i + 1 < p->loops) && !sleep_until(p, next))
+			break;
+		err = ops->send(p, DIR_BACK);
+		if (err) {
+			fail(p, -err);
+			break;
+		}
+	}
+}
+
+static void run_role(struct pair *p, enum pair_role role)
+{
+	int err = worker_start(p, role);
+
+	if (err && err != -EINTR)
+		fail(p, -err);
+	else if (!err && role == ROLE_SENDER)
+		sender_loop(p);
+	else if (!err)
+		receiver_loop(p);
+	__atomic_store_n(&p->w[role].finished, 1, __ATOMIC_RELEASE);
+}
+
+void *pair_sender(void *arg)
+{
+	run_role(arg, ROLE_SENDER);
+	return NULL;
+}
+
+void *pair_receiver(void *arg)
+{
+	run_role(arg, ROLE_RECEIVER);
+	return NULL;
+}
+
+void pair_child(struct pair *p, enum pair_role role)
+{
+	if (cleanup_child_setup())
+		_exit(1);
+	run_role(p, role);
+	_exit(0);
+}

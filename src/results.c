@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* results.c - the JSON result file shared by every subcommand. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cleanup.h"
+#include "json.h"
+#include "results.h"
+#include "rtsetup.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "version.h"
+
+static struct json jw;
+static char tmp_path[4200];
+
+void results_begin(struct results *r, const char *path, const char *test,
+		   int argc, char **argv)
+{
+	r->path = path;
+	r->test = test;
+	r->argc = argc;
+	r->argv = argv;
+	r->start = time(NULL);
+}
+
+static void put_time(struct json *j, const char *key, time_t t)
+{
+	char buf[64];
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%a, %d %b %Y %T %z", &tm);
+	json_str(j, key, buf);
+}
+
+static void put_cmdline(struct json *j, const char *key, int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(len, 1);
+	if (!s) {
+		json_str(j, key, "");
+		return;
+	}
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	json_str(j, key, s);
+	free(s);
+}
+
+struct json *results_open(struct results *r, int return_code)
+{
+	FILE *f;
+
+	if (!r->path)
+		return NULL;
+	if (!strcmp(r->path, "-")) {
+		f = stdout;
+		tmp_path[0] = '\0';
+	} else {
+		snprintf(tmp_path, sizeof(tmp_path), "%s.tmp-%d", r->path,
+			 (int)getpid());
+		cleanup_add_file(tmp_path);
+		f = fopen(tmp_path, "w");
+		if (!f) {
+			fprintf(stderr, "rtlat: --json %s: %s\n", r->path, strerror(errno));
+			return NULL;
+		}
+	}
+	json_init(&jw, f);
+	json_obj_open(&jw, NULL);
+	/* rt-tests' keys, including its trailing colons, for its parsers. */
+	json_int(&jw, "file_version", 1);
+	put_cmdline(&jw, "cmdline:", r->argc, r->argv);
+	json_str(&jw, "rt_test_version:", RTLAT_VERSION);
+	put_time(&jw, "start_time", r->start);
+	put_time(&jw, "end_time", time(NULL));
+	json_int(&jw, "return_code", return_code);
+	sysinfo_json_compat(&jw);
+	return &jw;
+}
+
+int results_close(struct results *r, struct json *j)
+{
+	FILE *f = j->f;
+	int bad;
+
+	json_obj_open(j, "rtlat");
+	json_str(j, "version", RTLAT_VERSION);
+	json_str(j, "test", r->test);
+	put_cmdline(j, "cmdline", r->argc, r->argv);
+	json_str(j, "clock", "CLOCK_MONOTONIC");
+	json_str(j, "unit", "ns");
+	json_obj_close(j);
+	sysinfo_json(j);
+	rt_json(j, "rt");
+	json_obj_close(j);
+	if (f == stdout)
+		return fflush(f) ? -1 : 0;
+	bad = ferror(f) | fclose(f);
+	if (!bad && rename(tmp_path, r->path) == 0)
+		return 0;
+	fprintf(stderr, "rtlat: --json %s: %s\n", r->path, strerror(errno));
+	unlink(tmp_path);
+	return -1;
+}
+
+void results_stats(struct json *j, const char *key, const struct stats *s,
+		   const double *target)
+{
+	const struct histogram *h = &s->hist;
+	uint32_t i;
+	int k;
+
+	json_obj_open(j, key);
+	json_uint(j, "samples", s->n);
+	json_int(j, "min_ns", s->n ? s->min : 0);
+	json_double(j, "avg_ns", stats_mean(s));
+	json_int(j, "max_ns", s->n ? s->max : 0);
+	if (target) {
+		json_double(j, "target_ns", *target);
+		json_double(j, "stddev_ns", stats_stddev_about(s, *target));
+	} else {
+		json_double(j, "stddev_ns", stats_stddev(s));
+	}
+	json_obj_open(j, "percentiles_ns");
+	for (k = 0; k < STATS_NPCT; k++)
+		json_int(j, stats_pct_name[k], stats_percentile(s, stats_pct[k]));
+	json_obj_close(j);
+	json_obj_open(j, "histogram");
+	json_int(j, "origin_ns", h->origin);
+	json_uint(j, "bucket_ns", h->width);
+	json_uint(j, "buckets", h->nbuckets);
+	json_uint(j, "underflow", h->underflow);
+	json_uint(j, "overflow", h->overflow);
+	/* Non-empty buckets only, as [start_ns, count] rows. */
+	json_arr_open(j, "counts");
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->count[i])
+			continue;
+		json_arr_open_inline(j, NULL);
+		json_int(j, NULL, hist_bucket_start(h, i));
+		json_uint(j, NULL, h->count[i]);
+		json_arr_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+	json_obj_close(j);
+}

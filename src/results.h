@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results.h - the JSON result file common to every subcommand: rt-tests'
+ * header keys (file_version 1, cmdline, start/end time, return_code,
+ * sysinfo), then the subcommand's body, then rtlat's own system and RT
+ * records. Written to PATH.tmp and renamed, so a reader never sees half.
+ */
+#ifndef RTLAT_RESULTS_H
+#define RTLAT_RESULTS_H
+
+#include <stdbool.h>
+#include <time.h>
+#include "json.h"
+
+struct stats;
+
+struct results {
+	const char *path;	/* NULL: no JSON asked */
+	const char *test;	/* "pmq", "timer"... */
+	int argc;
+	char **argv;
+	time_t start;
+};
+
+void results_begin(struct results *r, const char *path, const char *test,
+		   int argc, char **argv);
+/* Open the file and write the header; returns NULL if no file was asked
+ * or it cannot be written (message printed). */
+struct json *results_open(struct results *r, int return_code);
+/* Write the trailer ("rtlat" object, "system", "rt") and close.
+ * Returns 0 or -1 (message printed). */
+int results_close(struct results *r, struct json *j);
+/* A stats object: count, min/avg/max/stddev in ns, percentiles, histogram.
+ * target: NULL for deviation about the mean. */
+void results_stats(struct json *j, const char *key, const struct stats *s,
+		   const double *target);
+
+#endif

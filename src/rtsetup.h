@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtsetup.h - real-time setup: mlockall, SCHED_FIFO, CPU affinity and
+ * /dev/cpu_dma_latency, with a record of what could not be applied.
+ *
+ * The record lives in shared memory so forked workers add to it too.
+ * Each distinct failure is printed once on stderr as one line.
+ */
+#ifndef RTLAT_RTSETUP_H
+#define RTLAT_RTSETUP_H
+
+#include <stdbool.h>
+
+struct json;
+
+struct rt_options {
+	bool no_mlock;
+	bool no_dma_latency;
+	bool strict;		/* a setting the user asked for that fails is an error */
+};
+
+/* Lock memory, hold cpu_dma_latency at 0. Returns 0, or -1 if strict and
+ * something failed (message printed). Call once, before workers start. */
+int rt_init(const char *prog, const struct rt_options *o);
+/* Release /dev/cpu_dma_latency. */
+void rt_fini(void);
+/*
+ * Apply SCHED_FIFO prio (prio <= 0: SCHED_OTHER, untouched) and affinity
+ * (cpu < 0: untouched) to the calling thread. Failures are recorded;
+ * returns -1 only when strict.
+ */
+int rt_thread_setup(int prio, int cpu);
+/*
+ * Try prio and cpu on the calling thread and restore it, so failures are
+ * reported before anything starts (and fail early with --strict).
+ */
+int rt_probe(int prio, int cpu);
+/* Same for an explicit policy (SCHED_FIFO, SCHED_RR). */
+int rt_thread_setup_policy(int policy, int prio, int cpu);
+/* Record and print (once) a setting that could not be applied. */
+void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool rt_all_applied(void);
+/* Write "rt": { "rt": bool, "mlockall", "dma_latency", "reasons": [...] } */
+void rt_json(struct json *j, const char *key);
+
+#endif

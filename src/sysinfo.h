@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sysinfo.h - the system snapshot recorded with every result. */
+#ifndef RTLAT_SYSINFO_H
+#define RTLAT_SYSINFO_H
+
+struct json;
+
+/* rt-tests' "sysinfo" object: sysname..machine, realtime. */
+void sysinfo_json_compat(struct json *j);
+/* rtlat's "system" object: kernel, preemption model, /sys/kernel/realtime,
+ * clocksource, cmdline, isolated CPUs, governors, RT throttling. */
+void sysinfo_json(struct json *j);
+/* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none"... */
+const char *sysinfo_preempt_model(void);
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tracefs.c - stop ftrace and write markers for breaktrace. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "tracefs.h"
+
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
+};
+
+static const char *dir;
+static int on_fd = -1;
+static int marker_fd = -1;
+
+static const char *find_dir(void)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; tracefs_dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/tracing_on", tracefs_dirs[i]);
+		if (access(path, W_OK) == 0)
+			return tracefs_dirs[i];
+	}
+	return NULL;
+}
+
+const char *tracefs_dir(void)
+{
+	return dir ? dir : find_dir();
+}
+
+int tracefs_open(char *err, size_t len)
+{
+	char path[128];
+
+	if (on_fd >= 0)
+		return 0;
+	dir = find_dir();
+	if (!dir) {
+		snprintf(err, len, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/tracing_on", dir);
+	on_fd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/trace_marker", dir);
+	marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (on_fd < 0 || marker_fd < 0) {
+		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		tracefs_close();
+		return -1;
+	}
+	return 0;
+}
+
+bool tracefs_is_open(void)
+{
+	return on_fd >= 0;
+}
+
+void tracefs_mark(const char *msg)
+{
+	if (marker_fd >= 0 && write(marker_fd, msg, strlen(msg)) < 0)
+		return;
+}
+
+void tracefs_break(const char *msg)
+{
+	tracefs_mark(msg);
+	if (on_fd >= 0 && write(on_fd, "0", 1) < 0)
+		return;
+}
+
+bool tracefs_has_tracer(const char *name)
+{
+	char path[128], buf[4096];
+	const char *d = tracefs_dir();
+	char *tok, *save;
+	size_t n;
+	FILE *f;
+
+	if (!d)
+		return false;
+	snprintf(path, sizeof(path), "%s/available_tracers", d);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}
+
+void tracefs_close(void)
+{
+	if (on_fd >= 0)
+		close(on_fd);
+	if (marker_fd >= 0)
+		close(marker_fd);
+	on_fd = marker_fd = -1;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tracefs.h - breaktrace: stop ftrace and leave a marker. */
+#ifndef RTLAT_TRACEFS_H
+#define RTLAT_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Find tracefs and open tracing_on and trace_marker. Returns 0, or -1 with
+ * one line in err ("tracefs is not mounted at ..."). Call before the run. */
+int tracefs_open(char *err, size_t len);
+bool tracefs_is_open(void);
+/* Write msg to trace_marker, then 0 to tracing_on. No allocation. */
+void tracefs_break(const char *msg);
+/* Write a marker only. */
+void tracefs_mark(const char *msg);
+/* True if available_tracers lists name (e.g. "timerlat"). */
+bool tracefs_has_tracer(const char *name);
+/* The tracefs directory in use, or NULL. */
+const char *tracefs_dir(void);
+void tracefs_close(void);
+
+#endif

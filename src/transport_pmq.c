@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * transport_pmq.c - POSIX message queues (pmqtest): mq_send on a test
+ * queue, mq_receive (or mq_timedreceive with -T) on the other side; a
+ * second queue returns control.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "clock.h"
+#include "cleanup.h"
+#include "opts.h"
+#include "pair.h"
+#include "subcommands.h"
+
+struct pmq_priv {
+	mqd_t q[2];
+	char *buf;		/* message of --size bytes */
+};
+
+static long long timeout_s, force_s, msg_size = 16;
+
+static struct opt pmq_opts[] = {
+	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &timeout_s,
+	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, false },
+	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &force_s,
+	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
+	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 0, &msg_size,
+	  "message size in bytes (default 16)", NULL, false },
+	OPT_END
+};
+
+static long long read_limit(const char *name)
+{
+	char path[96], buf[32] = "";
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/mqueue/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = strtoll(buf, NULL, 10);
+		fclose(f);
+	}
+	return v;
+}
+
+static int pmq_setup(struct pair_run *run)
+{
+	long long size_max = read_limit("msgsize_max");
+	long long queues_max = read_limit("queues_max");
+
+	if (force_s && !timeout_s) {
+		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout\n", run->prog);
+		return -1;
+	}
+	if (size_max > 0 && msg_size > size_max) {
+		fprintf(stderr, "%s: option --size: %lld is above fs.mqueue.msgsize_max (%lld); accepted: 1 to %lld, or raise it with sysctl -w fs.mqueue.msgsize_max=%lld\n",
+			run->prog, msg_size, size_max, size_max, msg_size);
+		return -1;
+	}
+	if (queues_max > 0 && 2LL * run->npairs > queues_max) {
+		fprintf(stderr, "%s: option -t/--threads: %d pairs need %d message queues, above fs.mqueue.queues_max (%lld); accepted: up to %lld pairs, or raise it with sysctl -w fs.mqueue.queues_max=%d\n",
+			run->prog, run->npairs, 2 * run->npairs, queues_max,
+			queues_max / 2, 2 * run->npairs);
+		return -1;
+	}
+	return 0;
+}
+
+/* Create with O_EXCL, then unlink at once: the descriptor stays valid
+ * (also in forked workers) and nothing can be left in /dev/mqueue. */
+static int pmq_open(struct pair *p)
+{
+	struct pmq_priv *q = p->priv;
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = msg_size };
+	char name[64];
+	int d;
+
+	q->q[0] = q->q[1] = (mqd_t)-1;
+	q->buf = calloc(1, msg_size);
+	if (!q->buf)
+		return -ENOMEM;
+	for (d = 0; d < 2; d++) {
+		cleanup_unique_name(name, sizeof(name), d ? "pmq-back" : "pmq", p->index);
+		cleanup_add_mq(name);
+		q->q[d] = mq_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, &attr);
+		if (q->q[d] == (mqd_t)-1) {
+			int err = errno;
+
+			cleanup_del_mq(name);
+			return -err;
+		}
+		mq_unlink(name);
+		cleanup_del_mq(name);
+	}
+	return 0;
+}
+
+static int pmq_send(struct pair *p, enum pair_dir dir)
+{
+	struct pmq_priv *q = p->priv;
+
+	return mq_send(q->q[dir], q->buf, msg_size, 1) ? -errno : 0;
+}
+
+static int pmq_receive(struct pair *p, enum pair_dir dir)
+{
+	struct pmq_priv *q = p->priv;
+	struct timespec abs;
+	ssize_t n;
+
+	if (dir == DIR_FWD && timeout_s) {
+		/* mq_timedreceive takes a CLOCK_REALTIME deadline. */
+		clock_gettime(CLOCK_REALTIME, &abs);
+		abs.tv_sec += timeout_s;
+		n = mq_timedreceive(q->q[dir], q->buf, msg_size, NULL, &abs);
+	} else {
+		n = mq_receive(q->q[dir], q->buf, msg_size, NULL);
+	}
+	return n < 0 ? -errno : 0;
+}
+
+static void pmq_close(struct pair *p)
+{
+	struct pmq_priv *q = p->priv;
+	int d;
+
+	for (d = 0; d < 2; d++)
+		if (q->q[d] != (mqd_t)-1)
+			mq_close(q->q[d]);
+	free(q->buf);
+	q->buf = NULL;
+}
+
+static int64_t pmq_send_delay(const struct pair *p)
+{
+	(void)p;
+	return force_s * NSEC_PER_SEC;
+}
+
+const struct transport_ops transport_pmq = {
+	.name = "pmq",
+	.compat = "pmqtest",
+	.title = "POSIX message queue hand-off latency",
+	.priv_size = sizeof(struct pmq_priv),
+	.opts = pmq_opts,
+	.can_fork = false,
+	.has_timeouts = true,
+	.setup = pmq_setup,
+	.open = pmq_open,
+	.send = pmq_send,
+	.receive = pmq_receive,
+	.close = pmq_close,
+	.send_delay_ns = pmq_send_delay,
+};
+
+int pmq_main(int argc, char **argv)
+{
+	return pair_main(&transport_pmq, argc, argv);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * transport_sigwait.c - signals (sigwaittest): pthread_kill/kill of
+ * SIGUSR1 (SIGUSR2 back) waited with sigwait; --rt uses sigqueue of
+ * SIGRTMIN (SIGRTMIN+1 back) waited with sigwaitinfo. Both waits are the
+ * same rt_sigtimedwait system call; sigwaitinfo is used for both because
+ * glibc's sigwait() retries on EINTR and could not be woken to stop.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include "opts.h"
+#include "pair.h"
+#include "subcommands.h"
+
+static bool use_fork, use_rt;
+static int sig[2];
+
+static struct opt sigwait_opts[] = {
+	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, &use_fork,
+	  "fork two processes per pair instead of creating threads", NULL, false },
+	{ 0, "rt", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &use_rt,
+	  "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo", NULL, false },
+	OPT_END
+};
+
+/* Block both signals in the main thread: threads and children inherit it,
+ * so a signal is only ever taken by the waiting worker. */
+static int sigwait_setup(struct pair_run *run)
+{
+	sigset_t set;
+
+	run->cfg.fork = use_fork;
+	sig[DIR_FWD] = use_rt ? SIGRTMIN : SIGUSR1;
+	sig[DIR_BACK] = use_rt ? SIGRTMIN + 1 : SIGUSR2;
+	sigemptyset(&set);
+	sigaddset(&set, sig[0]);
+	sigaddset(&set, sig[1]);
+	return pthread_sigmask(SIG_BLOCK, &set, NULL) ? -1 : 0;
+}
+
+static int sigwait_send(struct pair *p, enum pair_dir dir)
+{
+	const struct pair_worker *to = &p->w[dir == DIR_FWD ? ROLE_RECEIVER : ROLE_SENDER];
+	union sigval v = { .sival_int = p->index };
+	int err;
+
+	if (pair_is_fork(p))
+		err = use_rt ? sigqueue(to->pid, sig[dir], v) : kill(to->pid, sig[dir]);
+	else
+		err = errno = use_rt ? pthread_sigqueue(to->thread, sig[dir], v) :
+			pthread_kill(to->thread, sig[dir]);
+	return err ? -errno : 0;
+}
+
+static int sigwait_receive(struct pair *p, enum pair_dir dir)
+{
+	sigset_t set;
+
+	(void)p;
+	sigemptyset(&set);
+	sigaddset(&set, sig[dir]);
+	return sigwaitinfo(&set, NULL) < 0 ? -errno : 0;
+}
+
+const struct transport_ops transport_sigwait = {
+	.name = "sigwait",
+	.compat = "sigwaittest",
+	.title = "signal to sigwait latency",
+	.opts = sigwait_opts,
+	.can_fork = true,
+	.setup = sigwait_setup,
+	.send = sigwait_send,
+	.receive = sigwait_receive,
+};
+
+int sigwait_main(int argc, char **argv)
+{
+	return pair_main(&transport_sigwait, argc, argv);
+}

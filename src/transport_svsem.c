@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * transport_svsem.c - System V semaphores (svsematest): one set of two
+ * semaphores per pair; semop +1 releases, semop -1 acquires.
+ */
+#include <errno.h>
+#include <sys/sem.h>
+#include "cleanup.h"
+#include "opts.h"
+#include "pair.h"
+#include "subcommands.h"
+
+struct svsem_priv {
+	int semid;
+};
+
+static bool use_fork;
+
+static struct opt svsem_opts[] = {
+	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, &use_fork,
+	  "fork two processes per pair instead of creating threads", NULL, false },
+	OPT_END
+};
+
+static int svsem_setup(struct pair_run *run)
+{
+	run->cfg.fork = use_fork;
+	return 0;
+}
+
+static int svsem_open(struct pair *p)
+{
+	struct svsem_priv *s = p->priv;
+	unsigned short zero[2] = { 0, 0 };
+
+	/* IPC_PRIVATE always makes a new set: two runs never share one. */
+	s->semid = semget(IPC_PRIVATE, 2, IPC_CREAT | IPC_EXCL | 0600);
+	if (s->semid < 0)
+		return -errno;
+	cleanup_add_sysv_sem(s->semid);
+	return semctl(s->semid, 0, SETALL, zero) ? -errno : 0;
+}
+
+static int svsem_op(struct pair *p, enum pair_dir dir, short delta)
+{
+	struct svsem_priv *s = p->priv;
+	struct sembuf op = { .sem_num = (unsigned short)dir, .sem_op = delta };
+
+	return semop(s->semid, &op, 1) ? -errno : 0;
+}
+
+static int svsem_send(struct pair *p, enum pair_dir dir)
+{
+	return svsem_op(p, dir, 1);
+}
+
+static int svsem_receive(struct pair *p, enum pair_dir dir)
+{
+	return svsem_op(p, dir, -1);
+}
+
+const struct transport_ops transport_svsem = {
+	.name = "svsem",
+	.compat = "svsematest",
+	.title = "System V semaphore hand-off latency",
+	.priv_size = sizeof(struct svsem_priv),
+	.opts = svsem_opts,
+	.can_fork = true,
+	.setup = svsem_setup,
+	.open = svsem_open,
+	.send = svsem_send,
+	.receive = svsem_receive,
+};
+
+int svsem_main(int argc, char **argv)
+{
+	return pair_main(&transport_svsem, argc, argv);
+}

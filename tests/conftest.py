@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Shared fixtures: the binary under test and leak checks."""
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RTLAT = os.environ.get("RTLAT_BIN", str(ROOT / "rtlat"))
+
+
+def ensure_mqueue_mounted():
+    if not os.path.ismount("/dev/mqueue"):
+        os.makedirs("/dev/mqueue", exist_ok=True)
+        subprocess.run(["mount", "-t", "mqueue", "none", "/dev/mqueue"],
+                       check=False, capture_output=True)
+
+
+def ipc_sems():
+    out = subprocess.run(["ipcs", "-s"], capture_output=True, text=True).stdout
+    return {line.split()[1] for line in out.splitlines()
+            if len(line.split()) > 1 and line.split()[1].isdigit()}
+
+
+def rtlat_processes():
+    """PIDs of processes running our binary (any name, incl. janitor)."""
+    pids = set()
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            exe = os.readlink(d / "exe")
+            comm = (d / "comm").read_text().strip()
+        except OSError:
+            continue
+        if exe.endswith("/rtlat") or comm.startswith("rtlat"):
+            pids.add(int(d.name))
+    return pids
+
+
+def snapshot():
+    ensure_mqueue_mounted()
+    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    return {
+        "mqueue": set(os.listdir("/dev/mqueue")),
+        "sems": ipc_sems(),
+        "shm": set(os.listdir("/dev/shm")),
+        "tmp": {p.name for p in tmp.iterdir() if p.name.startswith("rtlat")},
+        "procs": rtlat_processes(),
+    }
+
+
+def leaks(before, after):
+    """What appeared between two snapshots (the run's leftovers)."""
+    return {k: sorted(after[k] - before[k]) for k in before
+            if after[k] - before[k]}
+
+
+@pytest.fixture
+def leakcheck():
+    """Yields a checker: call it at the end of a test to assert no leak."""
+    before = snapshot()
+
+    def check():
+        deadline = time.time() + 2.0
+        while True:
+            found = leaks(before, snapshot())
+            if not found or time.time() > deadline:
+                break
+            time.sleep(0.05)
+        assert not found, f"left behind: {found}"
+    yield check
+
+
+def run(args, argv0=None, timeout=60, **kw):
+    """Run rtlat (optionally as a compatible name via argv0)."""
+    cmd = [RTLAT] + list(args)
+    exe = None
+    if argv0:
+        exe = RTLAT
+        cmd = [argv0] + list(args)
+    return subprocess.run(cmd, executable=exe, capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+def start(args, argv0=None, **kw):
+    cmd = [argv0 or RTLAT] + list(args)
+    return subprocess.Popen(cmd, executable=RTLAT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def children_of(pid):
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)],
+                         capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def stop(proc, sig=signal.SIGINT, timeout=15):
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, err
