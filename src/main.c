@@ -45,6 +45,7 @@ static const char *base_name(const char *path)
 int main(int argc, char **argv)
 {
 	const char *me = base_name(argv[0]);
+	static char prog[64];
 	const struct subcommand *s;
 
 	for (s = subcommands; s->name; s++)
@@ -58,9 +59,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (s = subcommands; s->name; s++)
-		if (!strcmp(argv[1], s->name))
-			return s->main(argc - 1, argv + 1);
+	for (s = subcommands; s->name; s++) {
+		if (strcmp(argv[1], s->name) != 0)
+			continue;
+		/* Messages and the recorded command line say "rtlat pmq". */
+		snprintf(prog, sizeof(prog), "rtlat %s", s->name);
+		argv[1] = prog;
+		return s->main(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: pmq, sigwait, svsem, ptsem, timer, request\n",
 		argv[1]);
 	return OPTS_EXIT_USAGE;

@@ -255,7 +255,7 @@ static int start_workers(struct pair_run *run)
 	int i, r, err;
 
 	for (i = 0; i < run->npairs; i++)
-		for (r = ROLE_RECEIVER; r >= ROLE_SENDER; r--) {
+		for (r = ROLE_SENDER; r <= ROLE_RECEIVER; r++) {
 			err = run->cfg.fork ? start_child(run, &run->pairs[i], r) :
 			      start_thread(run, &run->pairs[i], r);
 			if (err)
