@@ -358,19 +358,21 @@ static void kick(const struct pair_run *run)
 		}
 }
 
+/* Lines of the live block on the terminal, redrawn in place. */
+static int live_lines;
+
 static void progress(const struct pair_run *run, int64_t start, bool final)
 {
-	static int lines;
 	int64_t worst = 0, el = (clock_now_ns() - start) / NSEC_PER_SEC;
 	int i;
 
 	if (run->cfg.quiet)
 		return;
 	if (isatty(STDOUT_FILENO)) {
-		if (lines)
-			printf("\033[%dA", lines);
+		if (live_lines)
+			printf("\033[%dA", live_lines);
 		pair_print_block(stdout, run);
-		lines = 2 * run->npairs;
+		live_lines = 2 * run->npairs;
 		fflush(stdout);
 		return;
 	}
@@ -528,11 +530,19 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 	if (run_pairs(&run))
 		run.failed = 1;
 	close_transport(&run);
-	if (run.started_any || !run.failed)
+	if (run.started_any || !run.failed) {
+		/* The final block replaces the live one on a terminal. */
+		if (live_lines)
+			printf("\033[%dA", live_lines);
 		pair_print_block(stdout, &run);
+	}
 	fflush(stdout);
 	if (run.fail_msg[0])
 		fprintf(stderr, "%s: %s\n", run.prog, run.fail_msg);
+	if (run.shared && run.shared->break_hit)
+		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
+			run.prog, run.shared->break_pair,
+			ns_to_us_round((double)run.shared->break_ns), run.cfg.breaktrace_us);
 	pair_write_json(&run, &res);
 	tracefs_close();
 	rt_fini();

@@ -28,6 +28,8 @@ struct pair_shared {
 	volatile sig_atomic_t stop;
 	volatile int go;
 	volatile int break_hit;
+	volatile int break_pair;
+	volatile int64_t break_ns;
 };
 
 enum pair_role { ROLE_SENDER = 0, ROLE_RECEIVER = 1 };

@@ -139,6 +139,8 @@ static void breaktrace(struct pair *p, int64_t lat)
 	snprintf(msg, sizeof(msg), "rtlat: pair %d latency %lld us > breaktrace\n",
 		 p->index, (long long)(lat / NSEC_PER_USEC));
 	tracefs_break(msg);
+	shared_of(p)->break_pair = p->index;
+	shared_of(p)->break_ns = lat;
 	shared_of(p)->break_hit = 1;
 	shared_of(p)->stop = 1;
 }
