@@ -154,11 +154,14 @@ static int pair_parse(struct pair_run *run, int argc, char **argv)
 {
 	const struct transport_ops *ops = run->ops;
 	struct opt *tbl = opts_join(pair_opts, ops->opts);
+	char synopsis[160];
 	int ind, ret = -1;
 
 	if (!tbl)
 		return -1;
-	ind = opts_parse(run->prog, "[OPTIONS]", tbl, argc, argv);
+
+	snprintf(synopsis, sizeof(synopsis), "[OPTIONS]\n\n%s.", ops->title);
+	ind = opts_parse(run->prog, synopsis, tbl, argc, argv);
 	if (ind < 0)
 		goto out;
 	if (ind < argc) {
@@ -221,8 +224,13 @@ static int alloc_pairs(struct pair_run *run)
 
 static int start_thread(struct pair_run *run, struct pair *p, enum pair_role role)
 {
-	int err = pthread_create(&p->w[role].thread, NULL,
-				 role == ROLE_SENDER ? pair_sender : pair_receiver, p);
+	pthread_attr_t attr;
+	int err = rt_thread_attr(&attr);
+
+	if (!err)
+		err = pthread_create(&p->w[role].thread, &attr,
+				     role == ROLE_SENDER ? pair_sender : pair_receiver, p);
+	pthread_attr_destroy(&attr);
 
 	if (err)
 		snprintf(run->fail_msg, sizeof(run->fail_msg),

@@ -210,6 +210,7 @@ void pair_child(struct pair *p, enum pair_role role)
 {
 	if (cleanup_child_setup())
 		_exit(1);
+	rt_child_init();
 	run_role(p, role);
 	_exit(0);
 }

@@ -127,6 +127,23 @@ int rt_init(const char *prog, const struct rt_options *o)
 	return o->strict && rec->nreasons ? -1 : 0;
 }
 
+void rt_child_init(void)
+{
+	if (rec && rec->mlocked && mlockall(MCL_CURRENT | MCL_FUTURE))
+		rt_warn("mlockall failed in a worker process: %s", strerror(errno));
+}
+
+#define RT_STACK_BYTES (256 * 1024)
+
+int rt_thread_attr(pthread_attr_t *attr)
+{
+	int err = pthread_attr_init(attr);
+
+	if (!err)
+		err = pthread_attr_setstacksize(attr, RT_STACK_BYTES);
+	return err;
+}
+
 void rt_fini(void)
 {
 	if (dma_fd >= 0)

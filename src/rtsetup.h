@@ -9,6 +9,7 @@
 #ifndef RTLAT_RTSETUP_H
 #define RTLAT_RTSETUP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 struct json;
@@ -22,6 +23,12 @@ struct rt_options {
 /* Lock memory, hold cpu_dma_latency at 0. Returns 0, or -1 if strict and
  * something failed (message printed). Call once, before workers start. */
 int rt_init(const char *prog, const struct rt_options *o);
+/* In a forked worker: memory locks are not inherited across fork(),
+ * so lock again if the parent did. */
+void rt_child_init(void);
+/* A thread attribute with a small stack: with mlockall every stack is
+ * resident, and the 8 MiB default times 2048 threads would not fit. */
+int rt_thread_attr(pthread_attr_t *attr);
 /* Release /dev/cpu_dma_latency. */
 void rt_fini(void);
 /*
