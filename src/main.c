@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{ "ptsem", "ptsematest", ptsem_main, "pthread mutex / POSIX semaphore hand-off latency" },
 	{ "timer", "latency", timer_main, "periodic timer wake-up latency (Xenomai latency)" },
 	{ "request", "trltp", request_main, "two-way request latency over TCP with load" },
+	{ "suite", NULL, suite_main, "every test with short defaults, one table" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -32,7 +33,9 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n\n");
 	for (s = subcommands; s->name; s++)
-		fprintf(f, "  %-9s %s (as %s)\n", s->name, s->what, s->compat);
+		fprintf(f, "  %-9s %s%s%s%s\n", s->name, s->what,
+			s->compat ? " (as " : "", s->compat ? s->compat : "",
+			s->compat ? ")" : "");
 }
 
 static const char *base_name(const char *path)
@@ -49,7 +52,7 @@ int main(int argc, char **argv)
 	const struct subcommand *s;
 
 	for (s = subcommands; s->name; s++)
-		if (!strcmp(me, s->compat))
+		if (s->compat && !strcmp(me, s->compat))
 			return s->main(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
 		argv[1] = prog;
 		return s->main(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: pmq, sigwait, svsem, ptsem, timer, request\n",
+	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: pmq, sigwait, svsem, ptsem, timer, request, suite\n",
 		argv[1]);
 	return OPTS_EXIT_USAGE;
 }

@@ -517,6 +517,21 @@ static int run_pairs(struct pair_run *run)
 	return 0;
 }
 
+/* All pairs as one series, for the suite's table. */
+static void report_summary(const struct pair_run *run)
+{
+	struct stats all;
+	int i;
+
+	if (!getenv("RTLAT_SUMMARY_FD") || !run->pairs ||
+	    stats_init(&all, 0, HIST_BUCKET_NS, HIST_BUCKETS))
+		return;
+	for (i = 0; i < run->npairs; i++)
+		stats_merge(&all, &run->pairs[i].lat);
+	results_summary("latency", &all);
+	stats_free(&all);
+}
+
 int pair_main(const struct transport_ops *ops, int argc, char **argv)
 {
 	static struct pair_run run;
@@ -552,6 +567,7 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 			run.prog, run.shared->break_pair,
 			ns_to_us_round((double)run.shared->break_ns), run.cfg.breaktrace_us);
 	pair_write_json(&run, &res);
+	report_summary(&run);
 	tracefs_close();
 	rt_fini();
 	cleanup_run();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "cleanup.h"
 #include "json.h"
+#include "opts.h"
 #include "results.h"
 #include "rtsetup.h"
 #include "stats.h"
@@ -156,4 +157,22 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 	json_arr_close(j);
 	json_obj_close(j);
 	json_obj_close(j);
+}
+
+void results_summary(const char *series, const struct stats *s)
+{
+	const char *env = getenv("RTLAT_SUMMARY_FD");
+	char line[256];
+	long long fd;
+	int n;
+
+	if (!env || parse_ll(env, &fd) || fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s\t%llu\t%lld\t%.1f\t%lld\t%lld\t%lld\n",
+		     series, (unsigned long long)s->n, s->n ? (long long)s->min : 0,
+		     stats_mean(s), s->n ? (long long)s->max : 0,
+		     (long long)stats_percentile(s, 99.0),
+		     (long long)stats_percentile(s, 99.99));
+	if (n > 0 && write((int)fd, line, (size_t)n) < 0)
+		return;
 }

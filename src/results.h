@@ -35,4 +35,11 @@ int results_close(struct results *r, struct json *j);
 void results_stats(struct json *j, const char *key, const struct stats *s,
 		   const double *target);
 
+/*
+ * Report a headline series to "rtlat suite": when RTLAT_SUMMARY_FD names
+ * a pipe, one tab-separated line "name samples min avg max p99 p99.99"
+ * (ns) is written to it. Does nothing otherwise.
+ */
+void results_summary(const char *series, const struct stats *s);
+
 #endif

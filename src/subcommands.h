@@ -10,5 +10,6 @@ int svsem_main(int argc, char **argv);
 int ptsem_main(int argc, char **argv);
 int timer_main(int argc, char **argv);
 int request_main(int argc, char **argv);
+int suite_main(int argc, char **argv);
 
 #endif
