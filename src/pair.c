@@ -67,9 +67,13 @@ bool pair_is_fork(const struct pair *p)
 	return p->run->cfg.fork;
 }
 
+/* Set by a signal that arrives before the shared flags exist. */
+static volatile sig_atomic_t stop_requested;
+
 static void on_stop_signal(int sig)
 {
 	(void)sig;
+	stop_requested = 1;
 	if (g_shared)
 		g_shared->stop = 1;
 }
@@ -197,6 +201,7 @@ static int alloc_pairs(struct pair_run *run)
 	if (!run->shared || !run->pairs || !hist || (priv && !privs))
 		return -ENOMEM;
 	g_shared = run->shared;
+	g_shared->stop = stop_requested;
 	for (i = 0; i < run->npairs; i++) {
 		struct pair *p = &run->pairs[i];
 		int prio = (int)run->cfg.prio;
@@ -506,7 +511,6 @@ static int run_pairs(struct pair_run *run)
 	}
 	if (open_transport(run))
 		return -1;
-	install_signals();
 	if (start_workers(run) == 0) {
 		start_barrier(run);
 		supervise(run);
@@ -545,6 +549,7 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 	if (pair_parse(&run, argc, argv))
 		return OPTS_EXIT_USAGE;
 	results_begin(&res, run.cfg.json, ops->name, argc, argv);
+	install_signals();
 	if (cleanup_init() || alloc_pairs(&run)) {
 		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
 		cleanup_run();
