@@ -27,17 +27,19 @@ def ipc_sems():
 
 
 def rtlat_processes():
-    """PIDs of processes running our binary (any name, incl. janitor)."""
+    """PIDs of processes running the binary under test (any name: workers,
+    janitor, forked children). Matched on the executable's path, so runs of
+    another checkout's rtlat on the same machine are not counted."""
+    me = os.path.realpath(RTLAT)
     pids = set()
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
             exe = os.readlink(d / "exe")
-            comm = (d / "comm").read_text().strip()
         except OSError:
             continue
-        if exe.endswith("/rtlat") or comm.startswith("rtlat"):
+        if exe.removesuffix(" (deleted)") == me:
             pids.add(int(d.name))
     return pids
 
