@@ -545,11 +545,12 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.ops = ops;
 	run.prog = slash ? slash + 1 : argv[0];
+	/* First: a signal from now on ends the run cleanly, with a summary. */
+	install_signals();
 	pair_defaults();
 	if (pair_parse(&run, argc, argv))
 		return OPTS_EXIT_USAGE;
 	results_begin(&res, run.cfg.json, ops->name, argc, argv);
-	install_signals();
 	if (cleanup_init() || alloc_pairs(&run)) {
 		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
 		cleanup_run();

@@ -76,7 +76,9 @@ struct transport_ops {
 	bool has_timeouts;		/* print "TO n, " and "timeoutcount" */
 	/* After option parsing: validate, fill run-wide settings. */
 	int (*setup)(struct pair_run *run);
-	/* In the main process before any worker starts: create objects. */
+	/* In the main process before any worker starts: create objects.
+	 * On failure it releases what it got itself: close() is called
+	 * only for pairs whose open() succeeded. */
 	int (*open)(struct pair *p);
 	/* In the worker, before the start barrier (signal masks...). */
 	int (*attach)(struct pair *p, enum pair_role role);

@@ -73,14 +73,18 @@ static int pmq_setup(struct pair_run *run)
 	return 0;
 }
 
+static void pmq_close(struct pair *p);
+
 /* Create with O_EXCL, then unlink at once: the descriptor stays valid
- * (also in forked workers) and nothing can be left in /dev/mqueue. */
+ * (also in forked workers) and nothing can be left in /dev/mqueue.
+ * On failure, what this pair got so far is released here: the harness
+ * closes only pairs that opened completely. */
 static int pmq_open(struct pair *p)
 {
 	struct pmq_priv *q = p->priv;
 	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = msg_size };
 	char name[64];
-	int d;
+	int d, err = 0;
 
 	q->q[0] = q->q[1] = (mqd_t)-1;
 	q->buf = calloc(1, msg_size);
@@ -90,16 +94,18 @@ static int pmq_open(struct pair *p)
 		cleanup_unique_name(name, sizeof(name), d ? "pmq-back" : "pmq", p->index);
 		cleanup_add_mq(name);
 		q->q[d] = mq_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, &attr);
-		if (q->q[d] == (mqd_t)-1) {
-			int err = errno;
-
-			cleanup_del_mq(name);
-			return -err;
-		}
-		mq_unlink(name);
+		if (q->q[d] == (mqd_t)-1)
+			err = -errno;
+		else
+			mq_unlink(name);
 		cleanup_del_mq(name);
+		if (err)
+			goto fail;
 	}
 	return 0;
+fail:
+	pmq_close(p);
+	return err;
 }
 
 static int pmq_send(struct pair *p, enum pair_dir dir)

@@ -74,6 +74,10 @@ static int open_named(struct pair *p, struct ptsem_priv *s)
 
 			s->named[d] = NULL;
 			cleanup_del_sem_named(name);
+			/* The harness closes only pairs that opened fully. */
+			if (d)
+				sem_close(s->named[0]);
+			s->named[0] = NULL;
 			return -err;
 		}
 		/* The mapping stays usable; nothing is left in /dev/shm. */

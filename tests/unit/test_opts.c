@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_opts.c - number and duration parsing, and the option table. */
+#include <stdbool.h>
+#include "opts.h"
+#include "unit.h"
+
+UNIT_TEST(parse_ll_strict)
+{
+	long long v = 7;
+
+	CHECK(parse_ll("0", &v) == 0 && v == 0);
+	CHECK(parse_ll("-12", &v) == 0 && v == -12);
+	CHECK(parse_ll("9223372036854775807", &v) == 0);
+	CHECK(parse_ll("9223372036854775808", &v) != 0);
+	CHECK(parse_ll("", &v) != 0);
+	CHECK(parse_ll(" 5", &v) != 0);
+	CHECK(parse_ll("5 ", &v) != 0);
+	CHECK(parse_ll("12abc", &v) != 0);
+	CHECK(parse_ll("0x10", &v) != 0);
+	CHECK(parse_ll(NULL, &v) != 0);
+}
+
+UNIT_TEST(parse_duration_suffixes)
+{
+	long long s = -1;
+
+	CHECK(parse_duration("90", &s) == 0 && s == 90);
+	CHECK(parse_duration("90s", &s) == 0 && s == 90);
+	CHECK(parse_duration("5m", &s) == 0 && s == 300);
+	CHECK(parse_duration("2h", &s) == 0 && s == 7200);
+	CHECK(parse_duration("1d", &s) == 0 && s == 86400);
+	CHECK(parse_duration("0", &s) == 0 && s == 0);
+}
+
+UNIT_TEST(parse_duration_rejects)
+{
+	long long s = 42;
+
+	CHECK(parse_duration("10x", &s) != 0);
+	CHECK(parse_duration("-5", &s) != 0);
+	CHECK(parse_duration("", &s) != 0);
+	CHECK(parse_duration("m", &s) != 0);
+	CHECK(parse_duration("5ms", &s) != 0);
+	CHECK(parse_duration("1.5h", &s) != 0);
+	CHECK(parse_duration("99999999999999999999", &s) != 0);
+	CHECK(parse_duration("9223372036854775807d", &s) != 0);
+	CHECK_EQ_LL(s, 42);	/* untouched on error */
+}
+
+static long long t_int, t_opt;
+static bool t_flag;
+
+static struct opt *table(void)
+{
+	static struct opt tbl[] = {
+		{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 100, 0, &t_int,
+		  "interval", NULL, false },
+		{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, 8, -1, &t_opt,
+		  "threads", NULL, false },
+		{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &t_flag,
+		  "quiet", NULL, false },
+		OPT_END
+	};
+	int i;
+
+	for (i = 0; tbl[i].short_name; i++)
+		tbl[i].given = false;
+	t_int = t_opt = 0;
+	t_flag = false;
+	return tbl;
+}
+
+static int parse(int argc, char **argv)
+{
+	FILE *saved = stderr;
+	int ret;
+
+	/* The error lines are the integration tests' business. */
+	stderr = fopen("/dev/null", "w");
+	ret = opts_parse("test", NULL, table(), argc, argv);
+	fclose(stderr);
+	stderr = saved;
+	return ret;
+}
+
+UNIT_TEST(opts_table_parses)
+{
+	char *ok[] = { "p", "-i", "50", "-t", "-q", NULL };
+	char *attached[] = { "p", "--interval=7", "-t3", NULL };
+	char *spaced[] = { "p", "-t", "4", "rest", NULL };
+
+	CHECK_EQ_LL(parse(5, ok), 5);
+	CHECK_EQ_LL(t_int, 50);
+	CHECK_EQ_LL(t_opt, -1);		/* optional without value: default */
+	CHECK(t_flag);
+	CHECK_EQ_LL(parse(3, attached), 3);
+	CHECK_EQ_LL(t_int, 7);
+	CHECK_EQ_LL(t_opt, 3);
+	/* rt-tests' "-t 4": a number after an optional-argument option. */
+	CHECK_EQ_LL(parse(4, spaced), 3);
+	CHECK_EQ_LL(t_opt, 4);
+}
+
+UNIT_TEST(opts_table_rejects)
+{
+	char *range[] = { "p", "-i", "101", NULL };
+	char *zero[] = { "p", "-i", "0", NULL };
+	char *junk[] = { "p", "-i", "5x", NULL };
+	char *missing[] = { "p", "-i", NULL };
+	char *unknown[] = { "p", "-z", NULL };
+	char *unknown_long[] = { "p", "--bogus", NULL };
+	char *opt_range[] = { "p", "-t9", NULL };
+
+	CHECK(parse(3, range) < 0);
+	CHECK(parse(3, zero) < 0);
+	CHECK(parse(3, junk) < 0);
+	CHECK(parse(2, missing) < 0);
+	CHECK(parse(2, unknown) < 0);
+	CHECK(parse(2, unknown_long) < 0);
+	CHECK(parse(2, opt_range) < 0);
+}
