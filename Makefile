@@ -37,6 +37,7 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 
 # Test dependencies go into a local venv, never into the system.
 $(VENV)/.done: tests/requirements.txt
+	PYTHON=$(PYTHON) tests/install-deps
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q -r tests/requirements.txt
 	touch $@
