@@ -394,14 +394,16 @@ static void progress(const struct pair_run *run, int64_t start, bool final)
 	for (i = 0; i < run->npairs; i++)
 		if (run->pairs[i].lat.n && run->pairs[i].lat.max > worst)
 			worst = run->pairs[i].lat.max;
+	/* Plain carriage returns and blank padding: stdout is a file or a
+	 * pipe here, and no escape code is written when it is not a terminal. */
 	if (final)
-		fprintf(stderr, "\r\033[K");
+		fprintf(stderr, "\r%*s\r", 78, "");
 	else if (run->cfg.duration_s)
-		fprintf(stderr, "\r\033[K%s: elapsed %llds, remaining %llds, worst %lld us",
+		fprintf(stderr, "\r%s: elapsed %llds, remaining %llds, worst %lld us   ",
 			run->prog, (long long)el, run->cfg.duration_s - (long long)el,
 			ns_to_us_round((double)worst));
 	else
-		fprintf(stderr, "\r\033[K%s: elapsed %llds, worst %lld us",
+		fprintf(stderr, "\r%s: elapsed %llds, worst %lld us   ",
 			run->prog, (long long)el, ns_to_us_round((double)worst));
 }
 

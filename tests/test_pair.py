@@ -517,3 +517,32 @@ def test_strict_fails_when_setting_cannot_apply(leakcheck):
     assert r.returncode == 1
     assert "error: cannot set SCHED_FIFO priority 90" in r.stderr
     leakcheck()
+
+
+def test_progress_on_terminal_stderr_has_no_escape_codes(leakcheck):
+    """stdout to a pipe, stderr a terminal: progress (elapsed, remaining,
+    worst) goes to stderr with carriage returns only; stdout gets the
+    final block."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([RTLAT, "svsem", "-i", "1000", "-D", "1"],
+                         stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    out = p.stdout.read()
+    p.wait(timeout=20)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    assert p.returncode == 0
+    parse_block(out, 1)
+    assert "\033" not in out
+    assert b"\033" not in err
+    assert re.search(rb"elapsed \d+s, remaining \d+s, worst \d+ us", err)
+    leakcheck()
