@@ -215,6 +215,22 @@ def test_not_quiet_without_terminal_prints_final_block_only(leakcheck):
     leakcheck()
 
 
+def read_pty(master):
+    """Everything written to a pseudo-terminal until its last writer
+    closes it (Linux reports that as EIO), then close it."""
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return data
+
+
 def test_terminal_redraws_in_place(leakcheck):
     """On a terminal the live block is redrawn with cursor-up, and the
     final block replaces it."""
@@ -223,18 +239,8 @@ def test_terminal_redraws_in_place(leakcheck):
     p = subprocess.Popen([RTLAT, "svsem", "-i", "1000", "-D", "1"],
                          stdout=slave, stderr=subprocess.PIPE)
     os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
+    text = read_pty(master).decode()
     p.wait(timeout=20)
-    os.close(master)
-    text = out.decode()
     assert p.returncode == 0
     assert "\033[2A" in text
     last = text.split("\033[2A")[-1].replace("\r", "")
@@ -530,16 +536,7 @@ def test_progress_on_terminal_stderr_has_no_escape_codes(leakcheck):
     os.close(slave)
     out = p.stdout.read()
     p.wait(timeout=20)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    os.close(master)
+    err = read_pty(master)
     assert p.returncode == 0
     parse_block(out, 1)
     assert "\033" not in out
