@@ -174,6 +174,16 @@ static void list_text(char *buf, size_t len, const struct req_layout *l)
 				      l->load_cpus[i]);
 }
 
+/* -i's range as the default layout allows, so its error names it. */
+static void rounds_range(void)
+{
+	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE);
+	struct req_layout l;
+
+	req_layout_default(&l, cpus, n > 0 ? n : 1);
+	opts_find(req_opts, 'i', NULL)->max = req_max_loads(&l) + 1;
+}
+
 static int make_layout(struct req_run *run)
 {
 	struct req_layout *l = &run->layout;
@@ -237,6 +247,7 @@ static int parse(struct req_run *run, int argc, char **argv)
 	int ind;
 
 	defaults();
+	rounds_range();
 	ind = opts_parse(run->prog,
 			 "[OPTIONS]\n\nTwo-way request latency over TCP while load processes run (TRLTP).",
 			 req_opts, argc, argv);

@@ -64,11 +64,14 @@ int req_net_listen(const char *addr, int port, int *fd, char *where,
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(s, ai->ai_addr, ai->ai_addrlen) || listen(s, 4)) {
 		err = errno;
-		if (err == EADDRINUSE || err == EACCES)
+		if (err == EADDRINUSE || err == EACCES) {
 			blame(e, 'p', NULL);
-		snprintf(e->msg, sizeof(e->msg), "%s %d %s on %s; accepted: a free port from 1 to 65535",
-			 "port", port, err == EADDRINUSE ? "is in use" : strerror(err),
-			 addr);
+			snprintf(e->msg, sizeof(e->msg), "port %d %s on %s; accepted: a free port from 1 to 65535",
+				 port, err == EADDRINUSE ? "is in use" : strerror(err), addr);
+		} else {
+			snprintf(e->msg, sizeof(e->msg), "cannot listen on %s port %d: %s; accepted: an address of this host",
+				 addr, port, strerror(err));
+		}
 		close(s);
 		goto fail;
 	}

@@ -57,7 +57,8 @@ static void drop(struct req_server *s, struct conn *c, bool error)
 }
 
 /* Read one frame; t1 was taken when poll said it is there.
- * Returns 0, 1 if nothing was there after all, -1 to drop the client. */
+ * Returns 0, 1 if nothing was there after all, -1 to drop the client on
+ * an error, -2 when it hung up. */
 static int read_request(struct req_server *s, struct conn *c,
 			uint8_t *b, uint32_t *seq)
 {
@@ -73,7 +74,7 @@ static int read_request(struct req_server *s, struct conn *c,
 		if (n < 0 || s->verbose)
 			slog(s, c, "disconnected%s%s", n < 0 ? ": " : "",
 			     n < 0 ? strerror(errno) : "");
-		return -1;
+		return n < 0 ? -1 : -2;
 	}
 	if (n > REQ_REQUEST_LEN) {
 		slog(s, c, "oversized frame (%zd bytes or more; a request is %d); connection closed",
@@ -121,7 +122,7 @@ static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
 	err = read_request(s, c, in, &seq);
 	if (err) {
 		if (err < 0)
-			drop(s, c, true);
+			drop(s, c, err == -1);
 		return;
 	}
 	sleep_ns(s->sleep_ns);
