@@ -327,12 +327,14 @@ static int start_pair(struct req_run *run)
 	run->client_pid = spawn(run, CHILD_CLIENT, 0);
 	if (run->client_pid < 0)
 		return -1;
+	close(run->conn_fd);
+	run->conn_fd = -1;
+	if (wait_for(run, client_ready, 0, READY_LIMIT_NS, "client"))
+		return -1;
 	debug(run, "client: pid %d, CPU %d, SCHED_FIFO %d, %lld Hz",
 	      run->client_pid, run->layout.client_cpu,
 	      run->layout.client_prio, run->cfg.rate_hz);
-	close(run->conn_fd);
-	run->conn_fd = -1;
-	return wait_for(run, client_ready, 0, READY_LIMIT_NS, "client") < 0 ? -1 : 0;
+	return 0;
 }
 
 /* The headline of the most loaded round measured, for rtlat suite. */

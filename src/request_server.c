@@ -76,7 +76,8 @@ static int read_request(struct req_server *s, struct conn *c,
 			     n < 0 ? strerror(errno) : "");
 		return n < 0 ? -1 : -2;
 	}
-	if (n > REQ_REQUEST_LEN) {
+	/* Too much at once: say what is wrong with the start, if anything. */
+	if (n > REQ_REQUEST_LEN && !req_decode_request(b, seq)) {
 		slog(s, c, "oversized frame (%zd bytes or more; a request is %d); connection closed",
 		     n, REQ_REQUEST_LEN);
 		return -1;
