@@ -113,8 +113,8 @@ void req_fail(struct req_shared *sh, const char *fmt, ...)
 	va_end(ap);
 }
 
-void req_child_begin(struct req_run *run, const char *name, int policy,
-		     int prio, int cpu)
+void req_child_begin(struct req_run *run, const char *name, int keep_fd,
+		     int policy, int prio, int cpu)
 {
 	if (cleanup_child_setup())
 		_exit(1);
@@ -124,9 +124,10 @@ void req_child_begin(struct req_run *run, const char *name, int policy,
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_NAME, name);
-	if (run->listen_fd >= 0 && strcmp(name, "rtlat-server"))
+	/* Only the server listens, only the client talks to it. */
+	if (run->listen_fd >= 0 && run->listen_fd != keep_fd)
 		close(run->listen_fd);
-	if (run->conn_fd >= 0 && !strcmp(name, "rtlat-server"))
+	if (run->conn_fd >= 0 && run->conn_fd != keep_fd)
 		close(run->conn_fd);
 	if (rt_thread_setup_policy(policy, prio, cpu)) {
 		req_fail(run->sh, "%s: a real-time setting could not be applied (--strict)",

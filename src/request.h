@@ -119,9 +119,10 @@ static inline int req_load_cpu(const struct req_layout *l, int i)
 	return l->load_cpus[i % l->nload_cpus];
 }
 
-/* request.c: what every forked process does first. */
-void req_child_begin(struct req_run *run, const char *name, int policy,
-		     int prio, int cpu);
+/* request.c: what every forked process does first; keep_fd is the one
+ * socket it uses (-1: none). */
+void req_child_begin(struct req_run *run, const char *name, int keep_fd,
+		     int policy, int prio, int cpu);
 void req_fail(struct req_shared *sh, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -161,7 +161,7 @@ void req_client_child(struct req_run *run)
 	sigemptyset(&c.set);
 	sigaddset(&c.set, REQ_SIG_TIMER);
 	sigprocmask(SIG_BLOCK, &c.set, NULL);
-	req_child_begin(run, "rtlat-client", SCHED_FIFO, l->client_prio,
+	req_child_begin(run, "rtlat-client", run->conn_fd, SCHED_FIFO, l->client_prio,
 			l->client_cpu);
 	socket_setup(&c);
 	err = start_timer(&c);

@@ -81,7 +81,7 @@ void req_load_child(struct req_run *run, int index)
 	sigaddset(&set, REQ_SIG_LOAD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	snprintf(name, sizeof(name), "rtlat-load%d", index);
-	req_child_begin(run, name, SCHED_RR, l->load_prio,
+	req_child_begin(run, name, -1, SCHED_RR, l->load_prio,
 			req_load_cpu(l, index));
 	snprintf(w.path, sizeof(w.path), "%s/load-%d", run->tmpdir, index);
 	w.re = malloc(LOAD_POINTS * sizeof(double));

@@ -101,7 +101,7 @@ const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
 		snprintf(buf, len, "bad magic 0x%04x", get16(b));
 		break;
 	case REQ_FRAME_VERSION:
-		snprintf(buf, len, "unsupported version %u (expected %u)",
+		snprintf(buf, len, "unsupported version %u (expected %d)",
 			 b[2], REQ_VERSION);
 		break;
 	case REQ_FRAME_FLAGS:

@@ -152,7 +152,7 @@ static void accept_one(struct req_server *s, struct conn *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	struct conn other;
+	struct conn other = { .fd = -1 };
 	int fd;
 
 	fd = accept4(s->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
@@ -234,7 +234,7 @@ void req_server_child(struct req_run *run)
 	};
 	int err;
 
-	req_child_begin(run, "rtlat-server", SCHED_FIFO, run->layout.server_prio,
+	req_child_begin(run, "rtlat-server", run->listen_fd, SCHED_FIFO, run->layout.server_prio,
 			run->layout.server_cpu);
 	err = req_server_run(&s);
 	if (err)
