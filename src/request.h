@@ -75,6 +75,8 @@ struct req_shared {
 	struct req_round rounds[];	/* cfg.rounds of them */
 };
 
+struct req_server;
+
 struct req_run {
 	const char *prog;
 	struct req_config cfg;
@@ -97,6 +99,7 @@ struct req_run {
 	char fail_msg[256];
 	FILE *log;
 	int64_t t_start;
+	struct req_server *server;	/* server-only mode: its counters */
 };
 
 /* Set by SIGINT, SIGTERM, SIGHUP in the main process. */

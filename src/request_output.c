@@ -272,9 +272,13 @@ static void json_layout(struct json *j, const struct req_run *run)
 
 	json_obj_open(j, "layout");
 	json_str(j, "rule", l->rule);
-	json_proc(j, "main", l->main_cpu, "SCHED_FIFO", l->main_prio);
 	if (run->mode != REQ_CLIENT_ONLY)
 		json_proc(j, "server", l->server_cpu, "SCHED_FIFO", l->server_prio);
+	if (run->mode == REQ_SERVER_ONLY) {
+		json_obj_close(j);
+		return;
+	}
+	json_proc(j, "main", l->main_cpu, "SCHED_FIFO", l->main_prio);
 	json_proc(j, "client", l->client_cpu, "SCHED_FIFO", l->client_prio);
 	json_obj_open(j, "load");
 	json_arr_open_inline(j, "cpus");
@@ -323,6 +327,14 @@ void req_write_json(struct req_run *run, struct results *res)
 	json_obj_open(j, "request");
 	json_settings(j, run);
 	json_layout(j, run);
+	if (run->server) {
+		json_obj_open(j, "server");
+		json_uint(j, "requests", run->server->served);
+		json_uint(j, "connections", run->server->connections);
+		json_uint(j, "refused", run->server->refused);
+		json_uint(j, "closed_on_errors", run->server->errors);
+		json_obj_close(j);
+	}
 	json_arr_open(j, "rounds");
 	for (k = 0; run->sh && k < req_rounds_reported(run); k++)
 		json_round(j, run, k);

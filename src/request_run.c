@@ -408,6 +408,7 @@ int req_serve(struct req_run *run, struct results *res)
 	};
 	int err;
 
+	run->server = &s;
 	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d; stop with SIGINT or SIGTERM\n",
 	       run->prog, run->where, l->server_cpu, l->server_prio);
 	fflush(stdout);
@@ -425,6 +426,7 @@ out:
 	if (run->fail_msg[0])
 		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
 	req_write_json(run, res);
+	run->server = NULL;
 	rt_fini();
 	return run->failed ? 1 : 0;
 }

@@ -487,3 +487,28 @@ def test_two_hosts_in_two_namespaces(tmp_path, two_namespaces, leakcheck):
     assert srv.returncode == 0
     assert "requests served" in out
     leakcheck()
+
+
+def test_progress_only_on_a_terminal(leakcheck):
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([RTLAT, "request", "-i", "2", "--samples", "1500", "-C", "1000",
+                          "-p", str(free_port())], stdout=subprocess.PIPE,
+                         stderr=slave, text=True)
+    os.close(slave)
+    out, _ = p.communicate(timeout=30)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    assert p.returncode == 0
+    assert re.search(rb"round 1 of 2, elapsed \d+s, remaining about \d+s", err)
+    assert "\033" not in out          # stdout is a pipe: no escape codes
+    check_round_blocks(out, 2)
+    leakcheck()
