@@ -175,12 +175,16 @@ static void list_text(char *buf, size_t len, const struct req_layout *l)
 				      l->load_cpus[i]);
 }
 
-/* -i's range as the default layout allows, so its error names it. */
-static void rounds_range(void)
+/* -i's range as the default layout allows, so its error names it;
+ * with --load-cpus, make_layout() checks it against the list given. */
+static void rounds_range(int argc, char **argv)
 {
-	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE);
+	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE), i;
 	struct req_layout l;
 
+	for (i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--load-cpus", 11))
+			return;
 	req_layout_default(&l, cpus, n > 0 ? n : 1);
 	opts_find(req_opts, 'i', NULL)->max = req_max_loads(&l) + 1;
 }
@@ -248,7 +252,7 @@ static int parse(struct req_run *run, int argc, char **argv)
 	int ind;
 
 	defaults();
-	rounds_range();
+	rounds_range(argc, argv);
 	ind = opts_parse(run->prog,
 			 "[OPTIONS]\n\nTwo-way request latency over TCP while load processes run (TRLTP).",
 			 req_opts, argc, argv);

@@ -512,3 +512,25 @@ def test_progress_only_on_a_terminal(leakcheck):
     assert "\033" not in out          # stdout is a pipe: no escape codes
     check_round_blocks(out, 2)
     leakcheck()
+
+
+def test_dead_server_ends_the_run(leakcheck):
+    p = start(["request", "-D", "-i", "2", "--samples", "100000", "-C", "1000",
+               "-p", str(free_port())])
+    m, _ = wait_line(p.stderr, r"server: pid (\d+)")
+    wait_line(p.stderr, r"round 0:")
+    os.kill(int(m.group(1)), signal.SIGKILL)
+    out, err = p.communicate(timeout=15)
+    assert p.returncode == 1
+    assert re.search(r"the server \(pid \d+\) was killed by signal 9|"
+                     r"client: no reply from 127\.0\.0\.1:\d+: connection closed by the server", err), err
+    assert "partial round" in out
+    leakcheck()
+
+
+def test_load_cpus_widen_the_rounds_range(leakcheck):
+    # Checked against the list given, before anything starts.
+    r = run(["request", "--load-cpus", "0,0", "-i", "40", "-p", str(free_port())])
+    assert r.returncode == 2
+    assert "40 rounds need 39 load processes; accepted: 1 to 33" in r.stderr
+    leakcheck()
