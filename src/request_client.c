@@ -58,7 +58,7 @@ static int call(struct client *c, struct req_stamps *st)
 	st->t3 = clock_now_ns();
 	if (got < sizeof(a)) {
 		req_fail(c->run->sh, "client: no reply from %s: %s", c->run->where,
-			 n == 0 ? "connection closed by the server" :
+			 n == 0 ? "connection closed by the server (busy with another client, or stopped)" :
 			 errno == EAGAIN ? "timed out" : strerror(errno));
 		return -1;
 	}

@@ -101,14 +101,15 @@ static bool reap_one(struct req_run *run, pid_t *pid, const char *what)
 	return true;
 }
 
+/* The server first: if it died, the client's broken call is the effect. */
 static bool reap_all(struct req_run *run)
 {
-	bool ended = reap_one(run, &run->client_pid, "client");
+	bool ended = reap_one(run, &run->server_pid, "server");
 	int i;
 
-	ended |= reap_one(run, &run->server_pid, "server");
 	for (i = 0; i < run->nloads; i++)
 		ended |= reap_one(run, &run->load_pid[i], "load process");
+	ended |= reap_one(run, &run->client_pid, "client");
 	return ended;
 }
 
@@ -260,6 +261,8 @@ static void stop_all(struct req_run *run)
 	}
 	run->sh->server_stop = 1;
 	while (any_child(run) && clock_now_ns() < deadline) {
+		if (run->server_pid > 0)
+			kill(run->server_pid, REQ_SIG_TIMER);
 		reap_all(run);
 		usleep(5000);
 	}

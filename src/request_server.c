@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,6 +223,11 @@ int req_server_run(struct req_server *s)
 	return err;
 }
 
+static void on_kick(int sig)
+{
+	(void)sig;
+}
+
 void req_server_child(struct req_run *run)
 {
 	struct req_server s = {
@@ -232,8 +238,13 @@ void req_server_child(struct req_run *run)
 		.stop = &run->sh->server_stop,
 		.verbose = run->cfg.debug,
 	};
+	struct sigaction sa;
 	int err;
 
+	/* Main's kick interrupts poll (no SA_RESTART) to see server_stop. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_kick;
+	sigaction(REQ_SIG_TIMER, &sa, NULL);
 	req_child_begin(run, "rtlat-server", run->listen_fd, SCHED_FIFO, run->layout.server_prio,
 			run->layout.server_cpu);
 	err = req_server_run(&s);

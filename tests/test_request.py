@@ -522,8 +522,9 @@ def test_dead_server_ends_the_run(leakcheck):
     os.kill(int(m.group(1)), signal.SIGKILL)
     out, err = p.communicate(timeout=15)
     assert p.returncode == 1
+    # Whichever the main process saw first: the server's death or its effect.
     assert re.search(r"the server \(pid \d+\) was killed by signal 9|"
-                     r"client: no reply from 127\.0\.0\.1:\d+: connection closed by the server", err), err
+                     r"client: no reply from 127\.0\.0\.1:\d+: ", err), err
     assert "partial round" in out
     leakcheck()
 
