@@ -95,6 +95,7 @@ struct req_run {
 	pid_t load_pid[REQ_MAX_LOADS];
 	int nloads;			/* load processes started */
 	int rounds_begun;
+	int rounds_printed;		/* rounds whose block is out */
 	int failed;
 	char fail_msg[256];
 	FILE *log;

@@ -214,6 +214,14 @@ static int start_load(struct req_run *run, int i)
 	return 0;
 }
 
+static void print_round(struct req_run *run, int k)
+{
+	progress_clear();
+	req_print_round(stdout, run, k);
+	req_log_round(run->log, run, k);
+	run->rounds_printed = k + 1;
+}
+
 static int run_rounds(struct req_run *run)
 {
 	int k, r;
@@ -230,9 +238,7 @@ static int run_rounds(struct req_run *run)
 		r = wait_for(run, round_done, k, 0, NULL);
 		if (r)
 			return r;
-		progress_clear();
-		req_print_round(stdout, run, k);
-		req_log_round(run->log, run, k);
+		print_round(run, k);
 	}
 	return 0;
 }
@@ -358,13 +364,10 @@ static void suite_summary(const struct req_run *run)
 
 static void finish(struct req_run *run, struct results *res)
 {
-	int last = run->rounds_begun - 1;
-
+	/* The round under way when the run ended, done or partial. */
+	while (run->rounds_printed < run->rounds_begun)
+		print_round(run, run->rounds_printed);
 	progress_clear();
-	if (last >= 0 && !round_done(run, last)) {
-		req_print_round(stdout, run, last);
-		req_log_round(run->log, run, last);
-	}
 	if (run->rounds_begun) {
 		req_print_table(stdout, run);
 		req_log_table(run->log, run);

@@ -352,7 +352,6 @@ def hostile_streams(rng):
         yield bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
 
 
-@pytest.mark.slow
 def test_hostile_clients_do_not_hurt_the_server(leakcheck):
     port = free_port()
     srv = start(["request", "-s", "--bind", "127.0.0.1", "-p", str(port), "--timeout", "1"])
@@ -453,7 +452,6 @@ def two_namespaces():
             netns("netns", "del", n, check=False)
 
 
-@pytest.mark.slow
 def test_two_hosts_in_two_namespaces(tmp_path, two_namespaces, leakcheck):
     a, b, addr = two_namespaces
     port = free_port()
