@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * request.c - rtlat request (trltp): options, the processes, the rounds
- * and every way a run ends. Main (SCHED_FIFO max) starts the server
- * (max-2) and the client (max-1), then runs the rounds: round k starts
- * load process k-1 (SCHED_RR min) and waits until the client collected
- * --samples cycles. Statistics live in shared memory written only by the
- * client; main prints them when a round is done or the run stops.
+ * request.c - rtlat request (trltp): options and their checks, the
+ * sockets (a busy port or a refused connection is bad input), the shared
+ * memory, what every forked process does first, and the entry point.
+ * The run itself is in request_run.c. Statistics live in shared memory
+ * written only by the client; main reads them when a round is done or
+ * the run stops.
  */
 #include <errno.h>
-#include <netdb.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "cleanup.h"
 #include "clock.h"
