@@ -210,12 +210,13 @@ static int make_layout(struct req_run *run)
 		custom = true;
 	}
 	if (cfg.main_cpu >= 0)
-		l->main_cpu = (int)cfg.main_cpu, custom = true;
+		l->main_cpu = (int)cfg.main_cpu;
 	if (cfg.server_cpu >= 0)
-		l->server_cpu = (int)cfg.server_cpu, custom = true;
+		l->server_cpu = (int)cfg.server_cpu;
 	if (cfg.client_cpu >= 0)
-		l->client_cpu = (int)cfg.client_cpu, custom = true;
-	if (custom)
+		l->client_cpu = (int)cfg.client_cpu;
+	if (custom || cfg.main_cpu >= 0 || cfg.server_cpu >= 0 ||
+	    cfg.client_cpu >= 0)
 		l->rule = "set by options";
 	if (run->mode != REQ_SERVER_ONLY && cfg.rounds - 1 > req_max_loads(l)) {
 		list_text(list, sizeof(list), l);

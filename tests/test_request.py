@@ -533,3 +533,25 @@ def test_load_cpus_widen_the_rounds_range(leakcheck):
     assert r.returncode == 2
     assert "40 rounds need 39 load processes; accepted: 1 to 33" in r.stderr
     leakcheck()
+
+
+def test_placement_options(leakcheck):
+    last = max(os.sched_getaffinity(0))
+    p = start(["request", "-D", "-i", "2", "--samples", "300", "-C", "2000",
+               "--client-cpu", "0", "--server-cpu", str(last), "--main-cpu", str(last),
+               "--load-cpus", f"0,{last}", "-p", str(free_port())])
+    try:
+        m, _ = wait_line(p.stderr, r"client: pid (\d+), CPU (\d+)")
+        assert proc_sched(int(m.group(1)))[2] == "0"
+        m, _ = wait_line(p.stderr, r"load process 0 started: pid (\d+), CPU (\d+)")
+        assert int(m.group(2)) == 0 and proc_sched(int(m.group(1)))[2] == "0"
+        out, _ = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 0
+    assert "Layout (set by options):" in out
+    assert re.search(rf"^  server +CPU{last} ", out, re.M)
+    assert re.search(rf"^  load +CPU0,{last} SCHED_RR", out, re.M)
+    leakcheck()
