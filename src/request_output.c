@@ -76,6 +76,33 @@ static struct fig figures(const struct req_run *run, int k, enum req_series s)
 	return f;
 }
 
+static long long read_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Loads are RT tasks that never sleep: with RT throttling on, the CPU
+ * they share with the client is throttled, client included. Say so, as
+ * it explains stalls of tens of ms in loaded rounds. */
+static void throttling_note(FILE *f, const struct req_run *run)
+{
+	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us");
+	long long period = read_ll("/proc/sys/kernel/sched_rt_period_us");
+
+	if (run->cfg.rounds < 2 || rt < 0 || period <= 0)
+		return;
+	fprintf(f, "  note: RT throttling is on (sched_rt_runtime_us %lld of %lld): a CPU busy with loads may stall its RT tasks for up to %lld us per period\n",
+		rt, period, period - rt);
+}
+
 void req_print_layout(FILE *f, const struct req_run *run)
 {
 	const struct req_layout *l = &run->layout;
@@ -98,6 +125,7 @@ void req_print_layout(FILE *f, const struct req_run *run)
 		fprintf(f, "%s%d", i ? "," : "", l->load_cpus[i]);
 	fprintf(f, " SCHED_RR %d  up to %lld process%s\n", l->load_prio,
 		run->cfg.rounds - 1, run->cfg.rounds == 2 ? "" : "es");
+	throttling_note(f, run);
 }
 
 static void banner(FILE *f, const struct req_run *run, int k)
