@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * request.h - internal to the request test (rtlat request, trltp): the
+ * settings, the CPU layout, the state shared by main, client, server and
+ * load processes, and the entry points of each module.
+ */
+#ifndef RTLAT_REQUEST_H
+#define RTLAT_REQUEST_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "request_series.h"
+#include "stats.h"
+
+#define REQ_MAX_LOADS		64
+#define REQ_LOADS_PER_CPU	16
+#define REQ_MAX_ROUNDS		(REQ_MAX_LOADS + 1)
+#define REQ_MAX_LOAD_CPUS	64
+
+/* Histograms: 1 us buckets over 10 ms per series; the log shows 10 us. */
+#define REQ_HIST_BUCKET_NS	1000
+#define REQ_HIST_BUCKETS	10000
+#define REQ_LOG_BIN_NS		10000
+
+/* Signals: the client's timer, and the start of a load process. */
+#define REQ_SIG_TIMER		(SIGRTMIN + 1)
+#define REQ_SIG_LOAD		(SIGRTMIN + 2)
+
+enum req_mode { REQ_LOCAL, REQ_CLIENT_ONLY, REQ_SERVER_ONLY };
+
+struct req_config {
+	long long rate_hz;		/* -C */
+	long long port;			/* -p */
+	long long rounds;		/* -i */
+	long long samples;		/* --samples */
+	long long sleep_us;		/* --sleep */
+	long long timeout_s;		/* --timeout: server's idle limit */
+	long long main_cpu, server_cpu, client_cpu;	/* -1: layout */
+	const char *load_cpus;		/* --load-cpus LIST */
+	const char *host;		/* -c */
+	const char *bind;		/* --bind */
+	const char *log;		/* -l */
+	const char *json;
+	bool server_only;		/* -s */
+	bool async;			/* -a */
+	bool debug;			/* -D */
+	bool strict, no_mlock, no_dma_latency;
+};
+
+struct req_layout {
+	int main_cpu, server_cpu, client_cpu;
+	int nload_cpus;
+	int load_cpus[REQ_MAX_LOAD_CPUS];
+	const char *rule;		/* how it was chosen, for the output */
+	int main_prio, client_prio, server_prio, load_prio;
+};
+
+struct req_round {
+	struct stats s[RS_N];
+	uint64_t overruns;		/* timer expirations missed */
+	volatile int done;
+};
+
+/* In shared memory: seen by main and every forked process. */
+struct req_shared {
+	volatile sig_atomic_t stop;
+	volatile sig_atomic_t server_stop;	/* after the client stopped */
+	volatile int round;		/* round asked by main; -1: none yet */
+	volatile int client_ready;
+	volatile int load_ready[REQ_MAX_LOADS];
+	volatile int error;
+	char msg[256];
+	struct req_round rounds[];	/* cfg.rounds of them */
+};
+
+struct req_server;
+
+struct req_run {
+	const char *prog;
+	struct req_config cfg;
+	enum req_mode mode;
+	struct req_layout layout;
+	struct req_targets tg;
+	struct req_shared *sh;
+	size_t sh_bytes;
+	uint64_t *hist_mem;
+	size_t hist_bytes;
+	int listen_fd;			/* local and server-only modes */
+	int conn_fd;			/* the client's socket */
+	char where[128];		/* server address, for messages */
+	char tmpdir[64];
+	pid_t server_pid, client_pid;
+	pid_t load_pid[REQ_MAX_LOADS];
+	int nloads;			/* load processes started */
+	int rounds_begun;
+	int rounds_printed;		/* rounds whose block is out */
+	int failed;
+	char fail_msg[256];
+	FILE *log;
+	int64_t t_start;
+	struct req_server *server;	/* server-only mode: its counters */
+};
+
+/* Set by SIGINT, SIGTERM, SIGHUP in the main process. */
+extern volatile sig_atomic_t req_stop_requested;
+
+struct results;
+/* request_run.c: local and client-only modes, and server-only mode. */
+int req_measure(struct req_run *run, struct results *res);
+int req_serve(struct req_run *run, struct results *res);
+
+/* request_layout.c */
+/* The default layout over the usable CPUs cpus[0..n-1] (SPEC §4). */
+void req_layout_default(struct req_layout *l, const int *cpus, int n);
+/* Parse "1,3-5" into l->load_cpus; -1 with *bad set to the bad CPU or -2
+ * for a syntax error. */
+int req_parse_cpu_list(const char *s, struct req_layout *l, int *bad);
+int req_max_loads(const struct req_layout *l);
+static inline int req_load_cpu(const struct req_layout *l, int i)
+{
+	return l->load_cpus[i % l->nload_cpus];
+}
+
+/* request.c: what every forked process does first; keep_fd is the one
+ * socket it uses (-1: none). */
+void req_child_begin(struct req_run *run, const char *name, int keep_fd,
+		     int policy, int prio, int cpu);
+void req_fail(struct req_shared *sh, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* request_client.c: never returns. */
+void req_client_child(struct req_run *run);
+/* request_load.c: never returns. */
+void req_load_child(struct req_run *run, int index);
+
+/* request_server.c */
+struct req_server {
+	const char *prog;
+	int listen_fd;
+	int64_t sleep_ns;
+	int64_t idle_ns;		/* silent client limit */
+	volatile sig_atomic_t *stop;
+	bool verbose;			/* log connects and disconnects */
+	uint64_t served, connections, refused, errors;
+};
+/* Serve until *stop. Returns 0, or -errno if the listener failed. */
+int req_server_run(struct req_server *s);
+/* The local server process: never returns. */
+void req_server_child(struct req_run *run);
+
+/* request_output.c */
+void req_print_layout(FILE *f, const struct req_run *run);
+void req_print_round(FILE *f, const struct req_run *run, int k);
+void req_log_round(FILE *f, const struct req_run *run, int k);
+void req_print_table(FILE *f, const struct req_run *run);
+void req_log_table(FILE *f, const struct req_run *run);
+void req_write_json(struct req_run *run, struct results *res);
+bool req_series_shown(const struct req_run *run, enum req_series s);
+const char *req_series_name(const struct req_run *run, enum req_series s,
+			    char *buf, size_t len);
+/* Rounds with output: begun, and (for the last) measured or partial. */
+int req_rounds_reported(const struct req_run *run);
+bool req_round_partial(const struct req_run *run, int k);
+
+#endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * request_client.c - the measured process. A POSIX interval timer at -C Hz
+ * sends REQ_SIG_TIMER, waited for with sigwaitinfo. Per tick: t0, send the
+ * 8-byte request, block for the 16-byte reply, t3; then the series go into
+ * the current round's statistics in shared memory. Nothing else happens on
+ * that path: no allocation, no I/O but the socket under test.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "clock.h"
+#include "request.h"
+#include "request_proto.h"
+
+/* The server sleeps --sleep; a reply later than this plus the sleep is a
+ * dead server, not a latency. */
+#define REPLY_TIMEOUT_NS	(2 * NSEC_PER_SEC)
+
+struct client {
+	struct req_run *run;
+	int fd;
+	timer_t timer;
+	sigset_t set;
+	uint32_t seq;
+};
+
+static int call(struct client *c, struct req_stamps *st)
+{
+	uint8_t q[REQ_REQUEST_LEN], a[REQ_REPLY_LEN];
+	size_t got = 0;
+	ssize_t n;
+	char why[96];
+	int err;
+
+	req_encode_request(q, c->seq);
+	st->t0 = clock_now_ns();
+	n = send(c->fd, q, sizeof(q), MSG_NOSIGNAL);
+	if (n != (ssize_t)sizeof(q)) {
+		req_fail(c->run->sh, "client: cannot send to %s: %s", c->run->where,
+			 n < 0 ? strerror(errno) : "short write");
+		return -1;
+	}
+	while (got < sizeof(a)) {
+		n = recv(c->fd, a + got, sizeof(a) - got, MSG_WAITALL);
+		if (n > 0)
+			got += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			break;
+	}
+	st->t3 = clock_now_ns();
+	if (got < sizeof(a)) {
+		req_fail(c->run->sh, "client: no reply from %s: %s", c->run->where,
+			 n == 0 ? "connection closed by the server (busy with another client, or stopped)" :
+			 errno == EAGAIN ? "timed out" : strerror(errno));
+		return -1;
+	}
+	err = req_decode_reply(a, c->seq, &st->t1, &st->t2);
+	if (err) {
+		req_fail(c->run->sh, "client: bad reply from %s: %s", c->run->where,
+			 req_frame_strerror(err, a, why, sizeof(why)));
+		return -1;
+	}
+	c->seq++;
+	return 0;
+}
+
+static void record(struct req_run *run, int k, const struct req_stamps *st,
+		   int overrun)
+{
+	struct req_round *r = &run->sh->rounds[k];
+	int64_t v[RS_N];
+	int i;
+
+	if (r->done)
+		return;
+	req_series_compute(st, &run->tg, v);
+	for (i = 0; i < RS_N; i++)
+		stats_add(&r->s[i], v[i]);
+	r->overruns += (uint64_t)overrun;
+	if (r->s[RS_RESPONSE].n >= (uint64_t)run->cfg.samples)
+		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+static void client_loop(struct client *c)
+{
+	struct req_shared *sh = c->run->sh;
+	struct req_stamps st = { 0 };
+	int cur = -1, have_prev = 0, k;
+	siginfo_t si;
+
+	while (!sh->stop) {
+		if (sigwaitinfo(&c->set, &si) < 0)
+			continue;
+		/* Main kicks with the same signal to make us see stop. */
+		if (si.si_code != SI_TIMER)
+			continue;
+		if (call(c, &st))
+			return;
+		k = __atomic_load_n(&sh->round, __ATOMIC_ACQUIRE);
+		if (k != cur) {
+			/* The previous tick belongs to the last round. */
+			cur = k;
+			have_prev = 0;
+		}
+		if (cur >= 0 && have_prev)
+			record(c->run, cur, &st, si.si_overrun);
+		st.t0_prev = st.t0;
+		have_prev = 1;
+	}
+}
+
+static int start_timer(struct client *c)
+{
+	struct sigevent ev;
+	struct itimerspec its;
+	int64_t period = c->run->tg.period_ns;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = REQ_SIG_TIMER;
+	if (timer_create(CLOCK_MONOTONIC, &ev, &c->timer))
+		return -errno;
+	its.it_interval = ns_to_timespec(period);
+	its.it_value = ns_to_timespec(clock_now_ns() + period);
+	if (timer_settime(c->timer, TIMER_ABSTIME, &its, NULL))
+		return -errno;
+	return 0;
+}
+
+static void socket_setup(struct client *c)
+{
+	struct timeval tv = {
+		.tv_sec = (REPLY_TIMEOUT_NS + c->run->tg.sleep_ns) / NSEC_PER_SEC,
+	};
+
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (c->run->cfg.async) {
+		/* -a as the original: the socket raises SIGIO on input.
+		 * Ignored, so only the kernel's cost of raising it counts. */
+		signal(SIGIO, SIG_IGN);
+		fcntl(c->fd, F_SETOWN, getpid());
+		fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_ASYNC);
+	}
+}
+
+void req_client_child(struct req_run *run)
+{
+	const struct req_layout *l = &run->layout;
+	struct client c = { .run = run, .fd = run->conn_fd };
+	int err;
+
+	sigemptyset(&c.set);
+	sigaddset(&c.set, REQ_SIG_TIMER);
+	sigprocmask(SIG_BLOCK, &c.set, NULL);
+	req_child_begin(run, "rtlat-client", run->conn_fd, SCHED_FIFO, l->client_prio,
+			l->client_cpu);
+	socket_setup(&c);
+	err = start_timer(&c);
+	if (err) {
+		req_fail(run->sh, "client: cannot start the POSIX timer: %s",
+			 strerror(-err));
+		_exit(1);
+	}
+	__atomic_store_n(&run->sh->client_ready, 1, __ATOMIC_RELEASE);
+	client_loop(&c);
+	timer_delete(c.timer);
+	close(c.fd);
+	_exit(0);
+}

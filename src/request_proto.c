@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* request_proto.c - frames and complete socket I/O (see request_proto.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "clock.h"
+#include "request_proto.h"
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+	put16(b, (uint16_t)(v >> 16));
+	put16(b + 2, (uint16_t)v);
+}
+
+static void put64(uint8_t *b, uint64_t v)
+{
+	put32(b, (uint32_t)(v >> 32));
+	put32(b + 4, (uint32_t)v);
+}
+
+static uint16_t get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+	return (uint32_t)get16(b) << 16 | get16(b + 2);
+}
+
+static uint64_t get64(const uint8_t *b)
+{
+	return (uint64_t)get32(b) << 32 | get32(b + 4);
+}
+
+void req_encode_request(uint8_t b[REQ_REQUEST_LEN], uint32_t seq)
+{
+	put16(b, REQ_MAGIC_REQUEST);
+	b[2] = REQ_VERSION;
+	b[3] = 0;
+	put32(b + 4, seq);
+}
+
+enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
+				      uint32_t *seq)
+{
+	if (get16(b) != REQ_MAGIC_REQUEST)
+		return REQ_FRAME_MAGIC;
+	if (b[2] != REQ_VERSION)
+		return REQ_FRAME_VERSION;
+	if (b[3] != 0)
+		return REQ_FRAME_FLAGS;
+	*seq = get32(b + 4);
+	return REQ_FRAME_OK;
+}
+
+void req_encode_reply(uint8_t b[REQ_REPLY_LEN], uint32_t seq, int64_t t1,
+		      int64_t t2)
+{
+	int64_t d = t2 - t1;
+
+	put16(b, REQ_MAGIC_REPLY);
+	b[2] = REQ_VERSION;
+	b[3] = (uint8_t)seq;
+	put32(b + 4, d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d);
+	put64(b + 8, (uint64_t)t1);
+}
+
+enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
+				    uint32_t seq, int64_t *t1, int64_t *t2)
+{
+	if (get16(b) != REQ_MAGIC_REPLY)
+		return REQ_FRAME_MAGIC;
+	if (b[2] != REQ_VERSION)
+		return REQ_FRAME_VERSION;
+	if (b[3] != (uint8_t)seq)
+		return REQ_FRAME_SEQ;
+	*t1 = (int64_t)get64(b + 8);
+	*t2 = *t1 + (int64_t)get32(b + 4);
+	return REQ_FRAME_OK;
+}
+
+const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
+			       char *buf, size_t len)
+{
+	switch (e) {
+	case REQ_FRAME_OK:
+		snprintf(buf, len, "valid frame");
+		break;
+	case REQ_FRAME_MAGIC:
+		snprintf(buf, len, "bad magic 0x%04x", get16(b));
+		break;
+	case REQ_FRAME_VERSION:
+		snprintf(buf, len, "unsupported version %u (expected %d)",
+			 b[2], REQ_VERSION);
+		break;
+	case REQ_FRAME_FLAGS:
+		snprintf(buf, len, "unknown flags 0x%02x", b[3]);
+		break;
+	case REQ_FRAME_SEQ:
+		snprintf(buf, len, "reply to sequence %u, not the request sent",
+			 b[3]);
+		break;
+	}
+	return buf;
+}
+
+/* Wait for fd to be ready for ev until deadline: 0, -ETIMEDOUT, -errno. */
+static int wait_fd(int fd, short ev, int64_t deadline)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+	int64_t left;
+	int r;
+
+	for (;;) {
+		left = deadline - clock_now_ns();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, (int)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int req_read_full(int fd, void *buf, size_t len, int64_t deadline,
+		  size_t *done)
+{
+	size_t got = 0;
+	ssize_t n;
+	int err = 0;
+
+	while (got < len) {
+		n = recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		if (n == 0) {
+			err = -EPIPE;
+			break;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			err = -errno;
+			break;
+		}
+		err = wait_fd(fd, POLLIN, deadline);
+		if (err)
+			break;
+	}
+	if (done)
+		*done = got;
+	return err;
+}
+
+int req_write_full(int fd, const void *buf, size_t len, int64_t deadline)
+{
+	size_t put = 0;
+	ssize_t n;
+	int err;
+
+	while (put < len) {
+		n = send(fd, (const char *)buf + put, len - put,
+			 MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n > 0) {
+			put += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		err = wait_fd(fd, POLLOUT, deadline);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void req_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const void *)sa;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host));
+		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+	} else {
+		const struct sockaddr_in *s4 = (const void *)sa;
+
+		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof(host));
+		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	}
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * request_proto.h - the request test's wire format and socket helpers.
+ *
+ * Request, client to server, 8 bytes:
+ *   0-1 magic "RQ", 2 version, 3 flags (0), 4-7 sequence (big-endian)
+ * Reply, server to client, 16 bytes:
+ *   0-1 magic "RP", 2 version, 3 low byte of the sequence,
+ *   4-7 t2 - t1 in ns (big-endian, saturated), 8-15 t1 in ns (big-endian)
+ * One request is outstanding at a time: anything else is an error.
+ */
+#ifndef RTLAT_REQUEST_PROTO_H
+#define RTLAT_REQUEST_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define REQ_REQUEST_LEN		8
+#define REQ_REPLY_LEN		16
+#define REQ_VERSION		1
+#define REQ_MAGIC_REQUEST	0x5251	/* "RQ" */
+#define REQ_MAGIC_REPLY		0x5250	/* "RP" */
+
+enum req_frame_err {
+	REQ_FRAME_OK = 0,
+	REQ_FRAME_MAGIC,
+	REQ_FRAME_VERSION,
+	REQ_FRAME_FLAGS,
+	REQ_FRAME_SEQ,
+};
+
+void req_encode_request(uint8_t b[REQ_REQUEST_LEN], uint32_t seq);
+/* Validate a request; *seq gets its sequence number. */
+enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
+				      uint32_t *seq);
+void req_encode_reply(uint8_t b[REQ_REPLY_LEN], uint32_t seq, int64_t t1,
+		      int64_t t2);
+/* Validate a reply to request seq; fills t1 and t2 (server clock). */
+enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
+				    uint32_t seq, int64_t *t1, int64_t *t2);
+/* "bad magic 0x4142"... into buf, for the log line. */
+const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
+			       char *buf, size_t len);
+
+/*
+ * Complete reads and writes on a socket, bounded by an absolute
+ * CLOCK_MONOTONIC deadline. Return 0, -ETIMEDOUT, -EPIPE (peer closed;
+ * *done says how much came), or -errno.
+ */
+int req_read_full(int fd, void *buf, size_t len, int64_t deadline,
+		  size_t *done);
+int req_write_full(int fd, const void *buf, size_t len, int64_t deadline);
+
+/* "127.0.0.1:20000" or "[::1]:20000". */
+void req_addr_str(const struct sockaddr *sa, char *buf, size_t len);
+
+#endif

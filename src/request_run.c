@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * request_run.c - a run of the request test in the main process: start
+ * server and client, the rounds with one more load process each, and the
+ * end, whatever causes it (last round, SIGINT/SIGTERM, a process dying):
+ * stop and reap every process, print and write what was measured.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cleanup.h"
+#include "clock.h"
+#include "request.h"
+#include "results.h"
+#include "rtsetup.h"
+
+#define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
+#define READY_LIMIT_NS	(5 * NSEC_PER_SEC)
+#define POLL_US		20000
+#define PROGRESS_NS	(500 * NSEC_PER_MSEC)
+
+static void debug(const struct req_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void debug(const struct req_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!run->cfg.debug)
+		return;
+	fprintf(stderr, "%s: debug: ", run->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void fail(struct req_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct req_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	run->failed = 1;
+	if (run->fail_msg[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(run->fail_msg, sizeof(run->fail_msg), fmt, ap);
+	va_end(ap);
+}
+
+enum child_kind { CHILD_SERVER, CHILD_CLIENT, CHILD_LOAD };
+
+static pid_t spawn(struct req_run *run, enum child_kind kind, int index)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fail(run, "cannot start a process: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (kind == CHILD_SERVER)
+			req_server_child(run);
+		else if (kind == CHILD_CLIENT)
+			req_client_child(run);
+		req_load_child(run, index);
+	}
+	cleanup_add_child(pid);
+	return pid;
+}
+
+/* Reap a child if it ended; before a stop that is a failure. */
+static bool reap_one(struct req_run *run, pid_t *pid, const char *what)
+{
+	int status;
+
+	if (*pid <= 0 || waitpid(*pid, &status, WNOHANG) != *pid)
+		return false;
+	cleanup_del_child(*pid);
+	if (!run->sh->stop) {
+		if (run->sh->error)
+			fail(run, "%s", run->sh->msg);
+		else if (WIFSIGNALED(status))
+			fail(run, "the %s (pid %d) was killed by signal %d (%s)",
+			     what, *pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			fail(run, "the %s (pid %d) exited with status %d", what,
+			     *pid, WEXITSTATUS(status));
+	}
+	*pid = 0;
+	return true;
+}
+
+/* The server first: if it died, the client's broken call is the effect. */
+static bool reap_all(struct req_run *run)
+{
+	bool ended = reap_one(run, &run->server_pid, "server");
+	int i;
+
+	for (i = 0; i < run->nloads; i++)
+		ended |= reap_one(run, &run->load_pid[i], "load process");
+	ended |= reap_one(run, &run->client_pid, "client");
+	return ended;
+}
+
+static bool any_child(const struct req_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->nloads; i++)
+		if (run->load_pid[i] > 0)
+			return true;
+	return run->client_pid > 0 || run->server_pid > 0;
+}
+
+static int progress_shown;
+
+static void progress_clear(void)
+{
+	if (progress_shown)
+		fprintf(stderr, "\r\033[K");
+	progress_shown = 0;
+}
+
+/* Round k of N, elapsed, remaining: only on a terminal. */
+static void progress(const struct req_run *run, int k)
+{
+	uint64_t n = k >= 0 ? run->sh->rounds[k].s[RS_RESPONSE].n : 0;
+	long long left, el;
+
+	if (k < 0 || !isatty(STDERR_FILENO))
+		return;
+	left = run->cfg.samples - (long long)n +
+	       (run->cfg.rounds - k - 1) * run->cfg.samples;
+	el = (clock_now_ns() - run->t_start) / NSEC_PER_SEC;
+	fprintf(stderr, "\r\033[K%s: round %d of %lld, elapsed %llds, remaining about %llds",
+		run->prog, k + 1, run->cfg.rounds, el, left / run->cfg.rate_hz);
+	progress_shown = 1;
+}
+
+typedef bool (*done_fn)(const struct req_run *run, int arg);
+
+static bool client_ready(const struct req_run *run, int arg)
+{
+	(void)arg;
+	return __atomic_load_n(&run->sh->client_ready, __ATOMIC_ACQUIRE);
+}
+
+static bool load_ready(const struct req_run *run, int i)
+{
+	return __atomic_load_n(&run->sh->load_ready[i], __ATOMIC_ACQUIRE);
+}
+
+static bool round_done(const struct req_run *run, int k)
+{
+	return __atomic_load_n(&run->sh->rounds[k].done, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Wait until done(run, arg): 0. A stop request: 1. A process failed or
+ * limit_ns (0: none) passed: -1, with the reason in fail_msg.
+ */
+static int wait_for(struct req_run *run, done_fn done, int arg,
+		    int64_t limit_ns, const char *what)
+{
+	int64_t start = clock_now_ns(), drawn = 0, now;
+
+	for (;;) {
+		if (done(run, arg))
+			return 0;
+		if (run->sh->stop)
+			return 1;
+		if (reap_all(run) || run->failed)
+			return -1;
+		now = clock_now_ns();
+		if (limit_ns && now - start > limit_ns) {
+			fail(run, "the %s did not get ready within %lld s", what,
+			     (long long)(limit_ns / NSEC_PER_SEC));
+			return -1;
+		}
+		if (now - drawn >= PROGRESS_NS) {
+			progress(run, run->rounds_begun - 1);
+			drawn = now;
+		}
+		usleep(POLL_US);
+	}
+}
+
+static int start_load(struct req_run *run, int i)
+{
+	pid_t pid = spawn(run, CHILD_LOAD, i);
+	int r;
+
+	if (pid < 0)
+		return -1;
+	run->load_pid[i] = pid;
+	run->nloads = i + 1;
+	r = wait_for(run, load_ready, i, READY_LIMIT_NS, "load process");
+	if (r)
+		return r;
+	kill(pid, REQ_SIG_LOAD);
+	debug(run, "load process %d started: pid %d, CPU %d, SCHED_RR %d",
+	      i, pid, req_load_cpu(&run->layout, i), run->layout.load_prio);
+	return 0;
+}
+
+static void print_round(struct req_run *run, int k)
+{
+	progress_clear();
+	req_print_round(stdout, run, k);
+	req_log_round(run->log, run, k);
+	run->rounds_printed = k + 1;
+}
+
+static int run_rounds(struct req_run *run)
+{
+	int k, r;
+
+	for (k = 0; k < run->cfg.rounds; k++) {
+		if (k > 0) {
+			r = start_load(run, k - 1);
+			if (r)
+				return r;
+		}
+		__atomic_store_n(&run->sh->round, k, __ATOMIC_RELEASE);
+		run->rounds_begun = k + 1;
+		debug(run, "round %d: %d load process%s", k, k, k == 1 ? "" : "es");
+		r = wait_for(run, round_done, k, 0, NULL);
+		if (r)
+			return r;
+		print_round(run, k);
+	}
+	return 0;
+}
+
+static void kill_rest(pid_t *pid)
+{
+	if (*pid <= 0)
+		return;
+	kill(*pid, SIGKILL);
+	waitpid(*pid, NULL, 0);
+	cleanup_del_child(*pid);
+	*pid = 0;
+}
+
+/* Client first, so it never sees the server go away; then the rest. */
+static void stop_all(struct req_run *run)
+{
+	int64_t deadline = clock_now_ns() + STOP_GRACE_NS;
+	int i;
+
+	run->sh->stop = 1;
+	while (run->client_pid > 0 && clock_now_ns() < deadline) {
+		kill(run->client_pid, REQ_SIG_TIMER);
+		reap_all(run);
+		usleep(2000);
+	}
+	run->sh->server_stop = 1;
+	while (any_child(run) && clock_now_ns() < deadline) {
+		if (run->server_pid > 0)
+			kill(run->server_pid, REQ_SIG_TIMER);
+		reap_all(run);
+		usleep(5000);
+	}
+	kill_rest(&run->client_pid);
+	kill_rest(&run->server_pid);
+	for (i = 0; i < run->nloads; i++)
+		kill_rest(&run->load_pid[i]);
+}
+
+static int make_tmpdir(struct req_run *run)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(run->tmpdir, sizeof(run->tmpdir), "%s/rtlat-request-XXXXXX",
+		 base && *base && strlen(base) < 40 ? base : "/tmp");
+	if (!mkdtemp(run->tmpdir)) {
+		fail(run, "cannot create a temporary directory %s: %s",
+		     run->tmpdir, strerror(errno));
+		return -1;
+	}
+	cleanup_add_dir(run->tmpdir);
+	return 0;
+}
+
+static int open_log(struct req_run *run)
+{
+	if (!run->cfg.log)
+		return 0;
+	run->log = fopen(run->cfg.log, "w");
+	if (!run->log) {
+		fail(run, "-l %s: %s", run->cfg.log, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int rt_start(struct req_run *run, int prio, int cpu)
+{
+	struct rt_options ro = {
+		.no_mlock = run->cfg.no_mlock,
+		.no_dma_latency = run->cfg.no_dma_latency,
+		.strict = run->cfg.strict,
+	};
+
+	if (rt_init(run->prog, &ro) ||
+	    rt_thread_setup_policy(SCHED_FIFO, prio, cpu)) {
+		fail(run, "a real-time setting could not be applied (--strict)");
+		return -1;
+	}
+	return 0;
+}
+
+static int start_pair(struct req_run *run)
+{
+	if (run->mode == REQ_LOCAL) {
+		run->server_pid = spawn(run, CHILD_SERVER, 0);
+		if (run->server_pid < 0)
+			return -1;
+		debug(run, "server: pid %d, CPU %d, SCHED_FIFO %d, %s",
+		      run->server_pid, run->layout.server_cpu,
+		      run->layout.server_prio, run->where);
+		close(run->listen_fd);
+		run->listen_fd = -1;
+	}
+	run->client_pid = spawn(run, CHILD_CLIENT, 0);
+	if (run->client_pid < 0)
+		return -1;
+	close(run->conn_fd);
+	run->conn_fd = -1;
+	if (wait_for(run, client_ready, 0, READY_LIMIT_NS, "client"))
+		return -1;
+	debug(run, "client: pid %d, CPU %d, SCHED_FIFO %d, %lld Hz",
+	      run->client_pid, run->layout.client_cpu,
+	      run->layout.client_prio, run->cfg.rate_hz);
+	return 0;
+}
+
+/* The headline of the most loaded round measured, for rtlat suite. */
+static void suite_summary(const struct req_run *run)
+{
+	int k;
+
+	for (k = run->rounds_begun - 1; k >= 0; k--) {
+		const struct req_round *r = &run->sh->rounds[k];
+
+		if (!r->s[RS_RESPONSE].n)
+			continue;
+		results_summary("response", &r->s[RS_RESPONSE]);
+		results_summary("total_jitter", &r->s[RS_JITTER]);
+		return;
+	}
+}
+
+static void finish(struct req_run *run, struct results *res)
+{
+	/* The round under way when the run ended, done or partial. */
+	while (run->rounds_printed < run->rounds_begun)
+		print_round(run, run->rounds_printed);
+	progress_clear();
+	if (run->rounds_begun) {
+		req_print_table(stdout, run);
+		req_log_table(run->log, run);
+	}
+	fflush(stdout);
+	if (run->fail_msg[0])
+		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
+	if (run->log && fclose(run->log) && !run->failed)
+		fail(run, "-l %s: %s", run->cfg.log, strerror(errno));
+	run->log = NULL;
+	req_write_json(run, res);
+	suite_summary(run);
+}
+
+int req_measure(struct req_run *run, struct results *res)
+{
+	const struct req_layout *l = &run->layout;
+
+	run->t_start = clock_now_ns();
+	if (make_tmpdir(run) || open_log(run))
+		goto out;
+	req_print_layout(stdout, run);
+	fflush(stdout);
+	if (rt_start(run, l->main_prio, l->main_cpu) || start_pair(run))
+		goto out;
+	run_rounds(run);
+out:
+	stop_all(run);
+	finish(run, res);
+	rt_fini();
+	return run->failed ? 1 : 0;
+}
+
+int req_serve(struct req_run *run, struct results *res)
+{
+	const struct req_layout *l = &run->layout;
+	struct req_server s = {
+		.prog = run->prog,
+		.listen_fd = run->listen_fd,
+		.sleep_ns = run->tg.sleep_ns,
+		.idle_ns = run->cfg.timeout_s * NSEC_PER_SEC,
+		.stop = &req_stop_requested,
+		.verbose = true,
+	};
+	int err;
+
+	run->server = &s;
+	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d; stop with SIGINT or SIGTERM\n",
+	       run->prog, run->where, l->server_cpu, l->server_prio);
+	fflush(stdout);
+	if (rt_start(run, l->server_prio, l->server_cpu))
+		goto out;
+	err = req_server_run(&s);
+	if (err)
+		fail(run, "server: %s", strerror(-err));
+	printf("%s: server stopped: %llu requests served, %llu connections, %llu refused, %llu closed on errors\n",
+	       run->prog, (unsigned long long)s.served,
+	       (unsigned long long)s.connections,
+	       (unsigned long long)s.refused, (unsigned long long)s.errors);
+out:
+	fflush(stdout);
+	if (run->fail_msg[0])
+		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
+	req_write_json(run, res);
+	run->server = NULL;
+	rt_fini();
+	return run->failed ? 1 : 0;
+}
