@@ -17,6 +17,7 @@
 #include "pair_internal.h"
 #include "results.h"
 #include "rtsetup.h"
+#include "stopsig.h"
 #include "tracefs.h"
 
 #define MAX_PAIRS	1024
@@ -85,17 +86,8 @@ static void on_kick(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: blocking calls must return EINTR to see the flag. */
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_kick;
-	sigaction(PAIR_KICK_SIGNAL, &sa, NULL);
+	stopsig_install(on_stop_signal);
+	stopsig_catch(PAIR_KICK_SIGNAL, on_kick);
 }
 
 static int online_cpu(int i)

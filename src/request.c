@@ -23,6 +23,7 @@
 #include "request_net.h"
 #include "results.h"
 #include "rtsetup.h"
+#include "stopsig.h"
 #include "subcommands.h"
 
 
@@ -88,14 +89,7 @@ static void on_stop_signal(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	stopsig_install(on_stop_signal);
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -105,3 +105,19 @@ def stop(proc, sig=signal.SIGINT, timeout=15):
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=timeout)
     return proc.returncode, out, err
+
+
+def read_pty(master):
+    """Everything written to a pseudo-terminal until its last writer
+    closes it (Linux reports that as EIO), then close it."""
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return data

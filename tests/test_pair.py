@@ -12,7 +12,7 @@ import time
 import pytest
 
 import rtjson
-from conftest import RTLAT, run, start, stop
+from conftest import RTLAT, read_pty, run, start, stop
 
 # rt-tests' printf formats, as regular expressions.
 ID_LINE = re.compile(r"^#(\d+): ID(\d+), P(\d+), CPU(-?\d+), I(\d+); "
@@ -213,22 +213,6 @@ def test_not_quiet_without_terminal_prints_final_block_only(leakcheck):
     parse_block(r.stdout, 2)
     assert "\033" not in r.stdout and "\033" not in r.stderr
     leakcheck()
-
-
-def read_pty(master):
-    """Everything written to a pseudo-terminal until its last writer
-    closes it (Linux reports that as EIO), then close it."""
-    data = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    os.close(master)
-    return data
 
 
 def test_terminal_redraws_in_place(leakcheck):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, run, start, stop
+from conftest import RTLAT, read_pty, run, start, stop
 
 SERIES = ["POSIX Timer Interval Time", "Send Time", r"nanosleep\(100us\) Time",
           "Receive Time", "Response Time", "Total Jitter"]
@@ -495,16 +495,7 @@ def test_progress_only_on_a_terminal(leakcheck):
                          stderr=slave, text=True)
     os.close(slave)
     out, _ = p.communicate(timeout=30)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    os.close(master)
+    err = read_pty(master)
     assert p.returncode == 0
     assert re.search(rb"round 1 of 2, elapsed \d+s, remaining about \d+s", err)
     assert "\033" not in out          # stdout is a pipe: no escape codes

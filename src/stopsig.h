@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stopsig.h - the signals that end a run (SIGINT, SIGTERM, SIGHUP), routed
+ * to one handler the same way in every subcommand.
+ */
+#ifndef RTLAT_STOPSIG_H
+#define RTLAT_STOPSIG_H
+
+/*
+ * Install handler for SIGINT, SIGTERM and SIGHUP, without SA_RESTART:
+ * a blocking call then returns EINTR and the caller sees its stop flag.
+ */
+void stopsig_install(void (*handler)(int));
+/* The same for one more signal (a "kick" that only interrupts). */
+void stopsig_catch(int sig, void (*handler)(int));
+
+#endif
