@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * timer_display.c - the non-RT display thread: takes each finished second
+ * from the ring, folds it into the run's summary and the per-second
+ * min/max histograms, and prints its RTD line.
+ */
+#include <stdio.h>
+#include <sys/prctl.h>
+#include "clock.h"
+#include "timer.h"
+
+#define DISPLAY_POLL_NS	(20 * NSEC_PER_MSEC)
+
+void summary_add(struct timer_summary *t, const struct timer_second *s)
+{
+	if (!s->n)
+		return;
+	if (!t->seconds || s->min < t->min)
+		t->min = s->min;
+	if (!t->seconds || s->max > t->max)
+		t->max = s->max;
+	t->seconds++;
+	if (!s->partial)
+		t->full_seconds++;
+	t->avg_sum += (double)second_avg(s);
+	t->overruns = s->overruns;
+	t->msw = s->msw;
+	stats_add(&t->sec_min, s->min);
+	stats_add(&t->sec_avg, second_avg(s));
+	stats_add(&t->sec_max, s->max);
+	hist_add_abs(&t->hmin, s->min);
+	hist_add_abs(&t->hmax, s->max);
+}
+
+/* RTS's average: the mean of the per-second averages. */
+double summary_avg(const struct timer_summary *t)
+{
+	return t->seconds ? t->avg_sum / (double)t->seconds : 0.0;
+}
+
+/* Take everything the sampler has published; print full seconds. */
+static void drain(struct timer_run *run)
+{
+	struct timer_second s;
+	bool any = false;
+
+	while (ring_pop(&run->ring, &s)) {
+		summary_add(&run->sum, &s);
+		if (run->cfg.quiet || s.partial)
+			continue;
+		timer_print_second(stdout, run, &s, run->printed++);
+		any = true;
+	}
+	if (any)
+		fflush(stdout);
+}
+
+void *timer_display(void *arg)
+{
+	struct timer_run *run = arg;
+
+	prctl(PR_SET_NAME, "rtlat-display");
+	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
+		drain(run);
+		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
+	}
+	drain(run);
+	return NULL;
+}
