@@ -170,21 +170,11 @@ static int alloc_run(struct timer_run *run)
 	const struct timer_config *c = &run->cfg;
 	uint32_t cells = (uint32_t)c->cells;
 	uint64_t b = (uint64_t)c->bucket_ns;
-	struct timer_summary *t = &run->sum;
 
-	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
-	    hist_init(&run->avg, 0, b, cells) || hist_init(&t->hmin, 0, b, cells) ||
-	    hist_init(&t->hmax, 0, b, cells))
-		return -ENOMEM;
-	/* Moments only: a histogram without cells counts everything as
-	 * overflow and needs no storage. */
-	stats_reset(&t->sec_min);
-	stats_reset(&t->sec_avg);
-	stats_reset(&t->sec_max);
-	hist_init_mem(&t->sec_min.hist, 0, 1, 0, NULL);
-	hist_init_mem(&t->sec_avg.hist, 0, 1, 0, NULL);
-	hist_init_mem(&t->sec_max.hist, 0, 1, 0, NULL);
 	run->wait.ops = timer_methods[c->method];
+	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
+	    hist_init(&run->avg, 0, b, cells) || summary_init(&run->sum, b, cells))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -192,8 +182,7 @@ static void free_run(struct timer_run *run)
 {
 	stats_free(&run->all);
 	hist_free(&run->avg);
-	hist_free(&run->sum.hmin);
-	hist_free(&run->sum.hmax);
+	summary_free(&run->sum);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)

@@ -134,6 +134,9 @@ struct timer_summary {
 	struct histogram hmin, hmax;	/* |min| and |max| of each second */
 };
 
+/* Zeroed, with |min|/|max| histograms of cells x bucket ns. */
+int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
+void summary_free(struct timer_summary *t);
 /* Fold one second; updates the min/max histograms. */
 void summary_add(struct timer_summary *t, const struct timer_second *s);
 double summary_avg(const struct timer_summary *t);

@@ -5,11 +5,35 @@
  * min/max histograms, and prints its RTD line.
  */
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include "clock.h"
 #include "timer.h"
 
 #define DISPLAY_POLL_NS	(20 * NSEC_PER_MSEC)
+
+int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells)
+{
+	memset(t, 0, sizeof(*t));
+	/* The per-second series keep moments only: a histogram without
+	 * cells counts everything as overflow and needs no storage. */
+	stats_reset(&t->sec_min);
+	stats_reset(&t->sec_avg);
+	stats_reset(&t->sec_max);
+	hist_init_mem(&t->sec_min.hist, 0, 1, 0, NULL);
+	hist_init_mem(&t->sec_avg.hist, 0, 1, 0, NULL);
+	hist_init_mem(&t->sec_max.hist, 0, 1, 0, NULL);
+	if (hist_init(&t->hmin, 0, bucket, cells) ||
+	    hist_init(&t->hmax, 0, bucket, cells))
+		return -1;
+	return 0;
+}
+
+void summary_free(struct timer_summary *t)
+{
+	hist_free(&t->hmin);
+	hist_free(&t->hmax);
+}
 
 void summary_add(struct timer_summary *t, const struct timer_second *s)
 {

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_timer.c - the timer's pure logic: per-second aggregation, the ring,
+ * the summary, Xenomai histogram figures, overrun counting and formats. */
+#include <stdio.h>
+#include <string.h>
+#include "timer.h"
+#include "unit.h"
+
+UNIT_TEST(timer_second_aggregates)
+{
+	struct timer_second s;
+
+	second_reset(&s, 3);
+	CHECK_EQ_LL(second_avg(&s), 0);
+	second_add(&s, 5000);
+	second_add(&s, -1000);
+	second_add(&s, 2000);
+	CHECK_EQ_LL(s.index, 3);
+	CHECK_EQ_LL(s.n, 3);
+	CHECK_EQ_LL(s.min, -1000);
+	CHECK_EQ_LL(s.max, 5000);
+	CHECK_EQ_LL(second_avg(&s), 2000);
+}
+
+UNIT_TEST(timer_ring_fifo_and_full)
+{
+	static struct timer_ring r;
+	struct timer_second s, out;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	memset(&out, 0, sizeof(out));
+	CHECK(!ring_pop(&r, &out));
+	for (i = 0; i < TIMER_RING_SLOTS; i++) {
+		second_reset(&s, (uint64_t)i + 1);
+		CHECK(ring_push(&r, &s));
+	}
+	CHECK(!ring_push(&r, &s));
+	CHECK_EQ_LL(r.dropped, 1);
+	for (i = 0; i < TIMER_RING_SLOTS; i++) {
+		CHECK(ring_pop(&r, &out));
+		CHECK_EQ_LL(out.index, i + 1);
+	}
+	CHECK(!ring_pop(&r, &out));
+	/* Wraps around. */
+	second_reset(&s, 99);
+	CHECK(ring_push(&r, &s));
+	CHECK(ring_pop(&r, &out));
+	CHECK_EQ_LL(out.index, 99);
+}
+
+UNIT_TEST(timer_summary_folds_seconds)
+{
+	struct timer_summary t;
+	struct timer_second s;
+	const uint64_t *cmin, *cmax;
+
+	CHECK(summary_init(&t, 1000, 10) == 0);
+	cmin = t.hmin.count;
+	cmax = t.hmax.count;
+	CHECK_NEAR(summary_avg(&t), 0.0, 1e-9);
+	second_reset(&s, 1);
+	second_add(&s, 2000);
+	second_add(&s, 4000);
+	s.overruns = 1;
+	summary_add(&t, &s);
+	second_reset(&s, 2);
+	second_add(&s, -1500);
+	second_add(&s, 50000);
+	s.overruns = 4;
+	s.partial = true;
+	summary_add(&t, &s);
+	second_reset(&s, 3);		/* empty: ignored */
+	summary_add(&t, &s);
+	CHECK_EQ_LL(t.seconds, 2);
+	CHECK_EQ_LL(t.full_seconds, 1);
+	CHECK_EQ_LL(t.min, -1500);
+	CHECK_EQ_LL(t.max, 50000);
+	CHECK_EQ_LL(t.overruns, 4);
+	/* Mean of the per-second averages: (3000 + 24250) / 2. */
+	CHECK_NEAR(summary_avg(&t), 13625.0, 1e-9);
+	/* |min| of each second: 2 us and 1.5 us -> cells 2 and 1. */
+	CHECK_EQ_LL(cmin[1], 1);
+	CHECK_EQ_LL(cmin[2], 1);
+	/* 50 us is past 10 cells: overflow, shown in the last cell. */
+	CHECK_EQ_LL(cmax[4], 1);
+	CHECK_EQ_LL(t.hmax.overflow, 1);
+	CHECK_EQ_LL(xeno_cell(&t.hmax, 9), 1);
+	summary_free(&t);
+}
+
+UNIT_TEST(timer_xeno_hist_stats)
+{
+	uint64_t c[4];
+	struct histogram h;
+	uint64_t n;
+	double avg, sd;
+
+	hist_init_mem(&h, 0, 1000, 4, c);
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_EQ_LL(n, 0);
+	CHECK_NEAR(avg, 0.0, 1e-12);
+	CHECK_NEAR(sd, 0.0, 1e-12);
+	hist_add_abs(&h, 1500);		/* cell 1 */
+	hist_add_abs(&h, -1200);	/* |.|: cell 1 */
+	hist_add_abs(&h, 3999);		/* cell 3 */
+	hist_add_abs(&h, 9000);		/* overflow: cell 3 */
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_EQ_LL(n, 4);
+	CHECK_NEAR(avg, 2.0, 1e-12);
+	/* Cells 1,1,3,3 about 2: variance 4/3 (unbiased). */
+	CHECK_NEAR(sd, 1.1547005383792515, 1e-9);
+	hist_init_mem(&h, 0, 1000, 4, c);
+	hist_add_abs(&h, 100);
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_NEAR(sd, 0.0, 1e-12);
+}
+
+UNIT_TEST(timer_missed_periods)
+{
+	CHECK_EQ_LL(timer_missed(1, 500, 100000), 0);
+	CHECK_EQ_LL(timer_missed(4, 500, 100000), 3);
+	/* Methods without a tick count: lateness decides. */
+	CHECK_EQ_LL(timer_missed(0, 99999, 100000), 0);
+	CHECK_EQ_LL(timer_missed(0, 100000, 100000), 1);
+	CHECK_EQ_LL(timer_missed(0, 350000, 100000), 3);
+	CHECK_EQ_LL(timer_missed(0, -20, 100000), 0);
+}
+
+UNIT_TEST(timer_hms)
+{
+	char b[32];
+
+	hms(b, sizeof(b), 0);
+	CHECK(!strcmp(b, "00:00:00"));
+	hms(b, sizeof(b), 3 * 3600 + 25 * 60 + 7);
+	CHECK(!strcmp(b, "03:25:07"));
+}
+
+/* Run fn into a memory buffer and return it. */
+static char outbuf[8192];
+
+static FILE *mem(void)
+{
+	memset(outbuf, 0, sizeof(outbuf));
+	return fmemopen(outbuf, sizeof(outbuf) - 1, "w");
+}
+
+UNIT_TEST(timer_rtd_line_layout)
+{
+	static struct timer_run run;
+	struct timer_second s;
+	FILE *f = mem();
+
+	memset(&run, 0, sizeof(run));
+	run.cfg.lines = 2;
+	run.cfg.period_us = 100;
+	run.cfg.prio = 99;
+	run.sum.min = 1485;
+	run.sum.max = 83739;
+	second_reset(&s, 1);
+	second_add(&s, 1485);
+	second_add(&s, 3933);
+	second_add(&s, 83739);
+	s.overruns = 0;
+	s.msw = 0;
+	timer_print_second(f, &run, &s, 0);
+	timer_print_second(f, &run, &s, 1);
+	fclose(f);
+	CHECK(!strcmp(outbuf,
+		"RTT|  00:00:01  (periodic user-mode task, 100 us period, priority 99)\n"
+		"RTH|----lat min|----lat avg|----lat max|-overrun|---msw|---lat best|--lat worst\n"
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"));
+}
+
+UNIT_TEST(timer_histfile_layout)
+{
+	struct stats s;
+	FILE *f;
+
+	CHECK(stats_init(&s, 0, 100, 30) == 0);	/* 3 us of 100 ns buckets */
+	stats_add(&s, -50);	/* early: row 0 */
+	stats_add(&s, 700);	/* row 0 */
+	stats_add(&s, 1200);	/* row 1 */
+	stats_add(&s, 1900);	/* row 1 */
+	stats_add(&s, 5000);	/* overflow */
+	f = mem();
+	timer_histfile(f, &s);
+	fclose(f);
+	stats_free(&s);
+	CHECK(!strcmp(outbuf,
+		"# Histogram\n"
+		"000000 000002\n"
+		"000001 000002\n"
+		"# Total: 000000004\n"
+		"# Min Latencies: 00000\n"
+		"# Avg Latencies: 00001\n"
+		"# Max Latencies: 00005\n"
+		"# Histogram Overflows: 00001\n"
+		"# Histogram Overflow at cycle number:\n"
+		"# Thread 0:\n") || (fprintf(stderr, "%s", outbuf), 0));
+}
