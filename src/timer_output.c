@@ -233,8 +233,9 @@ static long long us_trunc(double ns)
 }
 
 /*
- * cyclictest's -h layout: one "%06d %06lu" row per non-empty 1 µs bucket,
- * then its summary comments. Early wake-ups (negative latencies, which
+ * cyclictest's -h layout (as rt-tests 2.4 writes it): one "%06d %06lu"
+ * row per 1 µs bucket, empty ones included, then its summary comments.
+ * Early wake-ups (negative latencies, which
  * the kernel's timers never produce) are counted in row 0.
  */
 void timer_histfile(FILE *f, const struct stats *s)
@@ -250,8 +251,7 @@ void timer_histfile(FILE *f, const struct stats *s)
 		for (k = i; k < i + per_us && k < h->nbuckets; k++)
 			row += h->count[k];
 		total += row;
-		if (row)
-			fprintf(f, "%06u %06llu\n", i / per_us, (unsigned long long)row);
+		fprintf(f, "%06u %06llu\n", i / per_us, (unsigned long long)row);
 	}
 	fprintf(f, "# Total: %09llu\n", (unsigned long long)total);
 	fprintf(f, "# Min Latencies: %05lld\n", s->n ? us_trunc((double)s->min) : 0);

@@ -193,6 +193,7 @@ UNIT_TEST(timer_histfile_layout)
 		"# Histogram\n"
 		"000000 000002\n"
 		"000001 000002\n"
+		"000002 000000\n"
 		"# Total: 000000004\n"
 		"# Min Latencies: 00000\n"
 		"# Avg Latencies: 00001\n"
