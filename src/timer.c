@@ -201,7 +201,7 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run
 /* Until the sampler is done (-T), a stop signal, or the grace is over. */
 static void supervise(struct timer_run *run, const sigset_t *stop, int64_t t0)
 {
-	struct timespec poll = ns_to_timespec(50 * NSEC_PER_MSEC);
+	struct timespec poll = ns_to_timespec(100 * NSEC_PER_MSEC);
 	int64_t end = 0;
 
 	if (run->cfg.duration_s)

@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "timer.h"
 
-#define DISPLAY_POLL_NS	(20 * NSEC_PER_MSEC)
+#define DISPLAY_POLL_NS	(100 * NSEC_PER_MSEC)
 
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells)
 {
