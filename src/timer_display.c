@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include "clock.h"
 #include "timer.h"
 
@@ -62,6 +63,21 @@ double summary_avg(const struct timer_summary *t)
 	return t->seconds ? t->avg_sum / (double)t->seconds : 0.0;
 }
 
+/* -q on a terminal: elapsed, remaining and worst on stderr instead. */
+static void progress(const struct timer_run *run, const struct timer_second *s,
+		     bool final)
+{
+	if (!run->cfg.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (final)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[K%s: elapsed %llus, remaining %llus, worst %.3f us",
+			run->prog, (unsigned long long)s->index,
+			(unsigned long long)run->cfg.duration_s - s->index,
+			(double)run->sum.max / NSEC_PER_USEC);
+}
+
 /* Take everything the sampler has published; print full seconds. */
 static void drain(struct timer_run *run)
 {
@@ -70,6 +86,7 @@ static void drain(struct timer_run *run)
 
 	while (ring_pop(&run->ring, &s)) {
 		summary_add(&run->sum, &s);
+		progress(run, &s, false);
 		if (run->cfg.quiet || s.partial)
 			continue;
 		timer_print_second(stdout, run, &s, run->printed++);
@@ -89,5 +106,6 @@ void *timer_display(void *arg)
 		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
 	}
 	drain(run);
+	progress(run, NULL, true);
 	return NULL;
 }
