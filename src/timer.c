@@ -54,7 +54,7 @@ static struct opt timer_opts[] = {
 	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 0, &cfg.prio,
 	  "SCHED_FIFO priority of the sampling thread (default 99)", NULL, false },
 	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, &cfg.mode,
-	  "0: user task (default), 1: in-kernel task, 2: timer IRQ (both: kernel timerlat tracer)", NULL, false },
+	  "0: user task (default), 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
 	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.freeze,
 	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, false },
 	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.break_switch,
@@ -91,16 +91,22 @@ static int check_mode(const char *prog)
 
 	if (!cfg.mode)
 		return 0;
-	if (!dir)
+	if (!dir) {
 		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer, and tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing); accepted: 0",
 			   cfg.mode, timer_mode_names[cfg.mode]);
-	else if (!tracefs_has_tracer("timerlat"))
+		return -1;
+	}
+	if (!tracefs_has_tracer("timerlat")) {
 		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer: this kernel lacks CONFIG_TIMERLAT_TRACER (not in %s/available_tracers); accepted: 0",
 			   cfg.mode, timer_mode_names[cfg.mode], dir);
-	else
-		opts_error(prog, t, "mode %lld (%s) through the timerlat tracer is not supported by this build; accepted: 0",
-			   cfg.mode, timer_mode_names[cfg.mode]);
-	return -1;
+		return -1;
+	}
+	if (cfg.freeze) {
+		opts_error(prog, opts_find(timer_opts, 'f', NULL),
+			   "stopping the trace would stop timerlat's samples; accepted: -f with -t 0");
+		return -1;
+	}
+	return 0;
 }
 
 static int check_config(const char *prog)
@@ -237,6 +243,7 @@ static int run_threads(struct timer_run *run, const sigset_t *stop)
 		.no_dma_latency = run->cfg.no_dma_latency,
 		.strict = run->cfg.strict,
 	};
+	char err[256];
 	int64_t t0;
 
 	if (rt_init(run->prog, &ro) || rt_probe((int)run->cfg.prio, (int)run->cfg.cpu)) {
@@ -248,11 +255,16 @@ static int run_threads(struct timer_run *run, const sigset_t *stop)
 	fflush(stdout);
 	if (run->cfg.quiet)
 		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg.duration_s);
+	if (run->cfg.mode && timerlat_start(run, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", run->prog, err);
+		return -1;
+	}
 	t0 = clock_now_ns();
 	if (start_thread(&run->display, timer_display, run))
 		return -1;
 	run->display_started = true;
-	if (start_thread(&run->sampler, timer_sampler, run))
+	if (start_thread(&run->sampler, run->cfg.mode ? timer_kernel_reader :
+			 timer_sampler, run))
 		return -1;
 	run->sampler_started = true;
 	supervise(run, stop, t0);
@@ -277,7 +289,8 @@ static long long actual_seconds(const struct timer_run *run, int64_t end)
 static void report_end(struct timer_run *run)
 {
 	if (run->error)
-		fprintf(stderr, "%s: --method %s failed: %s\n", run->prog,
+		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
+			run->cfg.mode ? "reading timerlat's trace_pipe" :
 			timer_method_names[run->cfg.method], strerror(run->error));
 	if (run->switched)
 		fprintf(stderr, "%s: -b: the sampling thread was preempted (involuntary context switch); stopped\n",
@@ -329,6 +342,7 @@ int timer_main(int argc, char **argv)
 	if (run_threads(&run, &stop))
 		status = 1;
 	stop_threads(&run);
+	timerlat_stop();
 	if (run.error)
 		status = 1;
 	status = finish(&run, &res, status);

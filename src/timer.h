@@ -201,8 +201,30 @@ struct timer_run {
 	uint64_t printed;		/* RTD lines so far */
 };
 
-/* timer_sample.c, timer_display.c */
+/* timer_sample.c: per-second grouping of samples, shared by the sampling
+ * thread and the timerlat reader. */
+struct timer_feed {
+	struct timer_run *run;
+	struct timer_second cur;
+	bool count_msw;		/* the feeding thread is the one measured */
+	uint64_t msw_base;	/* switches at the end of the warm-up */
+	uint64_t msw;		/* switches since, at the last second */
+};
+
+void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw);
+/* One wake-up expected at exp (run->start_ns based), lat ns late. Returns
+ * false when the run is over (-T seconds measured). */
+bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed);
+/* The run ends: hand over the second in progress. */
+void feed_end(struct timer_feed *sp);
 void *timer_sampler(void *arg);
+/* timer_kernel.c: -t 1 and 2 through the kernel's timerlat tracer. */
+int timerlat_start(struct timer_run *run, char *err, size_t len);
+void timerlat_stop(void);
+void *timer_kernel_reader(void *arg);
+/* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
+int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
+/* timer_display.c */
 void *timer_display(void *arg);
 
 /* timer_output.c */

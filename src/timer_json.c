@@ -18,7 +18,7 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	json_str(j, "test", "timer");
 	json_int(j, "mode", c->mode);
 	json_str(j, "mode_name", timer_mode_names[c->mode]);
-	json_str(j, "method", timer_method_names[c->method]);
+	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
 	json_int(j, "period_us", c->period_us);
 	json_int(j, "priority", c->prio);
 	json_int(j, "cpu", c->cpu);

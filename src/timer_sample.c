@@ -38,22 +38,15 @@ static void freeze(struct timer_run *run, int64_t lat)
 		run->frozen_ns = lat;
 }
 
-struct sampler {
-	struct timer_run *run;
-	struct timer_second cur;
-	uint64_t msw_base;	/* switches at the end of the warm-up */
-	uint64_t msw;		/* switches since, at the last second */
-};
-
 /* The second cur is over: hand it to the display thread. */
-static void publish(struct sampler *sp, bool partial)
+static void publish(struct timer_feed *sp, bool partial)
 {
 	struct timer_run *run = sp->run;
 	uint64_t msw;
 
 	if (!sp->cur.index || !sp->cur.n)
 		return;
-	msw = involuntary_switches() - sp->msw_base;
+	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
 	if (run->cfg.break_switch && msw > sp->msw) {
 		run->switched = 1;
 		run->stop = 1;
@@ -67,11 +60,11 @@ static void publish(struct sampler *sp, bool partial)
 
 /* A sample of second idx arrived: close the current one. Returns false
  * when the run is over (-T seconds measured). */
-static bool next_second(struct sampler *sp, uint64_t idx)
+static bool next_second(struct timer_feed *sp, uint64_t idx)
 {
 	struct timer_run *run = sp->run;
 
-	if (sp->cur.index == 0)	/* warm-up over: count from now */
+	if (sp->cur.index == 0 && sp->count_msw)	/* warm-up over */
 		sp->msw_base = involuntary_switches();
 	else
 		publish(sp, false);
@@ -79,7 +72,7 @@ static bool next_second(struct sampler *sp, uint64_t idx)
 	return !run->cfg.duration_s || idx <= (uint64_t)run->cfg.duration_s;
 }
 
-static void record(struct sampler *sp, int64_t lat, uint64_t missed)
+static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
 {
 	struct timer_run *run = sp->run;
 
@@ -93,11 +86,40 @@ static void record(struct sampler *sp, int64_t lat, uint64_t missed)
 	}
 }
 
-static int sample_loop(struct sampler *sp)
+void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw)
+{
+	sp->run = run;
+	sp->count_msw = count_msw;
+	sp->msw_base = sp->msw = 0;
+	second_reset(&sp->cur, 0);
+	run->worst = INT64_MIN;
+}
+
+bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
+{
+	struct timer_run *run = sp->run;
+	uint64_t idx = (uint64_t)((exp - run->start_ns) / NSEC_PER_SEC);
+
+	if (idx != sp->cur.index && !next_second(sp, idx))
+		return false;
+	if (idx)
+		record(sp, lat, missed);
+	else if (lat > run->worst)	/* -f: beat the warm-up too */
+		run->worst = lat;
+	return true;
+}
+
+void feed_end(struct timer_feed *sp)
+{
+	if (sp->cur.index && sp->cur.n)
+		publish(sp, true);
+}
+
+static int sample_loop(struct timer_feed *sp)
 {
 	struct timer_run *run = sp->run;
 	struct timer_wait *w = &run->wait;
-	uint64_t ticks, missed, idx;
+	uint64_t ticks, missed;
 	int64_t now, exp, lat;
 	int err;
 
@@ -114,25 +136,19 @@ static int sample_loop(struct sampler *sp)
 		lat = now - exp;
 		missed = timer_missed(ticks, lat, w->period);
 		w->expected = exp + (int64_t)(1 + missed) * w->period;
-		idx = (uint64_t)((exp - run->start_ns) / NSEC_PER_SEC);
-		if (idx != sp->cur.index && !next_second(sp, idx))
+		if (!feed_sample(sp, exp, lat, missed))
 			return 0;
-		if (idx)
-			record(sp, lat, missed);
-		else if (lat > run->worst)	/* -f: beat the warm-up too */
-			run->worst = lat;
 	}
 }
 
 void *timer_sampler(void *arg)
 {
 	struct timer_run *run = arg;
-	struct sampler sp = { .run = run };
+	struct timer_feed sp;
 	int err;
 
 	prctl(PR_SET_NAME, "rtlat-sampler");
-	second_reset(&sp.cur, 0);
-	run->worst = INT64_MIN;
+	feed_init(&sp, run, true);
 	rt_thread_setup((int)run->cfg.prio, (int)run->cfg.cpu);
 	run->wait.period = run->cfg.period_us * NSEC_PER_USEC;
 	/* The first expiry 1 ms from now, as the original. */
@@ -142,8 +158,8 @@ void *timer_sampler(void *arg)
 		err = sample_loop(&sp);
 	if (err)
 		run->error = -err;
-	else if (sp.cur.index && sp.cur.n)
-		publish(&sp, true);
+	else
+		feed_end(&sp);
 	run->wait.ops->close(&run->wait);
 	__atomic_store_n(&run->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;

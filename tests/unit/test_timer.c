@@ -202,3 +202,31 @@ UNIT_TEST(timer_histfile_layout)
 		"# Histogram Overflow at cycle number:\n"
 		"# Thread 0:\n") || (fprintf(stderr, "%s", outbuf), 0));
 }
+
+UNIT_TEST(timer_timerlat_lines)
+{
+	int64_t ts = 0, lat = 0;
+	bool irq = false;
+
+	CHECK(timerlat_parse("          <idle>-0       [000] d.h1.    54.029328: #1     context    irq timer_latency       932 ns",
+			     &irq, &ts, &lat) == 0);
+	CHECK(irq);
+	CHECK_EQ_LL(ts, 54029328000LL);
+	CHECK_EQ_LL(lat, 932);
+	CHECK(timerlat_parse("   timerlat/1-867     [001] .....  1054.029339123: #12    context thread timer_latency     11700 ns",
+			     &irq, &ts, &lat) == 0);
+	CHECK(!irq);
+	CHECK_EQ_LL(ts, 1054029339123LL);
+	CHECK_EQ_LL(lat, 11700);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context thread timer_latency 4 us",
+			     &irq, &ts, &lat) == 0);
+	CHECK_EQ_LL(ts, 2500000000LL);
+	CHECK_EQ_LL(lat, 4000);
+	CHECK(timerlat_parse("# tracer: timerlat", &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("#   TASK-PID  CPU#  TIMESTAMP  ID  CONTEXT  LATENCY",
+			     &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context user timer_latency 4 ns",
+			     &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 4 ms",
+			     &irq, &ts, &lat) == -1);
+}
