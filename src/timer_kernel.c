@@ -77,12 +77,12 @@ int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns)
 		return -1;
 	if (!strcmp(unit, "us"))
 		v *= NSEC_PER_USEC;
-	else if (strcmp(unit, "ns"))
+	else if (strcmp(unit, "ns") != 0)
 		return -1;
 	if (parse_stamp(line, colon, ts_ns))
 		return -1;
 	*irq = !strcmp(word, "irq");
-	if (!*irq && strcmp(word, "thread"))
+	if (!*irq && strcmp(word, "thread") != 0)
 		return -1;
 	*lat_ns = v;
 	return 0;
