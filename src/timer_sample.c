@@ -4,10 +4,9 @@
  * latency against the expected time, O(1) statistics. Once a second the
  * finished second goes into the ring for the display thread. No
  * allocation, no formatting, no I/O (but -f's trace marker, which the
- * user asked for and which comes after the sample was taken).
+ * user asked for and which comes after the sample was taken), no lock.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include "clock.h"
@@ -26,14 +25,11 @@ static uint64_t involuntary_switches(void)
 	return (uint64_t)ru.ru_nivcsw;
 }
 
+/* -f: a constant marker, so the sampling thread formats nothing; the
+ * latency is reported at the end. */
 static void freeze(struct timer_run *run, int64_t lat)
 {
-	char msg[80];
-
-	/* snprintf formats into the stack: no allocation. */
-	snprintf(msg, sizeof(msg), "rtlat timer: new max latency %lld ns\n",
-		 (long long)lat);
-	tracefs_break(msg);
+	tracefs_break("rtlat timer: new maximum latency, tracing stopped\n");
 	if (!run->frozen_ns)
 		run->frozen_ns = lat;
 }

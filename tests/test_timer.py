@@ -390,6 +390,6 @@ def test_freeze_marks_the_trace():
         assert r.returncode == 0, r.stderr
         if "tracing stopped" in r.stderr:
             assert (d / "tracing_on").read_text().strip() == "0"
-            assert "rtlat timer: new max latency" in (d / "trace").read_text()
+            assert "rtlat timer: new maximum latency" in (d / "trace").read_text()
     finally:
         (d / "tracing_on").write_text("1")
