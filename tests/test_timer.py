@@ -343,6 +343,7 @@ BAD = [
     (["-t", "3"], "-t", "0 to 2"),
     (["-t", "-1"], "-t", "0 to 2"),
     (["-g", "/nonexistent-dir/hist.dat"], "-g", "nonexistent-dir"),
+    (["-g", "/proc"], "-g", "is a directory"),
     (["--histfile", "/nonexistent-dir/h.txt"], "--histfile", "nonexistent-dir"),
     (["--json", "/nonexistent-dir/o.json"], "--json", "nonexistent-dir"),
     (["--method", "busy-wait"], "--method", "abs-nanosleep, rel-nanosleep, timerfd, posix-timer"),
