@@ -65,6 +65,8 @@ static bool next_second(struct timer_feed *sp, uint64_t idx)
 	else
 		publish(sp, false);
 	second_reset(&sp->cur, idx);
+	if (run->switched)	/* -b: nothing after the second that broke */
+		return false;
 	return !run->cfg.duration_s || idx <= (uint64_t)run->cfg.duration_s;
 }
 

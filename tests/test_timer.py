@@ -213,6 +213,19 @@ def test_json(rich):
 METHODS = ["abs-nanosleep", "rel-nanosleep", "timerfd", "posix-timer"]
 
 
+HOG = """
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(sys.argv[2])))
+end = time.monotonic() + float(sys.argv[3])
+while time.monotonic() < end:
+    t = time.monotonic() + 0.0005
+    while time.monotonic() < t:
+        pass
+    time.sleep(0.0005)
+"""
+
+
 @pytest.fixture(scope="module")
 def parallel_runs(tmp_path_factory):
     """The -T runs that need no timing, all at once to save time: each
@@ -229,6 +242,14 @@ def parallel_runs(tmp_path_factory):
         stderr=subprocess.PIPE, text=True)
     procs["stats"] = start(["timer", "-T", "2", "-q", "-s", "-g", "-"])
     procs["break"] = start(["timer", "-T", "2", "-q", "-b"])
+    # A SCHED_FIFO 2 hog, half busy, on the last CPU preempts a sampler at
+    # priority 1 there: -b must end that run after its first second.
+    cpu = str(os.cpu_count() - 1)
+    procs["hog"] = subprocess.Popen(
+        ["python3", "-c", HOG, cpu, "2", "3.5"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    procs["preempted"] = start(["timer", "-T", "3", "-b", "-P", "1", "-c", cpu,
+                                "--json", str(d / "b.json")])
     procs["suite"] = start(["timer", "-T", "2", "-q"], env=env, pass_fds=(wfd,))
     os.close(wfd)
     out = {}
@@ -278,6 +299,24 @@ def test_break_on_switch_runs(parallel_runs):
     rc, lines, err = parallel_runs[0]["break"]
     assert rc == 0, err
     assert RTS.match(lines[-1])
+
+
+def test_break_on_preemption(parallel_runs):
+    """msw counts the sampler's involuntary context switches; -b stops at
+    the first second that had one, with RTS and the JSON."""
+    out, d, _ = parallel_runs
+    rc, lines, err = out["preempted"]
+    assert rc == 0, err
+    j = json.loads((d / "b.json").read_text())
+    rtd = [l for l in lines if l.startswith("RTD")]
+    msw = [int(l.split("|")[5]) for l in rtd]
+    if not any(msw):
+        pytest.skip("the hog never preempted the sampler")
+    assert "-b: the sampling thread was preempted" in err
+    assert msw[-1] > 0 and msw[:-1] == [0] * (len(msw) - 1)
+    assert j["msw"] == msw[-1] and j["stopped_by"].startswith("-b")
+    assert j["seconds"]["count"] == len(rtd) < 3
+    assert RTS.match(lines[-1]) and lines[-1].endswith("/00:00:03")
 
 
 def test_suite_summary_row(parallel_runs):
