@@ -331,7 +331,8 @@ def test_suite_summary_row(parallel_runs):
 ])
 def test_endings_by_signal(tmp_path, leakcheck, when, sig, hist):
     js = tmp_path / "o.json"
-    args = ["timer", "--json", str(js), "--histfile", str(tmp_path / "c.txt")]
+    args = ["timer", "--json", str(js), "--histfile", str(tmp_path / "c.txt"),
+            "-g", str(tmp_path / "g.dat")]
     p = start(args + (["-h"] if hist else []))
     time.sleep(when)
     rc, out, err = stop(p, sig)
@@ -349,7 +350,8 @@ def test_endings_by_signal(tmp_path, leakcheck, when, sig, hist):
         assert j["latency"]["samples"] > 0
         assert j["seconds"]["full"] >= 1
     assert (tmp_path / "c.txt").read_text().startswith("# Histogram\n")
-    assert sorted(os.listdir(tmp_path)) == ["c.txt", "o.json"]
+    assert (tmp_path / "g.dat").read_text().startswith("# 00:00:0")
+    assert sorted(os.listdir(tmp_path)) == ["c.txt", "g.dat", "o.json"]
     leakcheck()
 
 
