@@ -3,6 +3,7 @@
  * the summary, Xenomai histogram figures, overrun counting and formats. */
 #include <stdio.h>
 #include <string.h>
+#include "clock.h"
 #include "timer.h"
 #include "unit.h"
 
@@ -229,4 +230,77 @@ UNIT_TEST(timer_timerlat_lines)
 			     &irq, &ts, &lat) == -1);
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 4 ms",
 			     &irq, &ts, &lat) == -1);
+}
+
+/* A run with just what the feed touches: statistics and the ring. */
+static struct timer_run *feed_run(long long duration_s)
+{
+	static struct timer_run run;
+
+	memset(&run, 0, sizeof(run));
+	run.cfg.duration_s = duration_s;
+	CHECK(stats_init(&run.all, 0, 100, 100) == 0);
+	CHECK(hist_init(&run.avg, 0, 1000, 10) == 0);
+	return &run;
+}
+
+static void feed_run_free(struct timer_run *run)
+{
+	stats_free(&run->all);
+	hist_free(&run->avg);
+}
+
+UNIT_TEST(timer_feed_groups_seconds_after_warmup)
+{
+	struct timer_run *run = feed_run(2);
+	struct timer_feed f;
+	struct timer_second s = { 0 };
+	int64_t k;
+
+	feed_init(&f, run, false);
+	/* Four wake-ups a second; second 0 is the warm-up. */
+	for (k = 0; k < 12; k++)
+		CHECK(feed_sample(&f, k * NSEC_PER_SEC / 4, 1000 + k, k == 5));
+	/* The first wake-up of second 3 ends a -T 2 run, unrecorded. */
+	CHECK(!feed_sample(&f, 3 * NSEC_PER_SEC, 5000, 0));
+	feed_end(&f);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.index, 1);
+	CHECK_EQ_LL(s.n, 4);
+	CHECK_EQ_LL(s.min, 1004);
+	CHECK_EQ_LL(s.max, 1007);
+	CHECK_EQ_LL(s.overruns, 1);
+	CHECK(!s.partial);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.index, 2);
+	CHECK_EQ_LL(second_avg(&s), 1009);
+	CHECK(!ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(run->all.n, 8);
+	CHECK_EQ_LL(hist_total(&run->avg), 8);
+	CHECK_EQ_LL(run->overruns, 1);
+	feed_run_free(run);
+}
+
+UNIT_TEST(timer_feed_partial_second_at_the_end)
+{
+	struct timer_run *run = feed_run(0);
+	struct timer_feed f;
+	struct timer_second s = { 0 };
+
+	feed_init(&f, run, false);
+	CHECK(feed_sample(&f, NSEC_PER_SEC / 2, 7, 0));		/* warm-up */
+	CHECK(feed_sample(&f, NSEC_PER_SEC + 10, 3, 0));
+	CHECK(feed_sample(&f, NSEC_PER_SEC + 20, -2, 0));
+	feed_end(&f);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK(s.partial);
+	CHECK_EQ_LL(s.n, 2);
+	CHECK_EQ_LL(s.min, -2);
+	CHECK(!ring_pop(&run->ring, &s));
+	/* Stopped in the warm-up: nothing to hand over. */
+	feed_init(&f, run, false);
+	CHECK(feed_sample(&f, 0, 1, 0));
+	feed_end(&f);
+	CHECK(!ring_pop(&run->ring, &s));
+	feed_run_free(run);
 }
