@@ -245,25 +245,24 @@ static bool take_lines(struct timer_feed *sp, char *buf, size_t *len)
 	return more;
 }
 
-void *timer_kernel_reader(void *arg)
+int timerlat_read(struct timer_run *run, int fd)
 {
-	struct timer_run *run = arg;
-	struct pollfd pfd = { .fd = tl.pipe_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	static char buf[TL_LINE * 8];
 	struct timer_feed sp;
 	size_t len = 0;
 	ssize_t n;
+	int err = 0;
 
-	prctl(PR_SET_NAME, "rtlat-timerlat");
 	feed_init(&sp, run, false);
 	while (!run->stop) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		n = read(tl.pipe_fd, buf + len, sizeof(buf) - 1 - len);
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) {
-			run->error = n < 0 ? errno : EIO;
+			err = n < 0 ? errno : EIO;
 			break;
 		}
 		len += (size_t)n;
@@ -271,6 +270,15 @@ void *timer_kernel_reader(void *arg)
 			break;
 	}
 	feed_end(&sp);
+	return err;
+}
+
+void *timer_kernel_reader(void *arg)
+{
+	struct timer_run *run = arg;
+
+	prctl(PR_SET_NAME, "rtlat-timerlat");
+	run->error = timerlat_read(run, tl.pipe_fd);
 	__atomic_store_n(&run->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_timer.c - the timer's pure logic: per-second aggregation, the ring,
  * the summary, Xenomai histogram figures, overrun counting and formats. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "clock.h"
 #include "timer.h"
 #include "unit.h"
@@ -301,6 +303,43 @@ UNIT_TEST(timer_feed_partial_second_at_the_end)
 	feed_init(&f, run, false);
 	CHECK(feed_sample(&f, 0, 1, 0));
 	feed_end(&f);
+	CHECK(!ring_pop(&run->ring, &s));
+	feed_run_free(run);
+}
+
+/* The timerlat reader on canned trace_pipe text: header lines skipped,
+ * only the mode's context taken, lines split across reads, seconds on
+ * the tracer's clock with the first one the warm-up. */
+UNIT_TEST(timer_timerlat_reader)
+{
+	static const char *const text[] = {
+		"# tracer: timerlat\n",
+		"  <idle>-0 [001] d.h1.  100.000010: #1 context    irq timer_latency  900 ns\n",
+		" timerlat/1-9 [001] .....  100.000020: #1 context thread timer_latency  20000 ns\n",
+		" timerlat/1-9 [001] .....  101.000020: #2 context thread timer_la",
+		"tency  5000 ns\n  <idle>-0 [001] d.h1.  101.000030: #2 context    irq timer_latency  800 ns\n",
+		" timerlat/1-9 [001] .....  101.500020: #3 context thread timer_latency  7000 ns\n",
+	};
+	struct timer_run *run = feed_run(0);
+	struct timer_second s = { 0 };
+	int fds[2];
+	unsigned int i;
+
+	run->cfg.mode = MODE_KERNEL_TASK;
+	CHECK(pipe(fds) == 0);
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		CHECK(write(fds[1], text[i], strlen(text[i])) == (ssize_t)strlen(text[i]));
+	close(fds[1]);
+	CHECK_EQ_LL(timerlat_read(run, fds[0]), EIO);
+	close(fds[0]);
+	/* Start: the first thread expiry, 100.000020 - 20 us. */
+	CHECK_EQ_LL(run->start_ns, 100000000000LL);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK(s.partial);
+	CHECK_EQ_LL(s.index, 1);
+	CHECK_EQ_LL(s.n, 2);
+	CHECK_EQ_LL(s.min, 5000);
+	CHECK_EQ_LL(s.max, 7000);
 	CHECK(!ring_pop(&run->ring, &s));
 	feed_run_free(run);
 }
