@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "opts.h"
 
@@ -134,6 +135,7 @@ static int check_choice(const char *prog, struct opt *o, const char *arg)
 static int check_path_out(const char *prog, struct opt *o, const char *arg)
 {
 	char dir[4096];
+	struct stat st;
 	char *slash;
 
 	if (!*arg) {
@@ -155,6 +157,11 @@ static int check_path_out(const char *prog, struct opt *o, const char *arg)
 	if (access(dir, W_OK | X_OK)) {
 		opts_error(prog, o, "cannot write '%s': directory '%s': %s; accepted: a file in an existing writable directory",
 			   arg, dir, strerror(errno));
+		return -1;
+	}
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		opts_error(prog, o, "'%s' is a directory; accepted: a file in an existing writable directory",
+			   arg);
 		return -1;
 	}
 	*(const char **)o->dest = arg;

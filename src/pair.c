@@ -54,12 +54,7 @@ static struct opt pair_opts[] = {
 	  "SMP testing: -a -t and the same priority for all pairs", NULL, false },
 	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, -1, &cfg.threads,
 	  "number of pairs; without NUM, one per CPU (default 1)", NULL, false },
-	{ 0, "strict", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.strict,
-	  "fail if a real-time setting cannot be applied", NULL, false },
-	{ 0, "no-mlock", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.no_mlock,
-	  "do not lock memory", NULL, false },
-	{ 0, "no-dma-latency", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.no_dma_latency,
-	  "do not hold /dev/cpu_dma_latency at 0", NULL, false },
+	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
 	OPT_END
 };
 

@@ -14,6 +14,19 @@
 
 struct json;
 
+/*
+ * The option-table entries (opts.h) every subcommand offers for these
+ * settings: --strict, --no-mlock, --no-dma-latency, stored in the bools
+ * strict, no_mlock and no_dma (pointers).
+ */
+#define RT_OPT_ENTRIES(strict, no_mlock, no_dma)				\
+	{ 0, "strict", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, strict,		\
+	  "fail if a real-time setting cannot be applied", NULL, false },	\
+	{ 0, "no-mlock", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_mlock,	\
+	  "do not lock memory", NULL, false },					\
+	{ 0, "no-dma-latency", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_dma,	\
+	  "do not hold /dev/cpu_dma_latency at 0", NULL, false }
+
 struct rt_options {
 	bool no_mlock;
 	bool no_dma_latency;

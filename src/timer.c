@@ -1,11 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* timer.c - placeholder until the timer subcommand lands. */
+/*
+ * timer.c - "rtlat timer" (and "latency"): options, setup, the run and
+ * its end. The sampling thread is in timer_sample.c, the display thread
+ * in timer_display.c, the wait methods in timer_wait.c, the formats in
+ * timer_output.c and timer_json.c.
+ */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cleanup.h"
+#include "clock.h"
+#include "opts.h"
+#include "results.h"
+#include "rtsetup.h"
 #include "subcommands.h"
+#include "timer.h"
+#include "tracefs.h"
+
+#define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */
+#define MIN_PERIOD_US	10LL
+#define MAX_CELLS	1000000LL
+#define MAX_DURATION_S	(3650LL * 86400)
+/* Interrupts the sampling thread's wait so it sees the stop flag. */
+#define KICK_SIGNAL	(SIGRTMAX)
+#define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
+
+static struct timer_config cfg;
+
+static struct opt timer_opts[] = {
+	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 0,
+	  &cfg.period_us, "sampling period in us (default 100)", NULL, false },
+	{ 'T', NULL, OPT_DURATION, OPT_ARG_REQUIRED, "SECONDS", 0, MAX_DURATION_S, 0,
+	  &cfg.duration_s, "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, false },
+	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.hist,
+	  "print histograms of min, avg, max latencies", NULL, false },
+	{ 's', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.stats,
+	  "print statistics of min, avg, max latencies", NULL, false },
+	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.gnuplot,
+	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, false },
+	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 0, &cfg.cells,
+	  "histogram size (default 300); the last cell takes the overflow", NULL, false },
+	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 0, &cfg.bucket_ns,
+	  "histogram bucket size in ns (default 1000)", NULL, false },
+	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 0, &cfg.lines,
+	  "data lines per header (default 21); 0: no headers", NULL, false },
+	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, false },
+	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.cpu,
+	  "pin the sampling thread to CPU (default 0)", NULL, false },
+	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 0, &cfg.prio,
+	  "SCHED_FIFO priority of the sampling thread (default 99)", NULL, false },
+	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, &cfg.mode,
+	  "0: user task (default), 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
+	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.freeze,
+	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, false },
+	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.break_switch,
+	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, false },
+	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, &cfg.method,
+	  "how the sampler waits: abs-nanosleep (default), rel-nanosleep, timerfd, posix-timer",
+	  timer_method_names, false },
+	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.histfile,
+	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
+	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.json,
+	  "write results to FILE as JSON", NULL, false },
+	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
+	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
+	  "print this help", NULL, false },
+	OPT_END
+};
+
+static void timer_defaults(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.period_us = 100;
+	cfg.cells = 300;
+	cfg.bucket_ns = 1000;
+	cfg.lines = 21;
+	cfg.prio = 99;
+	cfg.method = METHOD_ABS_NANOSLEEP;
+}
+
+/* -t 1 and 2 need the kernel's timerlat tracer. */
+static int check_mode(const char *prog)
+{
+	struct opt *t = opts_find(timer_opts, 't', NULL);
+	const char *dir = tracefs_dir();
+
+	if (!cfg.mode)
+		return 0;
+	if (!dir) {
+		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer, and tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing); accepted: 0",
+			   cfg.mode, timer_mode_names[cfg.mode]);
+		return -1;
+	}
+	if (!tracefs_has_tracer("timerlat")) {
+		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer: this kernel lacks CONFIG_TIMERLAT_TRACER (not in %s/available_tracers); accepted: 0",
+			   cfg.mode, timer_mode_names[cfg.mode], dir);
+		return -1;
+	}
+	if (cfg.freeze) {
+		opts_error(prog, opts_find(timer_opts, 'f', NULL),
+			   "stopping the trace would stop timerlat's samples; accepted: -f with -t 0");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_config(const char *prog)
+{
+	char err[256];
+
+	if (cfg.quiet && !cfg.duration_s) {
+		opts_error(prog, opts_find(timer_opts, 'q', NULL),
+			   "needs -T SECONDS; accepted: -q together with -T 1 or more");
+		return -1;
+	}
+	if (check_mode(prog))
+		return -1;
+	if (cfg.freeze && tracefs_open(err, sizeof(err))) {
+		opts_error(prog, opts_find(timer_opts, 'f', NULL), "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int timer_parse(const char *prog, int argc, char **argv)
+{
+	int ind;
+
+	timer_defaults();
+	ind = opts_parse(prog, "[OPTIONS]\n\nPeriodic timer wake-up latency (Xenomai latency).",
+			 timer_opts, argc, argv);
+	if (ind < 0)
+		return -1;
+	if (ind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'; see %s --help\n",
+			prog, argv[ind], prog);
+		return -1;
+	}
+	return check_config(prog);
+}
+
+static void on_kick(int sig)
+{
+	(void)sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP are taken by the main thread with
+ * sigtimedwait; SIGRTMIN belongs to the posix-timer method. Blocked from
+ * the start, so a signal during setup or warm-up still ends the run
+ * properly. Threads inherit the mask. */
+static void block_signals(sigset_t *stop)
+{
+	struct sigaction sa;
+	sigset_t all;
+
+	sigemptyset(stop);
+	sigaddset(stop, SIGINT);
+	sigaddset(stop, SIGTERM);
+	sigaddset(stop, SIGHUP);
+	all = *stop;
+	sigaddset(&all, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_kick;	/* no SA_RESTART: waits return EINTR */
+	sigaction(KICK_SIGNAL, &sa, NULL);
+}
+
+static int alloc_run(struct timer_run *run)
+{
+	const struct timer_config *c = &run->cfg;
+	uint32_t cells = (uint32_t)c->cells;
+	uint64_t b = (uint64_t)c->bucket_ns;
+
+	run->wait.ops = timer_methods[c->method];
+	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
+	    hist_init(&run->avg, 0, b, cells) || summary_init(&run->sum, b, cells))
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_run(struct timer_run *run)
+{
+	stats_free(&run->all);
+	hist_free(&run->avg);
+	summary_free(&run->sum);
+}
+
+static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
+{
+	pthread_attr_t attr;
+	int err = rt_thread_attr(&attr);
+
+	if (!err)
+		err = pthread_create(t, &attr, fn, run);
+	pthread_attr_destroy(&attr);
+	if (err)
+		fprintf(stderr, "%s: cannot start a thread: %s\n", run->prog, strerror(err));
+	return err;
+}
+
+/* Until the sampler is done (-T), a stop signal, or the grace is over. */
+static void supervise(struct timer_run *run, const sigset_t *stop, int64_t t0)
+{
+	struct timespec poll = ns_to_timespec(100 * NSEC_PER_MSEC);
+	int64_t end = 0;
+
+	if (run->cfg.duration_s)
+		end = t0 + (run->cfg.duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
+		      STOP_GRACE_NS;
+	while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
+		if (sigtimedwait(stop, NULL, &poll) > 0)
+			break;
+		if (end && clock_now_ns() > end)
+			break;
+	}
+}
+
+static void stop_threads(struct timer_run *run)
+{
+	run->stop = 1;
+	if (run->sampler_started) {
+		while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
+			pthread_kill(run->sampler, KICK_SIGNAL);
+			usleep(1000);
+		}
+		pthread_join(run->sampler, NULL);
+	}
+	__atomic_store_n(&run->display_stop, 1, __ATOMIC_RELEASE);
+	if (run->display_started)
+		pthread_join(run->display, NULL);
+}
+
+static int run_threads(struct timer_run *run, const sigset_t *stop)
+{
+	struct rt_options ro = {
+		.no_mlock = run->cfg.no_mlock,
+		.no_dma_latency = run->cfg.no_dma_latency,
+		.strict = run->cfg.strict,
+	};
+	char err[256];
+	int64_t t0;
+
+	if (rt_init(run->prog, &ro) || rt_probe((int)run->cfg.prio, (int)run->cfg.cpu)) {
+		fprintf(stderr, "%s: a real-time setting could not be applied (--strict)\n",
+			run->prog);
+		return -1;
+	}
+	timer_banner(stdout, run);
+	fflush(stdout);
+	if (run->cfg.quiet)
+		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg.duration_s);
+	if (run->cfg.mode && timerlat_start(run, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", run->prog, err);
+		return -1;
+	}
+	t0 = clock_now_ns();
+	if (start_thread(&run->display, timer_display, run))
+		return -1;
+	run->display_started = true;
+	if (start_thread(&run->sampler, run->cfg.mode ? timer_kernel_reader :
+			 timer_sampler, run))
+		return -1;
+	run->sampler_started = true;
+	supervise(run, stop, t0);
+	return 0;
+}
+
+/* Seconds measured after the warm-up, whole, as the original reports. */
+static long long actual_seconds(const struct timer_run *run, int64_t end)
+{
+	long long s;
+
+	if (!run->start_ns)
+		return 0;
+	s = (end - run->start_ns) / NSEC_PER_SEC - TIMER_WARMUP_S;
+	if (s < 0)
+		s = 0;
+	if (run->cfg.duration_s && s > run->cfg.duration_s)
+		s = run->cfg.duration_s;
+	return s;
+}
+
+static void report_end(struct timer_run *run)
+{
+	if (run->error)
+		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
+			run->cfg.mode ? "reading timerlat's trace_pipe" :
+			timer_method_names[run->cfg.method], strerror(run->error));
+	if (run->switched)
+		fprintf(stderr, "%s: -b: the sampling thread was preempted (involuntary context switch); stopped\n",
+			run->prog);
+	if (run->frozen_ns)
+		fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
+			run->prog, (double)run->frozen_ns / NSEC_PER_USEC);
+}
+
+static int finish(struct timer_run *run, struct results *res, int status)
+{
+	long long actual = actual_seconds(run, clock_now_ns());
+	long long requested = run->cfg.duration_s ? run->cfg.duration_s : actual;
+
+	timer_print_hist(stdout, run);
+	if (timer_write_gnuplot(run, actual))
+		status = 1;
+	timer_print_rts(stdout, run, actual, requested);
+	fflush(stdout);
+	report_end(run);
+	if (timer_write_histfile(run))
+		status = 1;
+	if (timer_write_json(run, res, actual, requested, status))
+		status = 1;
+	results_summary("latency", &run->all);
+	return status;
+}
 
 int timer_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "%s: not implemented yet\n", argv[0]);
-	return 1;
+	static struct timer_run run;
+	const char *slash = strrchr(argv[0], '/');
+	struct results res;
+	sigset_t stop;
+	int status = 0;
+
+	block_signals(&stop);
+	memset(&run, 0, sizeof(run));
+	run.prog = slash ? slash + 1 : argv[0];
+	if (timer_parse(run.prog, argc, argv))
+		return OPTS_EXIT_USAGE;
+	run.cfg = cfg;
+	results_begin(&res, cfg.json, "timer", argc, argv);
+	if (cleanup_init() || alloc_run(&run)) {
+		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
+		status = 1;
+		goto out;
+	}
+	if (run_threads(&run, &stop))
+		status = 1;
+	stop_threads(&run);
+	timerlat_stop();
+	if (run.error)
+		status = 1;
+	status = finish(&run, &res, status);
+out:
+	free_run(&run);
+	tracefs_close();
+	rt_fini();
+	cleanup_run();
+	return status;
 }

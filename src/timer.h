@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * timer.h - "rtlat timer" (Xenomai latency): a SCHED_FIFO sampling thread
+ * wakes at start + k*period and records wake-up - expected. Per-second
+ * results go to a non-RT display thread through a lock-free ring; the
+ * sampling thread never formats or writes.
+ */
+#ifndef RTLAT_TIMER_H
+#define RTLAT_TIMER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "histogram.h"
+#include "stats.h"
+
+struct results;
+
+#define TIMER_WARMUP_S		1
+#define TIMER_RING_SLOTS	64	/* power of two */
+/* The full-resolution series behind the JSON percentiles and --histfile:
+ * 100 ns buckets up to 2 ms, beyond that overflow with the exact max. */
+#define TIMER_FINE_NS		100
+#define TIMER_FINE_BUCKETS	20000
+
+enum timer_mode { MODE_USER = 0, MODE_KERNEL_TASK = 1, MODE_TIMER_IRQ = 2 };
+
+enum timer_method {
+	METHOD_ABS_NANOSLEEP, METHOD_REL_NANOSLEEP, METHOD_TIMERFD,
+	METHOD_POSIX_TIMER,
+};
+
+struct timer_config {
+	long long period_us;	/* -p */
+	long long duration_s;	/* -T: 0 until stopped */
+	long long cells;	/* -H */
+	long long bucket_ns;	/* -B */
+	long long lines;	/* -l */
+	long long cpu;		/* -c */
+	long long prio;		/* -P */
+	long long mode;		/* -t */
+	long long method;	/* --method */
+	bool hist;		/* -h */
+	bool stats;		/* -s */
+	bool quiet;		/* -q */
+	bool freeze;		/* -f */
+	bool break_switch;	/* -b */
+	bool strict, no_mlock, no_dma_latency;
+	const char *gnuplot;	/* -g */
+	const char *histfile;	/* --histfile */
+	const char *json;	/* --json */
+};
+
+/* One second of samples, as the display thread receives it. */
+struct timer_second {
+	uint64_t index;		/* 1 = first second after warm-up */
+	uint64_t n;
+	int64_t min, max, sum;
+	uint64_t overruns;	/* total so far */
+	uint64_t msw;		/* total so far */
+	bool partial;		/* cut short by the end of the run */
+};
+
+static inline void second_reset(struct timer_second *s, uint64_t index)
+{
+	s->index = index;
+	s->n = 0;
+	s->min = INT64_MAX;
+	s->max = INT64_MIN;
+	s->sum = 0;
+	s->partial = false;
+}
+
+static inline void second_add(struct timer_second *s, int64_t lat)
+{
+	s->n++;
+	s->sum += lat;
+	if (lat < s->min)
+		s->min = lat;
+	if (lat > s->max)
+		s->max = lat;
+}
+
+/* Average of a second, truncated toward zero as the original. */
+static inline int64_t second_avg(const struct timer_second *s)
+{
+	return s->n ? s->sum / (int64_t)s->n : 0;
+}
+
+/* Single producer (sampling thread), single consumer (display thread). */
+struct timer_ring {
+	uint64_t head;		/* written by the producer */
+	uint64_t tail;		/* written by the consumer */
+	uint64_t dropped;	/* producer: ring full */
+	struct timer_second slot[TIMER_RING_SLOTS];
+};
+
+static inline bool ring_push(struct timer_ring *r, const struct timer_second *s)
+{
+	uint64_t head = r->head;
+
+	if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= TIMER_RING_SLOTS) {
+		r->dropped++;
+		return false;
+	}
+	r->slot[head & (TIMER_RING_SLOTS - 1)] = *s;
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+static inline bool ring_pop(struct timer_ring *r, struct timer_second *s)
+{
+	uint64_t tail = r->tail;
+
+	if (tail == __atomic_load_n(&r->head, __ATOMIC_ACQUIRE))
+		return false;
+	*s = r->slot[tail & (TIMER_RING_SLOTS - 1)];
+	__atomic_store_n(&r->tail, tail + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* What RTS, the JSON and the gnuplot header report: folded per second. */
+struct timer_summary {
+	uint64_t seconds;	/* records folded (full and partial) */
+	uint64_t full_seconds;
+	int64_t min, max;	/* best and worst */
+	double avg_sum;		/* sum of per-second averages */
+	uint64_t overruns;
+	uint64_t msw;
+	struct stats sec_min, sec_avg, sec_max;	/* moments only */
+	struct histogram hmin, hmax;	/* |min| and |max| of each second */
+};
+
+/* Zeroed, with |min|/|max| histograms of cells x bucket ns. */
+int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
+void summary_free(struct timer_summary *t);
+/* Fold one second; updates the min/max histograms. */
+void summary_add(struct timer_summary *t, const struct timer_second *s);
+double summary_avg(const struct timer_summary *t);
+
+/* Xenomai histogram bucket: |lat| / bucket, capped by the histogram's own
+ * overflow (printed in the last cell). */
+static inline void hist_add_abs(struct histogram *h, int64_t lat)
+{
+	hist_add(h, lat < 0 ? -lat : lat);
+}
+
+/* A wait method: how the sampling thread sleeps until the next period. */
+struct timer_wait {
+	const struct timer_wait_ops *ops;
+	int64_t period;
+	int64_t expected;	/* the expiry the next wait() is for */
+	int fd;
+	timer_t timer;
+	bool armed;
+};
+
+struct timer_wait_ops {
+	const char *name;
+	/* In the sampling thread: first expiry at first (absolute). */
+	int (*open)(struct timer_wait *w, int64_t first);
+	/*
+	 * Block until w->expected. *ticks: expiries consumed (1 + missed),
+	 * or 0 when the method cannot count them (lateness decides).
+	 * Returns 0, -EINTR (woken to check the stop flag) or -errno.
+	 */
+	int (*wait)(struct timer_wait *w, uint64_t *ticks);
+	void (*close)(struct timer_wait *w);
+};
+
+extern const struct timer_wait_ops *const timer_methods[];
+extern const char *const timer_method_names[];
+/* Periods missed by a wake-up lat ns late (ticks from the method or 0). */
+uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
+
+struct timer_run {
+	struct timer_config cfg;
+	const char *prog;
+	struct timer_wait wait;
+	pthread_t sampler, display;
+	bool sampler_started, display_started;
+	int64_t start_ns;		/* first expiry */
+	/* Written by the sampling thread only. */
+	struct stats all;		/* every sample after warm-up, ns */
+	struct histogram avg;		/* |lat| / bucket: Xenomai's "avg" */
+	struct timer_ring ring;
+	int64_t worst;			/* -f: worst so far, warm-up included */
+	int64_t frozen_ns;		/* -f: latency that stopped tracing */
+	uint64_t overruns;
+	volatile int error;		/* errno of a failing wait method */
+	volatile int switched;		/* -b hit */
+	volatile int sampler_done;
+	/* Set by the main thread. */
+	volatile int stop;
+	volatile int display_stop;
+	/* Written by the display thread only. */
+	struct timer_summary sum;
+	uint64_t printed;		/* RTD lines so far */
+};
+
+/* timer_sample.c: per-second grouping of samples, shared by the sampling
+ * thread and the timerlat reader. */
+struct timer_feed {
+	struct timer_run *run;
+	struct timer_second cur;
+	bool count_msw;		/* the feeding thread is the one measured */
+	uint64_t msw_base;	/* switches at the end of the warm-up */
+	uint64_t msw;		/* switches since, at the last second */
+};
+
+void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw);
+/* One wake-up expected at exp (run->start_ns based), lat ns late. Returns
+ * false when the run is over (-T seconds measured). */
+bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed);
+/* The run ends: hand over the second in progress. */
+void feed_end(struct timer_feed *sp);
+void *timer_sampler(void *arg);
+/* timer_kernel.c: -t 1 and 2 through the kernel's timerlat tracer. */
+int timerlat_start(struct timer_run *run, char *err, size_t len);
+void timerlat_stop(void);
+void *timer_kernel_reader(void *arg);
+/* The reader's loop on fd (trace_pipe): feeds the samples of the mode
+ * measured until the run ends; returns 0 or an errno (EIO at EOF). */
+int timerlat_read(struct timer_run *run, int fd);
+/* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
+int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
+/* timer_display.c */
+void *timer_display(void *arg);
+
+/* timer_output.c */
+extern const char *const timer_mode_names[];
+void timer_banner(FILE *f, const struct timer_run *run);
+void timer_print_second(FILE *f, const struct timer_run *run,
+			const struct timer_second *s, uint64_t nth);
+void timer_print_hist(FILE *f, const struct timer_run *run);
+void timer_print_rts(FILE *f, const struct timer_run *run,
+		     long long actual_s, long long requested_s);
+/* HSS figures of a Xenomai histogram, in bucket units. */
+void xeno_hist_stats(const struct histogram *h, uint64_t *count,
+		     double *avg, double *stddev);
+/* Cell n's count with the overflow folded into the last cell. */
+uint64_t xeno_cell(const struct histogram *h, uint32_t n);
+int timer_write_gnuplot(const struct timer_run *run, long long actual_s);
+int timer_write_histfile(const struct timer_run *run);
+void timer_histfile(FILE *f, const struct stats *s);
+int timer_write_json(struct timer_run *run, struct results *res,
+		     long long actual_s, long long requested_s, int status);
+void hms(char *buf, size_t len, long long s);
+
+#endif

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * timer_json.c - the timer's JSON result: settings in force, every sample
+ * (ns, percentiles, fine histogram), the per-second series, the RTS
+ * figures, the three Xenomai histograms; header and trailer (system
+ * snapshot, RT record) come from results.c.
+ */
+#include "clock.h"
+#include "json.h"
+#include "results.h"
+#include "timer.h"
+
+static void json_settings(struct json *j, const struct timer_run *run)
+{
+	const struct timer_config *c = &run->cfg;
+
+	json_obj_open(j, "settings");
+	json_str(j, "test", "timer");
+	json_int(j, "mode", c->mode);
+	json_str(j, "mode_name", timer_mode_names[c->mode]);
+	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
+	json_int(j, "period_us", c->period_us);
+	json_int(j, "priority", c->prio);
+	json_int(j, "cpu", c->cpu);
+	json_int(j, "duration_s", c->duration_s);
+	json_int(j, "warmup_s", TIMER_WARMUP_S);
+	json_int(j, "histogram_cells", c->cells);
+	json_int(j, "bucket_ns", c->bucket_ns);
+	json_int(j, "data_lines", c->lines);
+	json_bool(j, "quiet", c->quiet);
+	json_bool(j, "freeze_trace", c->freeze);
+	json_bool(j, "break_on_switch", c->break_switch);
+	json_str(j, "msw", "involuntary context switches of the sampling thread");
+	json_obj_close(j);
+}
+
+static void json_moments(struct json *j, const char *key, const struct stats *s)
+{
+	json_obj_open(j, key);
+	json_int(j, "min_ns", s->n ? s->min : 0);
+	json_double(j, "avg_ns", stats_mean(s));
+	json_int(j, "max_ns", s->n ? s->max : 0);
+	json_double(j, "stddev_ns", stats_stddev(s));
+	json_obj_close(j);
+}
+
+static void json_seconds(struct json *j, const struct timer_run *run)
+{
+	const struct timer_summary *t = &run->sum;
+
+	json_obj_open(j, "seconds");
+	json_uint(j, "count", t->seconds);
+	json_uint(j, "full", t->full_seconds);
+	json_uint(j, "dropped", run->ring.dropped);
+	json_moments(j, "min", &t->sec_min);
+	json_moments(j, "avg", &t->sec_avg);
+	json_moments(j, "max", &t->sec_max);
+	json_obj_close(j);
+}
+
+static void json_xeno_hist(struct json *j, const char *key,
+			   const struct histogram *h)
+{
+	uint64_t count, c;
+	double avg, sd;
+	uint32_t n;
+
+	xeno_hist_stats(h, &count, &avg, &sd);
+	json_obj_open(j, key);
+	json_uint(j, "samples", count);
+	json_double(j, "average_cells", avg);
+	json_double(j, "stddev_cells", sd);
+	json_uint(j, "overflow", h->overflow);
+	/* [cell, count] rows of non-empty cells; the last takes the overflow. */
+	json_arr_open(j, "counts");
+	for (n = 0; n < h->nbuckets; n++) {
+		c = xeno_cell(h, n);
+		if (!c)
+			continue;
+		json_arr_open_inline(j, NULL);
+		json_uint(j, NULL, n);
+		json_uint(j, NULL, c);
+		json_arr_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void json_histograms(struct json *j, const struct timer_run *run)
+{
+	json_obj_open(j, "histograms");
+	json_int(j, "bucket_ns", run->cfg.bucket_ns);
+	json_int(j, "cells", run->cfg.cells);
+	json_str(j, "value", "|latency| / bucket_ns");
+	json_xeno_hist(j, "min", &run->sum.hmin);
+	json_xeno_hist(j, "avg", &run->avg);
+	json_xeno_hist(j, "max", &run->sum.hmax);
+	json_obj_close(j);
+}
+
+static void json_rts(struct json *j, const struct timer_run *run,
+		     long long actual_s, long long requested_s)
+{
+	const struct timer_summary *t = &run->sum;
+
+	json_obj_open(j, "summary");
+	json_int(j, "min_ns", t->seconds ? t->min : 0);
+	json_double(j, "avg_ns", summary_avg(t));
+	json_int(j, "max_ns", t->seconds ? t->max : 0);
+	json_uint(j, "overruns", t->overruns);
+	json_uint(j, "msw", t->msw);
+	json_int(j, "actual_s", actual_s);
+	json_int(j, "requested_s", requested_s);
+	json_obj_close(j);
+}
+
+int timer_write_json(struct timer_run *run, struct results *res,
+		     long long actual_s, long long requested_s, int status)
+{
+	struct json *j = results_open(res, status);
+
+	if (!j)
+		return run->cfg.json ? -1 : 0;
+	json_settings(j, run);
+	results_stats(j, "latency", &run->all, NULL);
+	json_uint(j, "overruns", run->sum.overruns);
+	json_uint(j, "msw", run->sum.msw);
+	json_rts(j, run, actual_s, requested_s);
+	json_seconds(j, run);
+	json_histograms(j, run);
+	if (run->error)
+		json_str(j, "error", "the wait method failed");
+	if (run->switched)
+		json_str(j, "stopped_by", "-b: involuntary context switch");
+	return results_close(res, j);
+}

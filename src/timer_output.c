@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * timer_output.c - what "rtlat timer" writes: Xenomai latency's banner,
+ * RTT/RTH/RTD/RTS lines and HSD/HSH/HSS histograms, its gnuplot file,
+ * cyclictest's -h histogram layout (--histfile) and the JSON result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "clock.h"
+#include "json.h"
+#include "results.h"
+#include "timer.h"
+
+const char *const timer_mode_names[] = {
+	"periodic user-mode task", "in-kernel periodic task",
+	"in-kernel timer handler",
+};
+
+static double us(double ns)
+{
+	return ns / (double)NSEC_PER_USEC;
+}
+
+void hms(char *buf, size_t len, long long s)
+{
+	snprintf(buf, len, "%02lld:%02lld:%02lld", s / 3600, (s / 60) % 60, s % 60);
+}
+
+void timer_banner(FILE *f, const struct timer_run *run)
+{
+	fprintf(f, "== Sampling period: %lld us\n", run->cfg.period_us);
+	fprintf(f, "== Test mode: %s\n", timer_mode_names[run->cfg.mode]);
+	fprintf(f, "== All results in microseconds\n");
+	fprintf(f, "warming up...\n");
+}
+
+static void print_header(FILE *f, const struct timer_run *run, uint64_t sec)
+{
+	char t[32];
+
+	hms(t, sizeof(t), (long long)sec);
+	fprintf(f, "RTT|  %s  (%s, %lld us period, priority %lld)\n", t,
+		timer_mode_names[run->cfg.mode], run->cfg.period_us, run->cfg.prio);
+	fprintf(f, "RTH|%11s|%11s|%11s|%8s|%6s|%11s|%11s\n", "----lat min",
+		"----lat avg", "----lat max", "-overrun", "---msw",
+		"---lat best", "--lat worst");
+}
+
+/* nth: RTD lines printed before this one (a header every -l lines). */
+void timer_print_second(FILE *f, const struct timer_run *run,
+			const struct timer_second *s, uint64_t nth)
+{
+	if (run->cfg.lines && nth % (uint64_t)run->cfg.lines == 0)
+		print_header(f, run, s->index);
+	fprintf(f, "RTD|%11.3f|%11.3f|%11.3f|%8llu|%6llu|%11.3f|%11.3f\n",
+		us((double)s->min), us((double)second_avg(s)), us((double)s->max),
+		(unsigned long long)s->overruns, (unsigned long long)s->msw,
+		us((double)run->sum.min), us((double)run->sum.max));
+}
+
+uint64_t xeno_cell(const struct histogram *h, uint32_t n)
+{
+	uint64_t c = h->count[n];
+
+	if (n + 1 == h->nbuckets)
+		c += h->overflow;	/* the last cell takes the overflow */
+	return c;
+}
+
+void xeno_hist_stats(const struct histogram *h, uint64_t *count,
+		     double *avg, double *stddev)
+{
+	double sum = 0.0, var = 0.0, d;
+	uint64_t total = 0, c;
+	uint32_t n;
+
+	for (n = 0; n < h->nbuckets; n++) {
+		c = xeno_cell(h, n);
+		total += c;
+		sum += (double)n * (double)c;
+	}
+	*count = total;
+	*avg = total ? sum / (double)total : 0.0;
+	for (n = 0; n < h->nbuckets; n++) {
+		d = (double)n - *avg;
+		var += (double)xeno_cell(h, n) * d * d;
+	}
+	/* Unbiased form, as the original; 0 below two samples. */
+	*stddev = total > 1 ? sqrt(var / (double)(total - 1)) : 0.0;
+}
+
+static void print_cells(FILE *f, const struct histogram *h, const char *kind)
+{
+	uint64_t c;
+	uint32_t n;
+
+	fprintf(f, "---|--param|----range-|--samples\n");
+	for (n = 0; n < h->nbuckets; n++) {
+		c = xeno_cell(h, n);
+		if (c)
+			fprintf(f, "HSD|    %s| %3u -%3u | %8llu\n", kind, n, n + 1,
+				(unsigned long long)c);
+	}
+}
+
+static void print_hss(FILE *f, const struct histogram *h, const char *kind)
+{
+	uint64_t count;
+	double avg, sd;
+
+	xeno_hist_stats(h, &count, &avg, &sd);
+	fprintf(f, "HSS|    %s| %9llu| %10.3f| %10.3f\n", kind,
+		(unsigned long long)count, avg, sd);
+}
+
+/* -h: cells then statistics; -s: statistics only. Max last, where it is
+ * seen without scrolling. */
+void timer_print_hist(FILE *f, const struct timer_run *run)
+{
+	if (!run->cfg.hist && !run->cfg.stats)
+		return;
+	if (run->cfg.hist) {
+		print_cells(f, &run->sum.hmin, "min");
+		print_cells(f, &run->avg, "avg");
+		print_cells(f, &run->sum.hmax, "max");
+	}
+	fprintf(f, "HSH|--param|--samples-|--average--|---stddev--\n");
+	print_hss(f, &run->sum.hmin, "min");
+	print_hss(f, &run->avg, "avg");
+	print_hss(f, &run->sum.hmax, "max");
+}
+
+static double best(const struct timer_summary *t)
+{
+	return t->seconds ? us((double)t->min) : 0.0;
+}
+
+static double worst(const struct timer_summary *t)
+{
+	return t->seconds ? us((double)t->max) : 0.0;
+}
+
+void timer_print_rts(FILE *f, const struct timer_run *run,
+		     long long actual_s, long long requested_s)
+{
+	const struct timer_summary *t = &run->sum;
+	char a[32], r[32];
+
+	hms(a, sizeof(a), actual_s);
+	hms(r, sizeof(r), requested_s);
+	fprintf(f, "---|-----------|-----------|-----------|--------|------|-------------------------\n");
+	fprintf(f, "RTS|%11.3f|%11.3f|%11.3f|%8llu|%6llu|    %s/%s\n",
+		best(t), us(summary_avg(t)), worst(t),
+		(unsigned long long)t->overruns, (unsigned long long)t->msw, a, r);
+}
+
+static void gnuplot_rows(FILE *f, const struct histogram *h, double bucket_us)
+{
+	uint32_t n, first = h->nbuckets, last = 0;
+
+	for (n = 0; n < h->nbuckets; n++) {
+		if (!xeno_cell(h, n))
+			continue;
+		if (first == h->nbuckets)
+			first = n;
+		last = n;
+	}
+	if (first == h->nbuckets)
+		return;		/* nothing measured */
+	/* Counts + 1 and a 1 on either side, so a log scale draws it. */
+	fprintf(f, "%g 1\n", first * bucket_us);
+	for (n = first; n <= last; n++)
+		fprintf(f, "%g %llu\n", (n + 0.5) * bucket_us,
+			(unsigned long long)xeno_cell(h, n) + 1);
+	fprintf(f, "%g 1\n", (last + 1) * bucket_us);
+}
+
+static void gnuplot(FILE *f, const struct timer_run *run, long long actual_s)
+{
+	const struct timer_summary *t = &run->sum;
+	char d[32];
+
+	hms(d, sizeof(d), actual_s);
+	fprintf(f, "# %s (%s, %lld us period, priority %lld)\n", d,
+		timer_mode_names[run->cfg.mode], run->cfg.period_us, run->cfg.prio);
+	fprintf(f, "# %11s|%11s|%11s|%8s|%6s|\n", "----lat min", "----lat avg",
+		"----lat max", "-overrun", "---msw");
+	fprintf(f, "# %11.3f|%11.3f|%11.3f|%8llu|%6llu|\n", best(t),
+		us(summary_avg(t)), worst(t), (unsigned long long)t->overruns,
+		(unsigned long long)t->msw);
+	gnuplot_rows(f, &run->avg, (double)run->cfg.bucket_ns / NSEC_PER_USEC);
+}
+
+/* Open path for writing ("-" is stdout), write, close. */
+static int write_file(const struct timer_run *run, const char *what,
+		      const char *path,
+		      void (*fn)(FILE *f, const struct timer_run *run, long long arg),
+		      long long arg)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s %s: %s\n", run->prog, what, path, strerror(errno));
+		return -1;
+	}
+	fn(f, run, arg);
+	bad = ferror(f);
+	if (f == stdout)
+		bad |= fflush(f);
+	else
+		bad |= fclose(f);
+	if (bad) {
+		fprintf(stderr, "%s: %s %s: write failed\n", run->prog, what, path);
+		return -1;
+	}
+	return 0;
+}
+
+int timer_write_gnuplot(const struct timer_run *run, long long actual_s)
+{
+	if (!run->cfg.gnuplot)
+		return 0;
+	return write_file(run, "-g", run->cfg.gnuplot, gnuplot, actual_s);
+}
+
+/* µs, truncated toward zero as cyclictest's integer microseconds. */
+static long long us_trunc(double ns)
+{
+	return (long long)(ns / (double)NSEC_PER_USEC);
+}
+
+/*
+ * cyclictest's -h layout (as rt-tests 2.4 writes it): one "%06d %06lu"
+ * row per 1 µs bucket, empty ones included, then its summary comments.
+ * Early wake-ups (negative latencies, which
+ * the kernel's timers never produce) are counted in row 0.
+ */
+void timer_histfile(FILE *f, const struct stats *s)
+{
+	const struct histogram *h = &s->hist;
+	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)h->width);
+	uint64_t row, total = 0;
+	uint32_t i, k;
+
+	fprintf(f, "# Histogram\n");
+	for (i = 0; i < h->nbuckets; i += per_us) {
+		row = i ? 0 : h->underflow;
+		for (k = i; k < i + per_us && k < h->nbuckets; k++)
+			row += h->count[k];
+		total += row;
+		fprintf(f, "%06u %06llu\n", i / per_us, (unsigned long long)row);
+	}
+	fprintf(f, "# Total: %09llu\n", (unsigned long long)total);
+	fprintf(f, "# Min Latencies: %05lld\n", s->n ? us_trunc((double)s->min) : 0);
+	fprintf(f, "# Avg Latencies: %05lld\n", us_trunc(stats_mean(s)));
+	fprintf(f, "# Max Latencies: %05lld\n", s->n ? us_trunc((double)s->max) : 0);
+	fprintf(f, "# Histogram Overflows: %05llu\n", (unsigned long long)h->overflow);
+	fprintf(f, "# Histogram Overflow at cycle number:\n");
+	fprintf(f, "# Thread 0:\n");
+}
+
+static void histfile(FILE *f, const struct timer_run *run, long long arg)
+{
+	(void)arg;
+	timer_histfile(f, &run->all);
+}
+
+int timer_write_histfile(const struct timer_run *run)
+{
+	if (!run->cfg.histfile)
+		return 0;
+	return write_file(run, "--histfile", run->cfg.histfile, histfile, 0);
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * timer_sample.c - the sampling thread. Per wake-up: one clock read, the
+ * latency against the expected time, O(1) statistics. Once a second the
+ * finished second goes into the ring for the display thread. No
+ * allocation, no formatting, no I/O (but -f's trace marker, which the
+ * user asked for and which comes after the sample was taken), no lock.
+ */
+#include <errno.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include "clock.h"
+#include "rtsetup.h"
+#include "timer.h"
+#include "tracefs.h"
+
+/* Involuntary context switches of this thread: Linux's nearest thing to
+ * a Xenomai mode switch (something took the CPU from the sampler). */
+static uint64_t involuntary_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nivcsw;
+}
+
+/* -f: a constant marker, so the sampling thread formats nothing; the
+ * latency is reported at the end. */
+static void freeze(struct timer_run *run, int64_t lat)
+{
+	tracefs_break("rtlat timer: new maximum latency, tracing stopped\n");
+	if (!run->frozen_ns)
+		run->frozen_ns = lat;
+}
+
+/* The second cur is over: hand it to the display thread. */
+static void publish(struct timer_feed *sp, bool partial)
+{
+	struct timer_run *run = sp->run;
+	uint64_t msw;
+
+	if (!sp->cur.index || !sp->cur.n)
+		return;
+	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
+	if (run->cfg.break_switch && msw > sp->msw) {
+		run->switched = 1;
+		run->stop = 1;
+	}
+	sp->msw = msw;
+	sp->cur.msw = msw;
+	sp->cur.overruns = run->overruns;
+	sp->cur.partial = partial;
+	ring_push(&run->ring, &sp->cur);
+}
+
+/* A sample of second idx arrived: close the current one. Returns false
+ * when the run is over (-T seconds measured). */
+static bool next_second(struct timer_feed *sp, uint64_t idx)
+{
+	struct timer_run *run = sp->run;
+
+	if (sp->cur.index == 0 && sp->count_msw)	/* warm-up over */
+		sp->msw_base = involuntary_switches();
+	else
+		publish(sp, false);
+	second_reset(&sp->cur, idx);
+	if (run->switched)	/* -b: nothing after the second that broke */
+		return false;
+	return !run->cfg.duration_s || idx <= (uint64_t)run->cfg.duration_s;
+}
+
+static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
+{
+	struct timer_run *run = sp->run;
+
+	second_add(&sp->cur, lat);
+	stats_add(&run->all, lat);
+	hist_add_abs(&run->avg, lat);
+	run->overruns += missed;
+	if (run->cfg.freeze && lat > run->worst) {
+		run->worst = lat;
+		freeze(run, lat);
+	}
+}
+
+void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw)
+{
+	sp->run = run;
+	sp->count_msw = count_msw;
+	sp->msw_base = sp->msw = 0;
+	second_reset(&sp->cur, 0);
+	run->worst = INT64_MIN;
+}
+
+bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
+{
+	struct timer_run *run = sp->run;
+	uint64_t idx = (uint64_t)((exp - run->start_ns) / NSEC_PER_SEC);
+
+	if (idx != sp->cur.index && !next_second(sp, idx))
+		return false;
+	if (idx)
+		record(sp, lat, missed);
+	else if (lat > run->worst)	/* -f: beat the warm-up too */
+		run->worst = lat;
+	return true;
+}
+
+void feed_end(struct timer_feed *sp)
+{
+	if (sp->cur.index && sp->cur.n)
+		publish(sp, true);
+}
+
+static int sample_loop(struct timer_feed *sp)
+{
+	struct timer_run *run = sp->run;
+	struct timer_wait *w = &run->wait;
+	uint64_t ticks, missed;
+	int64_t now, exp, lat;
+	int err;
+
+	for (;;) {
+		err = w->ops->wait(w, &ticks);
+		now = clock_now_ns();
+		if (run->stop)
+			return 0;
+		if (err == -EINTR)
+			continue;
+		if (err)
+			return err;
+		exp = w->expected;
+		lat = now - exp;
+		missed = timer_missed(ticks, lat, w->period);
+		w->expected = exp + (int64_t)(1 + missed) * w->period;
+		if (!feed_sample(sp, exp, lat, missed))
+			return 0;
+	}
+}
+
+void *timer_sampler(void *arg)
+{
+	struct timer_run *run = arg;
+	struct timer_feed sp;
+	int err;
+
+	prctl(PR_SET_NAME, "rtlat-sampler");
+	feed_init(&sp, run, true);
+	rt_thread_setup((int)run->cfg.prio, (int)run->cfg.cpu);
+	run->wait.period = run->cfg.period_us * NSEC_PER_USEC;
+	/* The first expiry 1 ms from now, as the original. */
+	run->start_ns = clock_now_ns() + NSEC_PER_MSEC;
+	err = run->wait.ops->open(&run->wait, run->start_ns);
+	if (!err)
+		err = sample_loop(&sp);
+	if (err)
+		run->error = -err;
+	else
+		feed_end(&sp);
+	run->wait.ops->close(&run->wait);
+	__atomic_store_n(&run->sampler_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_timer.c - the timer's pure logic: per-second aggregation, the ring,
+ * the summary, Xenomai histogram figures, overrun counting and formats. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "timer.h"
+#include "unit.h"
+
+UNIT_TEST(timer_second_aggregates)
+{
+	struct timer_second s;
+
+	second_reset(&s, 3);
+	CHECK_EQ_LL(second_avg(&s), 0);
+	second_add(&s, 5000);
+	second_add(&s, -1000);
+	second_add(&s, 2000);
+	CHECK_EQ_LL(s.index, 3);
+	CHECK_EQ_LL(s.n, 3);
+	CHECK_EQ_LL(s.min, -1000);
+	CHECK_EQ_LL(s.max, 5000);
+	CHECK_EQ_LL(second_avg(&s), 2000);
+}
+
+UNIT_TEST(timer_ring_fifo_and_full)
+{
+	static struct timer_ring r;
+	struct timer_second s, out;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	memset(&out, 0, sizeof(out));
+	CHECK(!ring_pop(&r, &out));
+	for (i = 0; i < TIMER_RING_SLOTS; i++) {
+		second_reset(&s, (uint64_t)i + 1);
+		CHECK(ring_push(&r, &s));
+	}
+	CHECK(!ring_push(&r, &s));
+	CHECK_EQ_LL(r.dropped, 1);
+	for (i = 0; i < TIMER_RING_SLOTS; i++) {
+		CHECK(ring_pop(&r, &out));
+		CHECK_EQ_LL(out.index, i + 1);
+	}
+	CHECK(!ring_pop(&r, &out));
+	/* Wraps around. */
+	second_reset(&s, 99);
+	CHECK(ring_push(&r, &s));
+	CHECK(ring_pop(&r, &out));
+	CHECK_EQ_LL(out.index, 99);
+}
+
+UNIT_TEST(timer_summary_folds_seconds)
+{
+	struct timer_summary t;
+	struct timer_second s;
+	const uint64_t *cmin, *cmax;
+
+	CHECK(summary_init(&t, 1000, 10) == 0);
+	cmin = t.hmin.count;
+	cmax = t.hmax.count;
+	CHECK_NEAR(summary_avg(&t), 0.0, 1e-9);
+	second_reset(&s, 1);
+	second_add(&s, 2000);
+	second_add(&s, 4000);
+	s.overruns = 1;
+	summary_add(&t, &s);
+	second_reset(&s, 2);
+	second_add(&s, -1500);
+	second_add(&s, 50000);
+	s.overruns = 4;
+	s.partial = true;
+	summary_add(&t, &s);
+	second_reset(&s, 3);		/* empty: ignored */
+	summary_add(&t, &s);
+	CHECK_EQ_LL(t.seconds, 2);
+	CHECK_EQ_LL(t.full_seconds, 1);
+	CHECK_EQ_LL(t.min, -1500);
+	CHECK_EQ_LL(t.max, 50000);
+	CHECK_EQ_LL(t.overruns, 4);
+	/* Mean of the per-second averages: (3000 + 24250) / 2. */
+	CHECK_NEAR(summary_avg(&t), 13625.0, 1e-9);
+	/* |min| of each second: 2 us and 1.5 us -> cells 2 and 1. */
+	CHECK_EQ_LL(cmin[1], 1);
+	CHECK_EQ_LL(cmin[2], 1);
+	/* 50 us is past 10 cells: overflow, shown in the last cell. */
+	CHECK_EQ_LL(cmax[4], 1);
+	CHECK_EQ_LL(t.hmax.overflow, 1);
+	CHECK_EQ_LL(xeno_cell(&t.hmax, 9), 1);
+	summary_free(&t);
+}
+
+UNIT_TEST(timer_xeno_hist_stats)
+{
+	uint64_t c[4];
+	struct histogram h;
+	uint64_t n;
+	double avg, sd;
+
+	hist_init_mem(&h, 0, 1000, 4, c);
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_EQ_LL(n, 0);
+	CHECK_NEAR(avg, 0.0, 1e-12);
+	CHECK_NEAR(sd, 0.0, 1e-12);
+	hist_add_abs(&h, 1500);		/* cell 1 */
+	hist_add_abs(&h, -1200);	/* |.|: cell 1 */
+	hist_add_abs(&h, 3999);		/* cell 3 */
+	hist_add_abs(&h, 9000);		/* overflow: cell 3 */
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_EQ_LL(n, 4);
+	CHECK_NEAR(avg, 2.0, 1e-12);
+	/* Cells 1,1,3,3 about 2: variance 4/3 (unbiased). */
+	CHECK_NEAR(sd, 1.1547005383792515, 1e-9);
+	hist_init_mem(&h, 0, 1000, 4, c);
+	hist_add_abs(&h, 100);
+	xeno_hist_stats(&h, &n, &avg, &sd);
+	CHECK_NEAR(sd, 0.0, 1e-12);
+}
+
+UNIT_TEST(timer_missed_periods)
+{
+	CHECK_EQ_LL(timer_missed(1, 500, 100000), 0);
+	CHECK_EQ_LL(timer_missed(4, 500, 100000), 3);
+	/* Methods without a tick count: lateness decides. */
+	CHECK_EQ_LL(timer_missed(0, 99999, 100000), 0);
+	CHECK_EQ_LL(timer_missed(0, 100000, 100000), 1);
+	CHECK_EQ_LL(timer_missed(0, 350000, 100000), 3);
+	CHECK_EQ_LL(timer_missed(0, -20, 100000), 0);
+}
+
+UNIT_TEST(timer_hms)
+{
+	char b[32];
+
+	hms(b, sizeof(b), 0);
+	CHECK(!strcmp(b, "00:00:00"));
+	hms(b, sizeof(b), 3 * 3600 + 25 * 60 + 7);
+	CHECK(!strcmp(b, "03:25:07"));
+}
+
+/* Run fn into a memory buffer and return it. */
+static char outbuf[8192];
+
+static FILE *mem(void)
+{
+	memset(outbuf, 0, sizeof(outbuf));
+	return fmemopen(outbuf, sizeof(outbuf) - 1, "w");
+}
+
+UNIT_TEST(timer_rtd_line_layout)
+{
+	static struct timer_run run;
+	struct timer_second s;
+	FILE *f = mem();
+
+	memset(&run, 0, sizeof(run));
+	run.cfg.lines = 2;
+	run.cfg.period_us = 100;
+	run.cfg.prio = 99;
+	run.sum.min = 1485;
+	run.sum.max = 83739;
+	second_reset(&s, 1);
+	second_add(&s, 1485);
+	second_add(&s, 3933);
+	second_add(&s, 83739);
+	s.overruns = 0;
+	s.msw = 0;
+	timer_print_second(f, &run, &s, 0);
+	timer_print_second(f, &run, &s, 1);
+	fclose(f);
+	CHECK(!strcmp(outbuf,
+		"RTT|  00:00:01  (periodic user-mode task, 100 us period, priority 99)\n"
+		"RTH|----lat min|----lat avg|----lat max|-overrun|---msw|---lat best|--lat worst\n"
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"));
+}
+
+UNIT_TEST(timer_histfile_layout)
+{
+	struct stats s;
+	FILE *f;
+
+	CHECK(stats_init(&s, 0, 100, 30) == 0);	/* 3 us of 100 ns buckets */
+	stats_add(&s, -50);	/* early: row 0 */
+	stats_add(&s, 700);	/* row 0 */
+	stats_add(&s, 1200);	/* row 1 */
+	stats_add(&s, 1900);	/* row 1 */
+	stats_add(&s, 5000);	/* overflow */
+	f = mem();
+	timer_histfile(f, &s);
+	fclose(f);
+	stats_free(&s);
+	CHECK(!strcmp(outbuf,
+		"# Histogram\n"
+		"000000 000002\n"
+		"000001 000002\n"
+		"000002 000000\n"
+		"# Total: 000000004\n"
+		"# Min Latencies: 00000\n"
+		"# Avg Latencies: 00001\n"
+		"# Max Latencies: 00005\n"
+		"# Histogram Overflows: 00001\n"
+		"# Histogram Overflow at cycle number:\n"
+		"# Thread 0:\n") || (fprintf(stderr, "%s", outbuf), 0));
+}
+
+UNIT_TEST(timer_timerlat_lines)
+{
+	int64_t ts = 0, lat = 0;
+	bool irq = false;
+
+	CHECK(timerlat_parse("          <idle>-0       [000] d.h1.    54.029328: #1     context    irq timer_latency       932 ns",
+			     &irq, &ts, &lat) == 0);
+	CHECK(irq);
+	CHECK_EQ_LL(ts, 54029328000LL);
+	CHECK_EQ_LL(lat, 932);
+	CHECK(timerlat_parse("   timerlat/1-867     [001] .....  1054.029339123: #12    context thread timer_latency     11700 ns",
+			     &irq, &ts, &lat) == 0);
+	CHECK(!irq);
+	CHECK_EQ_LL(ts, 1054029339123LL);
+	CHECK_EQ_LL(lat, 11700);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context thread timer_latency 4 us",
+			     &irq, &ts, &lat) == 0);
+	CHECK_EQ_LL(ts, 2500000000LL);
+	CHECK_EQ_LL(lat, 4000);
+	CHECK(timerlat_parse("# tracer: timerlat", &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("#   TASK-PID  CPU#  TIMESTAMP  ID  CONTEXT  LATENCY",
+			     &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context user timer_latency 4 ns",
+			     &irq, &ts, &lat) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 4 ms",
+			     &irq, &ts, &lat) == -1);
+}
+
+/* A run with just what the feed touches: statistics and the ring. */
+static struct timer_run *feed_run(long long duration_s)
+{
+	static struct timer_run run;
+
+	memset(&run, 0, sizeof(run));
+	run.cfg.duration_s = duration_s;
+	CHECK(stats_init(&run.all, 0, 100, 100) == 0);
+	CHECK(hist_init(&run.avg, 0, 1000, 10) == 0);
+	return &run;
+}
+
+static void feed_run_free(struct timer_run *run)
+{
+	stats_free(&run->all);
+	hist_free(&run->avg);
+}
+
+UNIT_TEST(timer_feed_groups_seconds_after_warmup)
+{
+	struct timer_run *run = feed_run(2);
+	struct timer_feed f;
+	struct timer_second s = { 0 };
+	int64_t k;
+
+	feed_init(&f, run, false);
+	/* Four wake-ups a second; second 0 is the warm-up. */
+	for (k = 0; k < 12; k++)
+		CHECK(feed_sample(&f, k * NSEC_PER_SEC / 4, 1000 + k, k == 5));
+	/* The first wake-up of second 3 ends a -T 2 run, unrecorded. */
+	CHECK(!feed_sample(&f, 3 * NSEC_PER_SEC, 5000, 0));
+	feed_end(&f);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.index, 1);
+	CHECK_EQ_LL(s.n, 4);
+	CHECK_EQ_LL(s.min, 1004);
+	CHECK_EQ_LL(s.max, 1007);
+	CHECK_EQ_LL(s.overruns, 1);
+	CHECK(!s.partial);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.index, 2);
+	CHECK_EQ_LL(second_avg(&s), 1009);
+	CHECK(!ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(run->all.n, 8);
+	CHECK_EQ_LL(hist_total(&run->avg), 8);
+	CHECK_EQ_LL(run->overruns, 1);
+	feed_run_free(run);
+}
+
+UNIT_TEST(timer_feed_partial_second_at_the_end)
+{
+	struct timer_run *run = feed_run(0);
+	struct timer_feed f;
+	struct timer_second s = { 0 };
+
+	feed_init(&f, run, false);
+	CHECK(feed_sample(&f, NSEC_PER_SEC / 2, 7, 0));		/* warm-up */
+	CHECK(feed_sample(&f, NSEC_PER_SEC + 10, 3, 0));
+	CHECK(feed_sample(&f, NSEC_PER_SEC + 20, -2, 0));
+	feed_end(&f);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK(s.partial);
+	CHECK_EQ_LL(s.n, 2);
+	CHECK_EQ_LL(s.min, -2);
+	CHECK(!ring_pop(&run->ring, &s));
+	/* Stopped in the warm-up: nothing to hand over. */
+	feed_init(&f, run, false);
+	CHECK(feed_sample(&f, 0, 1, 0));
+	feed_end(&f);
+	CHECK(!ring_pop(&run->ring, &s));
+	feed_run_free(run);
+}
+
+/* The timerlat reader on canned trace_pipe text: header lines skipped,
+ * only the mode's context taken, lines split across reads, seconds on
+ * the tracer's clock with the first one the warm-up. */
+UNIT_TEST(timer_timerlat_reader)
+{
+	static const char *const text[] = {
+		"# tracer: timerlat\n",
+		"  <idle>-0 [001] d.h1.  100.000010: #1 context    irq timer_latency  900 ns\n",
+		" timerlat/1-9 [001] .....  100.000020: #1 context thread timer_latency  20000 ns\n",
+		" timerlat/1-9 [001] .....  101.000020: #2 context thread timer_la",
+		"tency  5000 ns\n  <idle>-0 [001] d.h1.  101.000030: #2 context    irq timer_latency  800 ns\n",
+		" timerlat/1-9 [001] .....  101.500020: #3 context thread timer_latency  7000 ns\n",
+	};
+	struct timer_run *run = feed_run(0);
+	struct timer_second s = { 0 };
+	int fds[2];
+	unsigned int i;
+
+	run->cfg.mode = MODE_KERNEL_TASK;
+	CHECK(pipe(fds) == 0);
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		CHECK(write(fds[1], text[i], strlen(text[i])) == (ssize_t)strlen(text[i]));
+	close(fds[1]);
+	CHECK_EQ_LL(timerlat_read(run, fds[0]), EIO);
+	close(fds[0]);
+	/* Start: the first thread expiry, 100.000020 - 20 us. */
+	CHECK_EQ_LL(run->start_ns, 100000000000LL);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK(s.partial);
+	CHECK_EQ_LL(s.index, 1);
+	CHECK_EQ_LL(s.n, 2);
+	CHECK_EQ_LL(s.min, 5000);
+	CHECK_EQ_LL(s.max, 7000);
+	CHECK(!ring_pop(&run->ring, &s));
+	feed_run_free(run);
+}
