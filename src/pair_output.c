@@ -105,8 +105,12 @@ void pair_write_json(struct pair_run *run, struct results *res)
 	char key[16];
 	int i;
 
-	if (!j)
+	if (!j) {
+		/* Asked for but not written: the run did not deliver. */
+		if (res->path)
+			run->failed = 1;
 		return;
+	}
 	json_int(j, "num_threads", run->npairs);
 	json_obj_open(j, "thread");
 	for (i = 0; i < run->npairs; i++) {

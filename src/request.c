@@ -64,12 +64,7 @@ static struct opt req_opts[] = {
 	  "CPUs of the load processes, e.g. 3-7 or 1,3 (round robin)", NULL, false },
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.json,
 	  "write every series of every round as JSON to FILE", NULL, false },
-	{ 0, "strict", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.strict,
-	  "fail if a real-time setting cannot be applied", NULL, false },
-	{ 0, "no-mlock", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.no_mlock,
-	  "do not lock memory", NULL, false },
-	{ 0, "no-dma-latency", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.no_dma_latency,
-	  "do not hold /dev/cpu_dma_latency at 0", NULL, false },
+	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	OPT_END

@@ -350,8 +350,12 @@ void req_write_json(struct req_run *run, struct results *res)
 	struct json *j = results_open(res, run->failed);
 	int k;
 
-	if (!j)
+	if (!j) {
+		/* Asked for but not written: the run did not deliver. */
+		if (res->path)
+			run->failed = 1;
 		return;
+	}
 	json_obj_open(j, "request");
 	json_settings(j, run);
 	json_layout(j, run);

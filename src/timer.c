@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "results.h"
 #include "rtsetup.h"
+#include "stopsig.h"
 #include "subcommands.h"
 #include "timer.h"
 #include "tracefs.h"
@@ -155,7 +156,6 @@ static void on_kick(int sig)
  * properly. Threads inherit the mask. */
 static void block_signals(sigset_t *stop)
 {
-	struct sigaction sa;
 	sigset_t all;
 
 	sigemptyset(stop);
@@ -165,10 +165,7 @@ static void block_signals(sigset_t *stop)
 	all = *stop;
 	sigaddset(&all, SIGRTMIN);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_kick;	/* no SA_RESTART: waits return EINTR */
-	sigaction(KICK_SIGNAL, &sa, NULL);
+	stopsig_catch(KICK_SIGNAL, on_kick);	/* waits return EINTR */
 }
 
 static int alloc_run(struct timer_run *run)

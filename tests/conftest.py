@@ -51,9 +51,20 @@ def snapshot():
         "mqueue": set(os.listdir("/dev/mqueue")),
         "sems": ipc_sems(),
         "shm": set(os.listdir("/dev/shm")),
-        "tmp": {p.name for p in tmp.iterdir() if p.name.startswith("rtlat")},
+        # Everything in the runs' private TMPDIR, and rtlat's names in /tmp
+        # in case something ignored TMPDIR.
+        "tmp": {str(p) for p in tmp.iterdir()} |
+               {str(p) for p in Path("/tmp").glob("rtlat*")},
         "procs": rtlat_processes(),
     }
+
+
+@pytest.fixture(autouse=True)
+def private_tmpdir(tmp_path_factory, monkeypatch):
+    """Each test's runs inherit a private, empty TMPDIR: the leak check
+    sees everything they leave there, and nothing other programs on this
+    machine leave in /tmp."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
 
 
 def leaks(before, after):

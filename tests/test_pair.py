@@ -468,13 +468,34 @@ def test_error_at_startup(tmp_path, leakcheck):
     leakcheck()
 
 
-def test_json_rename_failure_leaves_no_temp(tmp_path, leakcheck):
+def test_json_into_a_directory_refused_before_the_run(tmp_path, leakcheck):
+    """--json naming an existing directory is bad input: found before
+    anything runs, no temporary file written beside it."""
     target = tmp_path / "adir"
     target.mkdir()
     r = run(["svsem", "-l", "10", "-i", "100", "-q", f"--json={target}"])
-    assert r.returncode == 1
-    assert "--json" in r.stderr
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1
+    assert re.search(r"--json.*directory", r.stderr), r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
+    leakcheck()
+
+
+def test_json_directory_gone_at_the_end(tmp_path, leakcheck):
+    """The JSON cannot be written at the end (its directory was removed
+    during the run): the summary is still printed, one line names --json,
+    the status is non-zero and no temporary file is left."""
+    d = tmp_path / "out"
+    d.mkdir()
+    p = start(["svsem", "-i", "1000", "-q", f"--json={d}/r.json"])
+    time.sleep(0.5)
+    d.rmdir()
+    rc, out, err = stop(p, signal.SIGINT)
+    assert rc == 1
+    parse_block(out, 1)
+    assert re.search(r"--json .*r\.json: No such file or directory", err), err
+    assert list(tmp_path.iterdir()) == []
     leakcheck()
 
 

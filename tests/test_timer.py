@@ -38,14 +38,6 @@ HSS = re.compile(r"^HSS\|    (min|avg|max)\| +(\d+)\| +(\d+\.\d{3})\|"
                  r" +(\d+\.\d{3})$")
 
 
-@pytest.fixture(autouse=True)
-def private_tmpdir(tmp_path_factory, monkeypatch):
-    """rtlat timer writes no temporary files; a private TMPDIR (inherited
-    by the runs) keeps the leak check on what they would write there, not
-    on what other programs on this shared machine leave in /tmp."""
-    monkeypatch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
-
-
 def check_fixed_width(line):
     """Every field between bars has the original's width."""
     widths = {"RTD": [11, 11, 11, 8, 6, 11, 11], "RTS": [11, 11, 11, 8, 6]}
