@@ -195,11 +195,42 @@ static int make_dir(char *dir, size_t len)
 	return 0;
 }
 
+static const char *const tests[] = {
+	"pmq", "sigwait", "svsem", "ptsem", "timer", "request", NULL
+};
+
+static bool known_test(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; tests[i]; i++)
+		if (strlen(tests[i]) == len && !strncmp(tests[i], name, len))
+			return true;
+	return false;
+}
+
+/* Every name in --only must be a test: a typo would silently run nothing. */
+static int check_only(void)
+{
+	const char *p = only, *end;
+	size_t len;
+
+	while (p) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (!known_test(p, len)) {
+			opts_error("rtlat suite", opts_find(suite_opts, 0, "only"),
+				   "'%.*s' is not a test; accepted: a comma-separated list of pmq, sigwait, svsem, ptsem, timer, request",
+				   (int)len, p);
+			return -1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 int suite_main(int argc, char **argv)
 {
-	static const char *const tests[] = {
-		"pmq", "sigwait", "svsem", "ptsem", "timer", "request", NULL
-	};
 	char dir[4096];
 	int i, ind, rc, failed = 0;
 
@@ -211,7 +242,7 @@ int suite_main(int argc, char **argv)
 		fprintf(stderr, "rtlat suite: unexpected argument '%s'\n", argv[ind]);
 		return OPTS_EXIT_USAGE;
 	}
-	if (make_dir(dir, sizeof(dir)))
+	if (check_only() || make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

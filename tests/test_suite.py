@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat suite: every test with short defaults, one table, one JSON and
+one text file per test in the results directory."""
+import json
+import re
+import signal
+import time
+
+from conftest import run, start, stop
+
+HEADER = re.compile(r"^test +series +samples +min +avg +p99 +p99\.99 +max$")
+ROW = re.compile(r"^(?P<test>\S+) +(?P<series>\S+) +(?P<n>\d+)"
+                 r"(?: +-?\d+\.\d{2}){5}$")
+EXPECTED = {("pmq", "latency"), ("sigwait", "latency"), ("svsem", "latency"),
+            ("ptsem", "latency"), ("timer", "latency"),
+            ("request", "response"), ("request", "total_jitter")}
+
+
+def table(out):
+    lines = out.splitlines()
+    i = next(k for k, line in enumerate(lines) if HEADER.match(line))
+    rows = []
+    for line in lines[i + 1:]:
+        m = ROW.match(line)
+        if not m:
+            break
+        rows.append(m)
+    return rows, lines
+
+
+def test_suite_runs_every_test(tmp_path, leakcheck):
+    out_dir = tmp_path / "res"
+    r = run(["suite", "--duration", "1", "-o", str(out_dir)], timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows, lines = table(r.stdout)
+    assert {(m["test"], m["series"]) for m in rows} == EXPECTED
+    assert all(int(m["n"]) > 0 for m in rows)
+    assert lines[-1] == f"results: {out_dir}"
+    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request"):
+        d = json.loads((out_dir / f"{t}.json").read_text())
+        assert d["file_version"] == 1 and d["return_code"] == 0
+        assert (out_dir / f"{t}.txt").stat().st_size > 0
+    leakcheck()
+
+
+def test_suite_subset_and_bad_input(tmp_path, leakcheck):
+    r = run(["suite", "--only", "svsem,timer", "--duration", "1",
+             "-o", str(tmp_path / "s")], timeout=60)
+    assert r.returncode == 0, r.stderr
+    rows, _ = table(r.stdout)
+    assert {m["test"] for m in rows} == {"svsem", "timer"}
+    for args, pattern in ((["--duration", "0"], r"--duration.*'0'"),
+                          (["--only", "pmq,timr"], r"--only: 'timr' is not a test; accepted: .*pmq"),
+                          (["--only", ""], r"--only: '' is not a test"),
+                          (["--bogus"], r"unknown option --bogus")):
+        bad = run(["suite", "-o", str(tmp_path / "never")] + args)
+        assert bad.returncode == 2, bad.stderr
+        assert re.search(pattern, bad.stderr), bad.stderr
+        assert len(bad.stderr.splitlines()) == 1
+        assert not (tmp_path / "never").exists()
+    leakcheck()
+
+
+def test_suite_interrupted_prints_what_ran(tmp_path, leakcheck):
+    p = start(["suite", "--duration", "3", "-o", str(tmp_path / "i")])
+    time.sleep(4.5)     # pmq done, sigwait running
+    rc, out, err = stop(p, signal.SIGINT, timeout=30)
+    assert rc == 1
+    rows, _ = table(out)
+    tests = [m["test"] for m in rows]
+    assert tests[:1] == ["pmq"] and "request" not in tests
+    json.loads((tmp_path / "i" / "pmq.json").read_text())
+    leakcheck()
