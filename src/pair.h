@@ -82,6 +82,9 @@ struct transport_ops {
 	int (*open)(struct pair *p);
 	/* In the worker, before the start barrier (signal masks...). */
 	int (*attach)(struct pair *p, enum pair_role role);
+	/* In the worker when its loop is over (any way), if attach() ran:
+	 * release what the role holds so its partner can end too. */
+	void (*detach)(struct pair *p, enum pair_role role);
 	int (*send)(struct pair *p, enum pair_dir dir);
 	int (*receive)(struct pair *p, enum pair_dir dir);
 	/* In the main process after all workers ended. */

@@ -191,6 +191,8 @@ static void run_role(struct pair *p, enum pair_role role)
 		sender_loop(p);
 	else if (!err)
 		receiver_loop(p);
+	if (p->w[role].started && p->run->ops->detach)
+		p->run->ops->detach(p, role);
 	__atomic_store_n(&p->w[role].finished, 1, __ATOMIC_RELEASE);
 }
 

@@ -106,14 +106,38 @@ def test_output_and_json(tmp_path, leakcheck, test, extra):
     leakcheck()
 
 
-@pytest.mark.parametrize("variant", [["--type", "mutex"], ["--type", "sem"],
-                                     ["--type", "named-sem"]],
-                         ids=lambda v: v[1])
-def test_ptsem_types(leakcheck, variant):
-    r = run(["ptsem", "-q", "-i", "100", "-l", "1000"] + variant)
+PTSEM_TYPES = ["mutex", "condvar", "sem", "named-sem"]
+
+
+@pytest.mark.parametrize("kind", PTSEM_TYPES)
+def test_ptsem_types(tmp_path, leakcheck, kind):
+    js = tmp_path / "t.json"
+    r = run(["ptsem", "-t", "2", "-q", "-i", "100", "-l", "1000",
+             "--type", kind, f"--json={js}"])
     assert r.returncode == 0, r.stderr
-    ids, _ = parse_block(r.stdout, 1)
-    assert int(ids[0][11]) == 1000
+    ids, _ = parse_block(r.stdout, 2)
+    assert [int(m[11]) for m in ids] == [1000, 1000]
+    d = json.loads(js.read_text())
+    for i in range(2):
+        check_stats_json(d["thread"][str(i)]["receiver"]["latency"], 1000)
+    leakcheck()
+
+
+@pytest.mark.parametrize("kind", PTSEM_TYPES)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
+def test_ptsem_types_end_by_signal(leakcheck, kind, sig):
+    """Whatever a worker is blocked in (a mutex lock cannot be interrupted
+    by a signal), the run ends promptly with its summary."""
+    for delay in (0.05, 0.4):
+        p = start(["ptsem", "-t", "2", "-i", "300", "-d", "0", "-q",
+                   "--type", kind])
+        time.sleep(delay)
+        t0 = time.monotonic()
+        rc, out, err = stop(p, sig)
+        assert rc == 0, err
+        assert time.monotonic() - t0 < 2.0
+        ids, _ = parse_block(out, 2)
+        assert all(int(m[11]) > 0 for m in ids)
     leakcheck()
 
 
@@ -274,7 +298,7 @@ BAD = [
     (["pmq", "--json=/nonexistent-dir/x.json"], r"--json.*/nonexistent-dir.*existing"),
     (["pmq", "-f", "1"], r"-f/--forcetimeout.*needs -T"),
     (["pmq", "-T", "0"], r"-T/--timeout.*'0'"),
-    (["ptsem", "--type", "spin"], r"--type.*'spin'.*mutex, sem, named-sem"),
+    (["ptsem", "--type", "spin"], r"--type.*'spin'.*mutex, condvar, sem, named-sem"),
     (["pmq", "-f"], r"-f/--forcetimeout: needs an argument"),
     (["svsem", "extra"], r"unexpected argument 'extra'"),
     (["nosuch"], r"unknown subcommand 'nosuch'; accepted: pmq"),
