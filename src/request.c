@@ -267,11 +267,19 @@ static int open_sockets(struct req_run *run)
 	struct req_net_error e = { 0 };
 	int err = 0;
 
+	/* Local mode without -p: a port the kernel picks on loopback, so two
+	 * runs at once never collide. -p, -s and -c keep the fixed port. */
+	if (run->mode == REQ_LOCAL && !opts_find(req_opts, 'p', NULL)->given)
+		cfg.port = 0;
 	if (run->mode != REQ_CLIENT_ONLY)
 		err = req_net_listen(run->mode == REQ_LOCAL ? "127.0.0.1" :
 				     cfg.bind ? cfg.bind : "0.0.0.0", (int)cfg.port,
 				     &run->listen_fd, run->where,
 				     sizeof(run->where), &e);
+	if (!err && !cfg.port)
+		cfg.port = run->cfg.port = req_net_bound_port(run->listen_fd,
+							     run->where,
+							     sizeof(run->where));
 	if (!err && run->mode != REQ_SERVER_ONLY)
 		err = req_net_connect(run->mode == REQ_LOCAL ? "127.0.0.1" : cfg.host,
 				      (int)cfg.port, &run->conn_fd,

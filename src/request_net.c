@@ -83,6 +83,19 @@ fail:
 	return -1;
 }
 
+int req_net_bound_port(int fd, char *where, size_t wlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return 0;
+	req_addr_str((struct sockaddr *)&ss, where, wlen);
+	return ntohs(ss.ss_family == AF_INET6 ?
+		     ((struct sockaddr_in6 *)&ss)->sin6_port :
+		     ((struct sockaddr_in *)&ss)->sin_port);
+}
+
 /* Connect within CONNECT_LIMIT_MS: 0 or an errno. */
 static int connect_bounded(int s, const struct addrinfo *a)
 {

@@ -19,6 +19,9 @@ int req_net_listen(const char *addr, int port, int *fd, char *where,
 		   size_t wlen, struct req_net_error *e);
 /* Connect to host:port within a few seconds, TCP_NODELAY set. If where is
  * not NULL it gets "host (addr:port)". */
+/* The port a listening socket got (port 0 asked: the kernel's pick);
+ * where is rewritten as "addr:port". 0 on error. */
+int req_net_bound_port(int fd, char *where, size_t wlen);
 int req_net_connect(const char *host, int port, int *fd, char *where,
 		    size_t wlen, struct req_net_error *e);
 

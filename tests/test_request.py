@@ -316,6 +316,22 @@ def test_connection_refused_says_where(leakcheck):
     leakcheck()
 
 
+def test_two_local_runs_at_once_do_not_collide(leakcheck):
+    """Without -p the local test listens on a port the kernel picks, so
+    two runs started together both work; the layout names the port."""
+    procs = [start(["request", "-i", "1", "--samples", "500", "-C", "2000"])
+             for _ in range(2)]
+    ports = []
+    for p in procs:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        m = re.search(r"^  server .* 127\.0\.0\.1:(\d+) \(loopback only\)$", out, re.M)
+        assert m, out
+        ports.append(int(m.group(1)))
+    assert ports[0] != ports[1] and 0 not in ports
+    leakcheck()
+
+
 def test_summary_for_the_suite(leakcheck):
     rfd, wfd = os.pipe()
     r = run(["request", "-i", "2", "--samples", "300", "-C", "5000", "-p", str(free_port())],
