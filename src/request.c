@@ -33,7 +33,7 @@ static struct opt req_opts[] = {
 	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 0, &cfg.rate_hz,
 	  "client's POSIX timer rate in Hz (default 1000)", NULL, false },
 	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 0, &cfg.port,
-	  "TCP port of the server (default 20000)", NULL, false },
+	  "TCP port of the server (default 20000 with -s/-c; local: a free one)", NULL, false },
 	{ 's', "server", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.server_only,
 	  "run only the server (for a client on another host)", NULL, false },
 	{ 'c', "client", OPT_STRING, OPT_ARG_REQUIRED, "HOST", 0, 0, 0, &cfg.host,
