@@ -85,7 +85,7 @@ fail:
 
 int req_net_bound_port(int fd, char *where, size_t wlen)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	socklen_t len = sizeof(ss);
 
 	if (getsockname(fd, (struct sockaddr *)&ss, &len))
