@@ -85,15 +85,18 @@ fail:
 
 int req_net_bound_port(int fd, char *where, size_t wlen)
 {
-	struct sockaddr_storage ss = { 0 };
-	socklen_t len = sizeof(ss);
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} a;
+	socklen_t len = sizeof(a);
 
-	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+	memset(&a, 0, sizeof(a));
+	if (getsockname(fd, &a.sa, &len))
 		return 0;
-	req_addr_str((struct sockaddr *)&ss, where, wlen);
-	return ntohs(ss.ss_family == AF_INET6 ?
-		     ((struct sockaddr_in6 *)&ss)->sin6_port :
-		     ((struct sockaddr_in *)&ss)->sin_port);
+	req_addr_str(&a.sa, where, wlen);
+	return ntohs(a.sa.sa_family == AF_INET6 ? a.in6.sin6_port : a.in.sin_port);
 }
 
 /* Connect within CONNECT_LIMIT_MS: 0 or an errno. */
