@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Shared fixtures: the binary under test and leak checks."""
+import contextlib
 import os
 import re
 import signal
@@ -104,6 +105,19 @@ def start(args, argv0=None, **kw):
     cmd = [argv0 or RTLAT] + list(args)
     return subprocess.Popen(cmd, executable=RTLAT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
+
+
+@contextlib.contextmanager
+def running(args, **kw):
+    """start() for a with-block: a run the test did not finish (an assertion
+    failed) is killed and reaped, so it cannot outlive the test."""
+    p = start(args, **kw)
+    try:
+        yield p
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 def children_of(pid):

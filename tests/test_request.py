@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, read_pty, run, start, stop
+from conftest import RTLAT, read_pty, run, running, start, stop
 
 SERIES = ["POSIX Timer Interval Time", "Send Time", r"nanosleep\(100us\) Time",
           "Receive Time", "Response Time", "Total Jitter"]
@@ -177,9 +177,8 @@ def named_children(pid, prefix):
 
 
 def test_rounds_add_loads_one_by_one(leakcheck):
-    p = start(["request", "-D", "-i", "3", "--samples", "1500", "-C", "1000",
-               "-p", str(free_port())])
-    try:
+    with running(["request", "-D", "-i", "3", "--samples", "1500", "-C", "1000",
+                  "-p", str(free_port())]) as p:
         m, _ = wait_line(p.stderr, r"client: pid (\d+), CPU (\d+), SCHED_FIFO (\d+)")
         cpid, ccpu, cprio = map(int, m.groups())
         assert proc_sched(cpid) == (1, cprio, str(ccpu))       # SCHED_FIFO
@@ -191,10 +190,6 @@ def test_rounds_add_loads_one_by_one(leakcheck):
             assert lprio == 1 and lcpu == ccpu                 # shares the client's CPU
             assert len(named_children(p.pid, "rtlat-load")) == j + 1
         out, _ = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
     assert p.returncode == 0
     check_round_blocks(out, 3)
     leakcheck()
@@ -544,19 +539,14 @@ def test_load_cpus_widen_the_rounds_range(leakcheck):
 
 def test_placement_options(leakcheck):
     last = max(os.sched_getaffinity(0))
-    p = start(["request", "-D", "-i", "2", "--samples", "300", "-C", "2000",
-               "--client-cpu", "0", "--server-cpu", str(last), "--main-cpu", str(last),
-               "--load-cpus", f"0,{last}", "-p", str(free_port())])
-    try:
+    with running(["request", "-D", "-i", "2", "--samples", "300", "-C", "2000",
+                  "--client-cpu", "0", "--server-cpu", str(last), "--main-cpu", str(last),
+                  "--load-cpus", f"0,{last}", "-p", str(free_port())]) as p:
         m, _ = wait_line(p.stderr, r"client: pid (\d+), CPU (\d+)")
         assert proc_sched(int(m.group(1)))[2] == "0"
         m, _ = wait_line(p.stderr, r"load process 0 started: pid (\d+), CPU (\d+)")
         assert int(m.group(2)) == 0 and proc_sched(int(m.group(1)))[2] == "0"
         out, _ = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
     assert p.returncode == 0
     assert "Layout (set by options):" in out
     assert re.search(rf"^  server +CPU{last} ", out, re.M)
