@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "opts.h"
+#include "outfile.h"
 
 int parse_ll(const char *s, long long *out)
 {
@@ -134,34 +135,11 @@ static int check_choice(const char *prog, struct opt *o, const char *arg)
 
 static int check_path_out(const char *prog, struct opt *o, const char *arg)
 {
-	char dir[4096];
-	struct stat st;
-	char *slash;
+	char why[PATH_MAX + 64];
 
-	if (!*arg) {
-		opts_error(prog, o, "empty file name; accepted: a file path");
-		return -1;
-	}
-	if (!strcmp(arg, "-")) {
-		*(const char **)o->dest = arg;
-		return 0;
-	}
-	snprintf(dir, sizeof(dir), "%s", arg);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(dir, W_OK | X_OK)) {
-		opts_error(prog, o, "cannot write '%s': directory '%s': %s; accepted: a file in an existing writable directory",
-			   arg, dir, strerror(errno));
-		return -1;
-	}
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-		opts_error(prog, o, "'%s' is a directory; accepted: a file in an existing writable directory",
-			   arg);
+	if (outfile_check(arg, why, sizeof(why))) {
+		opts_error(prog, o, "cannot write '%s': %s; accepted: a file in an existing writable directory, a device, a FIFO or - (stdout)",
+			   arg, why);
 		return -1;
 	}
 	*(const char **)o->dest = arg;

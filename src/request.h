@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "outfile.h"
 #include "request_series.h"
 #include "stats.h"
 
@@ -99,6 +100,7 @@ struct req_run {
 	int failed;
 	char fail_msg[256];
 	FILE *log;
+	struct outfile log_file;	/* -l, by the shared output rule */
 	int64_t t_start;
 	struct req_server *server;	/* server-only mode: its counters */
 };

@@ -208,7 +208,15 @@ static int start_load(struct req_run *run, int i)
 	r = wait_for(run, load_ready, i, READY_LIMIT_NS, "load process");
 	if (r)
 		return r;
-	kill(pid, REQ_SIG_LOAD);
+	if (kill(pid, REQ_SIG_LOAD)) {
+		char hint[256] = "";
+
+		if (errno == EAGAIN)
+			rt_sigpending_hint(hint, sizeof(hint));
+		fail(run, "cannot start load process %d: %s%s%s", i,
+		     strerror(errno), *hint ? ": " : "", hint);
+		return -1;
+	}
 	debug(run, "load process %d started: pid %d, CPU %d, SCHED_RR %d",
 	      i, pid, req_load_cpu(&run->layout, i), run->layout.load_prio);
 	return 0;
@@ -297,12 +305,8 @@ static int open_log(struct req_run *run)
 {
 	if (!run->cfg.log)
 		return 0;
-	run->log = fopen(run->cfg.log, "w");
-	if (!run->log) {
-		fail(run, "-l %s: %s", run->cfg.log, strerror(errno));
-		return -1;
-	}
-	return 0;
+	run->log = outfile_open(&run->log_file, run->prog, "-l", run->cfg.log);
+	return run->log ? 0 : -1;
 }
 
 static int rt_start(struct req_run *run, int prio, int cpu)
@@ -375,8 +379,8 @@ static void finish(struct req_run *run, struct results *res)
 	fflush(stdout);
 	if (run->fail_msg[0])
 		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
-	if (run->log && fclose(run->log) && !run->failed)
-		fail(run, "-l %s: %s", run->cfg.log, strerror(errno));
+	if (run->log && outfile_close(&run->log_file, run->prog))
+		run->failed = 1;
 	run->log = NULL;
 	req_write_json(run, res);
 	suite_summary(run);

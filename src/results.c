@@ -8,6 +8,7 @@
 #include "cleanup.h"
 #include "json.h"
 #include "opts.h"
+#include "outfile.h"
 #include "results.h"
 #include "rtsetup.h"
 #include "stats.h"
@@ -15,7 +16,7 @@
 #include "version.h"
 
 static struct json jw;
-static char tmp_path[4200];
+static struct outfile out;
 
 void results_begin(struct results *r, const char *path, const char *test,
 		   int argc, char **argv)
@@ -65,19 +66,9 @@ struct json *results_open(struct results *r, int return_code)
 
 	if (!r->path)
 		return NULL;
-	if (!strcmp(r->path, "-")) {
-		f = stdout;
-		tmp_path[0] = '\0';
-	} else {
-		snprintf(tmp_path, sizeof(tmp_path), "%s.tmp-%d", r->path,
-			 (int)getpid());
-		cleanup_add_file(tmp_path);
-		f = fopen(tmp_path, "w");
-		if (!f) {
-			fprintf(stderr, "rtlat: --json %s: %s\n", r->path, strerror(errno));
-			return NULL;
-		}
-	}
+	f = outfile_open(&out, "rtlat", "--json", r->path);
+	if (!f)
+		return NULL;
 	json_init(&jw, f);
 	json_obj_open(&jw, NULL);
 	/* rt-tests' keys, including its trailing colons, for its parsers. */
@@ -93,9 +84,6 @@ struct json *results_open(struct results *r, int return_code)
 
 int results_close(struct results *r, struct json *j)
 {
-	FILE *f = j->f;
-	int bad;
-
 	json_obj_open(j, "rtlat");
 	json_str(j, "version", RTLAT_VERSION);
 	json_str(j, "test", r->test);
@@ -106,14 +94,7 @@ int results_close(struct results *r, struct json *j)
 	sysinfo_json(j);
 	rt_json(j, "rt");
 	json_obj_close(j);
-	if (f == stdout)
-		return fflush(f) ? -1 : 0;
-	bad = ferror(f) | fclose(f);
-	if (!bad && rename(tmp_path, r->path) == 0)
-		return 0;
-	fprintf(stderr, "rtlat: --json %s: %s\n", r->path, strerror(errno));
-	unlink(tmp_path);
-	return -1;
+	return outfile_close(&out, "rtlat");
 }
 
 void results_stats(struct json *j, const char *key, const struct stats *s,

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "json.h"
 #include "results.h"
+#include "outfile.h"
 #include "timer.h"
 
 const char *const timer_mode_names[] = {
@@ -193,30 +194,19 @@ static void gnuplot(FILE *f, const struct timer_run *run, long long actual_s)
 	gnuplot_rows(f, &run->avg, (double)run->cfg.bucket_ns / NSEC_PER_USEC);
 }
 
-/* Open path for writing ("-" is stdout), write, close. */
+/* Write one output file by the shared rule (outfile.h). */
 static int write_file(const struct timer_run *run, const char *what,
 		      const char *path,
 		      void (*fn)(FILE *f, const struct timer_run *run, long long arg),
 		      long long arg)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int bad;
+	struct outfile of;
+	FILE *f = outfile_open(&of, run->prog, what, path);
 
-	if (!f) {
-		fprintf(stderr, "%s: %s %s: %s\n", run->prog, what, path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fn(f, run, arg);
-	bad = ferror(f);
-	if (f == stdout)
-		bad |= fflush(f);
-	else
-		bad |= fclose(f);
-	if (bad) {
-		fprintf(stderr, "%s: %s %s: write failed\n", run->prog, what, path);
-		return -1;
-	}
-	return 0;
+	return outfile_close(&of, run->prog);
 }
 
 int timer_write_gnuplot(const struct timer_run *run, long long actual_s)
