@@ -69,9 +69,11 @@ static volatile sig_atomic_t stop_requested;
 static void on_stop_signal(int sig)
 {
 	(void)sig;
+	struct pair_shared *sh = __atomic_load_n(&g_shared, __ATOMIC_SEQ_CST);
+
 	stop_requested = 1;
-	if (g_shared)
-		g_shared->stop = 1;
+	if (sh)
+		sh->stop = 1;
 }
 
 static void on_kick(int sig)
@@ -187,8 +189,11 @@ static int alloc_pairs(struct pair_run *run)
 		privs = shared_alloc(priv * run->npairs);
 	if (!run->shared || !run->pairs || !hist || (priv && !privs))
 		return -ENOMEM;
-	g_shared = run->shared;
-	g_shared->stop = stop_requested;
+	/* Publish first, then look: a signal in between is seen by one of
+	 * the two. Never store 0 here: that could undo the handler's 1. */
+	__atomic_store_n(&g_shared, run->shared, __ATOMIC_SEQ_CST);
+	if (stop_requested)
+		run->shared->stop = 1;
 	for (i = 0; i < run->npairs; i++) {
 		struct pair *p = &run->pairs[i];
 		int prio = (int)run->cfg.prio;
@@ -525,6 +530,26 @@ static void report_summary(const struct pair_run *run)
 	stats_free(&all);
 }
 
+/*
+ * A stop signal is a normal ending (as in rt-tests), but one that came
+ * before any pair recorded a sample leaves nothing to report: exit 1.
+ */
+static void check_delivered(struct pair_run *run)
+{
+	uint64_t n = 0;
+	int i;
+
+	if (!stop_requested || run->failed)
+		return;
+	for (i = 0; i < run->npairs; i++)
+		n += run->pairs[i].lat.n;
+	if (n)
+		return;
+	run->failed = 1;
+	snprintf(run->fail_msg, sizeof(run->fail_msg),
+		 "stopped by a signal before the first sample");
+}
+
 int pair_main(const struct transport_ops *ops, int argc, char **argv)
 {
 	static struct pair_run run;
@@ -548,6 +573,7 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 	if (run_pairs(&run))
 		run.failed = 1;
 	close_transport(&run);
+	check_delivered(&run);
 	if (run.started_any || !run.failed) {
 		/* The final block replaces the live one on a terminal. */
 		if (live_lines)

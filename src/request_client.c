@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "request.h"
+#include "rtsetup.h"
 #include "request_proto.h"
 
 /* The server sleeps --sleep; a reply later than this plus the sleep is a
@@ -166,8 +167,12 @@ void req_client_child(struct req_run *run)
 	socket_setup(&c);
 	err = start_timer(&c);
 	if (err) {
-		req_fail(run->sh, "client: cannot start the POSIX timer: %s",
-			 strerror(-err));
+		char hint[256] = "";
+
+		if (err == -EAGAIN)
+			rt_sigpending_hint(hint, sizeof(hint));
+		req_fail(run->sh, "client: cannot start the POSIX timer: %s%s%s",
+			 strerror(-err), *hint ? ": " : "", hint);
 		_exit(1);
 	}
 	__atomic_store_n(&run->sh->client_ready, 1, __ATOMIC_RELEASE);

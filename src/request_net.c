@@ -35,10 +35,12 @@ static struct addrinfo *resolve(const char *host, int port, int flags,
 	snprintf(serv, sizeof(serv), "%d", port);
 	err = getaddrinfo(host, serv, &hints, &ai);
 	if (err) {
-		snprintf(e->msg, sizeof(e->msg), "cannot resolve '%s': %s; accepted: %s",
-			 host, gai_strerror(err), flags & AI_NUMERICHOST ?
-			 "a numeric IPv4 or IPv6 address" :
-			 "a host name or address where rtlat request -s runs");
+		/* A long name is cut so the accepted form stays on the line. */
+		snprintf(e->msg, sizeof(e->msg), "cannot resolve '%.64s%s': %s; accepted: %s",
+			 host, strlen(host) > 64 ? "..." : "", gai_strerror(err),
+			 flags & AI_NUMERICHOST ?
+			 "an IPv4 or IPv6 address of this host (e.g. 127.0.0.1, 0.0.0.0, ::1)" :
+			 "a host name or IPv4/IPv6 address where rtlat request -s runs");
 		return NULL;
 	}
 	return ai;

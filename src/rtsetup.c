@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "cleanup.h"
 #include "json.h"
@@ -222,4 +223,21 @@ void rt_json(struct json *j, const char *key)
 		json_str(j, NULL, rec->reasons[i]);
 	json_arr_close(j);
 	json_obj_close(j);
+}
+
+void rt_sigpending_hint(char *buf, size_t len)
+{
+	char line[128], q[64] = "unknown";
+	struct rlimit rl;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigQ: %63s", q) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (getrlimit(RLIMIT_SIGPENDING, &rl))
+		rl.rlim_cur = 0;
+	snprintf(buf, len, "the user's queued signals (SigQ %s) reached RLIMIT_SIGPENDING (%llu); raise it with ulimit -i or prlimit --sigpending",
+		 q, (unsigned long long)rl.rlim_cur);
 }

@@ -62,5 +62,11 @@ void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool rt_all_applied(void);
 /* Write "rt": { "rt": bool, "mlockall", "dma_latency", "reasons": [...] } */
 void rt_json(struct json *j, const char *key);
+/*
+ * After EAGAIN from timer_create() or from queueing a real-time signal:
+ * the user's queued-signal count against RLIMIT_SIGPENDING, and how to
+ * raise it, as text for the one error line.
+ */
+void rt_sigpending_hint(char *buf, size_t len);
 
 #endif

@@ -4,6 +4,13 @@
 #include <string.h>
 #include "stopsig.h"
 
+static volatile sig_atomic_t early_signal;
+
+static void on_early(int sig)
+{
+	early_signal = sig;
+}
+
 void stopsig_catch(int sig, void (*handler)(int))
 {
 	struct sigaction sa;
@@ -14,9 +21,38 @@ void stopsig_catch(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
+/*
+ * Runs before main(): from here on a stop signal is remembered instead of
+ * killing the process, however early it comes. Only the time the kernel
+ * and the dynamic loader spend before this point is left uncovered.
+ */
+__attribute__((constructor)) static void stopsig_early(void)
+{
+	stopsig_catch(SIGINT, on_early);
+	stopsig_catch(SIGTERM, on_early);
+	stopsig_catch(SIGHUP, on_early);
+}
+
 void stopsig_install(void (*handler)(int))
 {
+	sigset_t set, old;
+
+	/* No signal between installing and replaying can be counted twice
+	 * or lost: they wait in the mask until the replay is done. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
 	stopsig_catch(SIGINT, handler);
 	stopsig_catch(SIGTERM, handler);
 	stopsig_catch(SIGHUP, handler);
+	if (early_signal)
+		handler(early_signal);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int stopsig_early_signal(void)
+{
+	return early_signal;
 }

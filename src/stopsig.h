@@ -9,8 +9,13 @@
 /*
  * Install handler for SIGINT, SIGTERM and SIGHUP, without SA_RESTART:
  * a blocking call then returns EINTR and the caller sees its stop flag.
+ * A stop signal caught before this call (a constructor catches them from
+ * before main) is handed to handler at once.
  */
 void stopsig_install(void (*handler)(int));
+/* A stop signal that came before stopsig_install (0: none); it is also
+ * passed to the handler when that is installed. */
+int stopsig_early_signal(void);
 /* The same for one more signal (a "kick" that only interrupts). */
 void stopsig_catch(int sig, void (*handler)(int));
 

@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "opts.h"
+#include "outfile.h"
+#include "stopsig.h"
 #include "subcommands.h"
 
 #define SUITE_MAX_ARGS 24
@@ -52,7 +55,7 @@ static int nrows;
 
 static void on_signal(int sig)
 {
-	interrupted = 1;
+	interrupted = sig;
 	if (current > 0)
 		kill(current, sig);
 }
@@ -95,8 +98,15 @@ static void read_rows(int fd, const char *test)
 	ssize_t got;
 	size_t len = 0;
 
-	while ((got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)got;
+	/* A stop signal interrupts read(); the test still reports, so go on
+	 * until it closes the pipe. */
+	while (len < sizeof(buf) - 1) {
+		got = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (got > 0)
+			len += (size_t)got;
+		else if (got == 0 || errno != EINTR)
+			break;
+	}
 	buf[len] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line && nrows < SUITE_MAX_ROWS;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -106,10 +116,14 @@ static void read_rows(int fd, const char *test)
 	}
 }
 
-static void child(char **av, int out, int wfd)
+static void child(char **av, int out, int wfd, pid_t suite)
 {
 	char fdbuf[16];
 
+	/* A suite killed outright (SIGKILL) stops its test too: SIGTERM lets
+	 * the test end as on ^C, clean up and leave nothing running. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != suite)
+		_exit(1);
 	snprintf(fdbuf, sizeof(fdbuf), "%d", wfd);
 	setenv("RTLAT_SUMMARY_FD", fdbuf, 1);
 	dup2(out, STDOUT_FILENO);
@@ -125,6 +139,7 @@ static int run_test(const char *test, const char *dir)
 	char *av[SUITE_MAX_ARGS];
 	int n = build_args(test, av, buf, sizeof(buf));
 	int fds[2], out, status = 0;
+	pid_t suite;
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
 	av[n++] = json;
@@ -139,10 +154,11 @@ static int run_test(const char *test, const char *dir)
 	fprintf(stderr, "rtlat suite: running %s for about %llds\n", test,
 		!strcmp(test, "request") ? 2 * duration_s :
 		!strcmp(test, "timer") ? duration_s + 1 : duration_s);
+	suite = getpid();
 	current = fork();
 	if (current == 0) {
 		close(fds[0]);
-		child(av, out, fds[1]);
+		child(av, out, fds[1], suite);
 	}
 	close(fds[1]);
 	close(out);
@@ -177,10 +193,20 @@ static void print_table(void)
 	printf("(microseconds; percentiles are histogram upper bounds)\n");
 }
 
+static void dir_error(const char *dir, const char *why)
+{
+	opts_error("rtlat suite", opts_find(suite_opts, 'o', NULL),
+		   "cannot use '%s': %s; accepted: a writable directory, or a new one in an existing directory",
+		   dir, why);
+}
+
 static int make_dir(char *dir, size_t len)
 {
+	char probe[PATH_MAX], why[PATH_MAX + 64];
 	time_t t = time(NULL);
+	struct stat st = { 0 };
 	struct tm tm;
+	bool made;
 
 	if (!outdir) {
 		localtime_r(&t, &tm);
@@ -189,9 +215,22 @@ static int make_dir(char *dir, size_t len)
 	} else {
 		snprintf(dir, len, "%s", outdir);
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "rtlat suite: option -o/--results: cannot create '%s': %s\n",
-			dir, strerror(errno));
+	if (!*dir)
+		return dir_error(dir, "empty name"), -1;
+	made = mkdir(dir, 0755) == 0;
+	if (!made && errno != EEXIST)
+		return dir_error(dir, strerror(errno)), -1;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		dir_error(dir, S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+		return -1;
+	}
+	/* Create a file there, as the tests will (root passes access()). */
+	if (snprintf(probe, sizeof(probe), "%s/suite", dir) >= (int)sizeof(probe))
+		return dir_error(dir, strerror(ENAMETOOLONG)), -1;
+	if (outfile_check(probe, why, sizeof(why))) {
+		dir_error(dir, why);
+		if (made)
+			rmdir(dir);
 		return -1;
 	}
 	return 0;
@@ -246,8 +285,7 @@ int suite_main(int argc, char **argv)
 	}
 	if (check_only() || make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	stopsig_install(on_signal);
 	for (i = 0; tests[i] && !interrupted; i++) {
 		if (!selected(tests[i]))
 			continue;
@@ -258,6 +296,9 @@ int suite_main(int argc, char **argv)
 			failed = 1;
 		}
 	}
+	if (interrupted)
+		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
+			strsignal(interrupted));
 	print_table();
 	printf("results: %s\n", dir);
 	return failed || interrupted ? 1 : 0;

@@ -56,7 +56,7 @@ static int pmq_setup(struct pair_run *run)
 	long long queues_max = read_limit("queues_max");
 
 	if (force_s && !timeout_s) {
-		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout\n", run->prog);
+		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout; accepted: -T TO -f TO, each TO in seconds from 1 to 3600 (e.g. -T 1 -f 2)\n", run->prog);
 		return -1;
 	}
 	if (size_max > 0 && msg_size > size_max) {

@@ -51,7 +51,10 @@ def snapshot():
     return {
         "mqueue": set(os.listdir("/dev/mqueue")),
         "sems": ipc_sems(),
-        "shm": set(os.listdir("/dev/shm")),
+        # rtlat names every shm object and named semaphore "rtlat-..."
+        # (cleanup_unique_name); other programs' (a cyclictest run beside
+        # the tests) are not ours to count.
+        "shm": {n for n in os.listdir("/dev/shm") if "rtlat" in n},
         # Everything in the runs' private TMPDIR, and rtlat's names in /tmp
         # in case something ignored TMPDIR.
         "tmp": {str(p) for p in tmp.iterdir()} |
