@@ -12,7 +12,10 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
-SRCS := $(wildcard src/*.c)
+# src/ is in wings: core (shared), pair, timer, request, suite.
+WINGS := core pair timer request suite
+INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
+SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -25,13 +28,14 @@ rtlat: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: src/%.c | build
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
 build:
 	mkdir -p build
 
 $(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
-	$(CC) $(CFLAGS) -Isrc -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INCLUDES) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
 -include $(OBJS:.o=.d)
 
@@ -61,8 +65,8 @@ ASAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 
 asan-build:
 	mkdir -p build-asan
-	$(CC) $(ASAN_FLAGS) -o build-asan/rtlat $(SRCS) $(LDLIBS)
-	$(CC) $(ASAN_FLAGS) -Isrc -o build-asan/unit-tests $(UNIT_SRCS) \
+	$(CC) $(ASAN_FLAGS) $(INCLUDES) -o build-asan/rtlat $(SRCS) $(LDLIBS)
+	$(CC) $(ASAN_FLAGS) $(INCLUDES) -o build-asan/unit-tests $(UNIT_SRCS) \
 		$(filter-out src/main.c,$(SRCS)) $(LDLIBS)
 
 clean-asan:
@@ -71,7 +75,7 @@ clean-asan:
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -D__linux__ --suppress=missingIncludeSystem src tests/unit
-	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE -Isrc 2>&1 | \
+	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(INCLUDES) 2>&1 | \
 		{ grep -E 'warning:|error:' && exit 1 || exit 0; }
 
 install: rtlat
