@@ -15,22 +15,21 @@
 #include "cleanup.h"
 #include "opts.h"
 #include "pair.h"
-#include "subcommands.h"
 
 struct pmq_priv {
 	mqd_t q[2];
 	char *buf;		/* message of --size bytes */
 };
 
-static long long timeout_s, force_s, msg_size = 16;
+static long long timeout_s, force_s, msg_size;
 
 static struct opt pmq_opts[] = {
 	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &timeout_s,
 	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, false },
 	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &force_s,
 	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
-	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 0, &msg_size,
-	  "message size in bytes (default 16)", NULL, false },
+	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, &msg_size,
+	  "message size in bytes", NULL, false },
 	OPT_END
 };
 
@@ -150,12 +149,8 @@ static int64_t pmq_send_delay(const struct pair *p)
 	return force_s * NSEC_PER_SEC;
 }
 
-const struct transport_ops transport_pmq = {
-	.name = "pmq",
-	.compat = "pmqtest",
-	.title = "POSIX message queue hand-off latency",
+static const struct transport_ops pmq_transport = {
 	.priv_size = sizeof(struct pmq_priv),
-	.opts = pmq_opts,
 	.can_fork = false,
 	.has_timeouts = true,
 	.setup = pmq_setup,
@@ -166,7 +161,5 @@ const struct transport_ops transport_pmq = {
 	.send_delay_ns = pmq_send_delay,
 };
 
-int pmq_main(int argc, char **argv)
-{
-	return pair_main(&transport_pmq, argc, argv);
-}
+const struct test_ops test_pmq = PAIR_TEST("pmq", "pmqtest",
+	"POSIX message queue hand-off latency", &pmq_transport, pmq_opts);
