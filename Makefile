@@ -20,7 +20,6 @@ OBJS := $(SRCS:src/%.c=build/%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := build/unit-tests
-COMPAT := pmqtest sigwaittest svsematest ptsematest latency trltp
 
 all: rtlat
 
@@ -83,9 +82,11 @@ install: rtlat
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
 
-# Separate from install so it never clobbers an installed rt-tests.
+# Separate from install so it never clobbers an installed rt-tests. The
+# names come from the registry (src/tests.c) through rtlat --list-compat.
 install-compat: install
-	for n in $(COMPAT); do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
+	names=$$(./rtlat --list-compat) && test -n "$$names" && \
+	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
 
 clean: clean-asan
 	rm -rf build rtlat

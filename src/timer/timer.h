@@ -134,7 +134,7 @@ struct timer_summary {
 	struct histogram hmin, hmax;	/* |min| and |max| of each second */
 };
 
-/* Zeroed, with |min|/|max| histograms of cells x bucket ns. */
+/* timer_summary.c. Zeroed, with |min|/|max| histograms of cells x bucket ns. */
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
 void summary_free(struct timer_summary *t);
 /* Fold one second; updates the min/max histograms. */
