@@ -10,9 +10,9 @@
 #include "test.h"
 #include "version.h"
 
+/* suite.c: runs the registry's tests; not a test itself. */
 int suite_main(int argc, char **argv);
-
-static const char suite_title[] = "every test with short defaults, one table";
+extern const char suite_title[];
 
 static void usage(FILE *f)
 {

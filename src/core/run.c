@@ -78,7 +78,7 @@ int run_parse(const char *prog, const char *title, struct opt *tbl,
 	int ind;
 
 	snprintf(synopsis, sizeof(synopsis), "[OPTIONS]\n\n%s.", title);
-	synopsis[10] = (char)toupper((unsigned char)synopsis[10]);
+	synopsis[11] = (char)toupper((unsigned char)synopsis[11]);
 	opts_defaults(tbl);
 	ind = opts_parse(prog, synopsis, tbl, argc, argv);
 	if (ind < 0)
@@ -89,6 +89,17 @@ int run_parse(const char *prog, const char *title, struct opt *tbl,
 		return -1;
 	}
 	return 0;
+}
+
+int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err = rt_thread_attr(&attr);
+
+	if (!err)
+		err = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
 }
 
 static int run_measure(struct test_run *t)

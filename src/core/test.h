@@ -14,6 +14,7 @@
 #ifndef RTLAT_TEST_H
 #define RTLAT_TEST_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -103,6 +104,10 @@ extern volatile sig_atomic_t run_stop_requested;
 void run_stop_flag(volatile sig_atomic_t *flag);
 /* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came. */
 bool run_stop_wait(int64_t ns);
+
+/* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
+ * errno. */
+int run_thread(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Defaults, parse, and no operands left: 0, or -1 after the message. */
 int run_parse(const char *prog, const char *title, struct opt *tbl,

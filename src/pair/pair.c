@@ -159,13 +159,8 @@ static int alloc_pairs(struct pair_run *run)
 
 static int start_thread(struct pair_run *run, struct pair *p, enum pair_role role)
 {
-	pthread_attr_t attr;
-	int err = rt_thread_attr(&attr);
-
-	if (!err)
-		err = pthread_create(&p->w[role].thread, &attr,
-				     role == ROLE_SENDER ? pair_sender : pair_receiver, p);
-	pthread_attr_destroy(&attr);
+	int err = run_thread(&p->w[role].thread,
+			     role == ROLE_SENDER ? pair_sender : pair_receiver, p);
 
 	if (err)
 		snprintf(run->fail_msg, sizeof(run->fail_msg),

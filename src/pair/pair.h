@@ -68,7 +68,6 @@ struct pair {
  */
 struct transport_ops {
 	size_t priv_size;		/* per pair, zeroed, in shared memory */
-	bool can_fork;
 	bool has_timeouts;		/* print "TO n, " and "timeoutcount" */
 	/* After option parsing: validate, fill run-wide settings; may
 	 * replace run->ops by a variant (ptsem --type). */

@@ -15,6 +15,9 @@
 #include "cleanup.h"
 #include "opts.h"
 #include "pair.h"
+#include "sysinfo.h"
+
+#define MQ_LIMITS "/proc/sys/fs/mqueue/"
 
 struct pmq_priv {
 	mqd_t q[2];
@@ -33,26 +36,10 @@ static struct opt pmq_opts[] = {
 	OPT_END
 };
 
-static long long read_limit(const char *name)
-{
-	char path[96], buf[32] = "";
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sys/fs/mqueue/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			v = strtoll(buf, NULL, 10);
-		fclose(f);
-	}
-	return v;
-}
-
 static int pmq_setup(struct pair_run *run)
 {
-	long long size_max = read_limit("msgsize_max");
-	long long queues_max = read_limit("queues_max");
+	long long size_max = sysinfo_read_ll(MQ_LIMITS "msgsize_max");
+	long long queues_max = sysinfo_read_ll(MQ_LIMITS "queues_max");
 
 	if (force_s && !timeout_s) {
 		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout\n", run->prog);
@@ -72,7 +59,17 @@ static int pmq_setup(struct pair_run *run)
 	return 0;
 }
 
-static void pmq_close(struct pair *p);
+static void pmq_close(struct pair *p)
+{
+	struct pmq_priv *q = p->priv;
+	int d;
+
+	for (d = 0; d < 2; d++)
+		if (q->q[d] != (mqd_t)-1)
+			mq_close(q->q[d]);
+	free(q->buf);
+	q->buf = NULL;
+}
 
 /* Create with O_EXCL, then unlink at once: the descriptor stays valid
  * (also in forked workers) and nothing can be left in /dev/mqueue.
@@ -131,18 +128,6 @@ static int pmq_receive(struct pair *p, enum pair_dir dir)
 	return n < 0 ? -errno : 0;
 }
 
-static void pmq_close(struct pair *p)
-{
-	struct pmq_priv *q = p->priv;
-	int d;
-
-	for (d = 0; d < 2; d++)
-		if (q->q[d] != (mqd_t)-1)
-			mq_close(q->q[d]);
-	free(q->buf);
-	q->buf = NULL;
-}
-
 static int64_t pmq_send_delay(const struct pair *p)
 {
 	(void)p;
@@ -151,7 +136,6 @@ static int64_t pmq_send_delay(const struct pair *p)
 
 static const struct transport_ops pmq_transport = {
 	.priv_size = sizeof(struct pmq_priv),
-	.can_fork = false,
 	.has_timeouts = true,
 	.setup = pmq_setup,
 	.open = pmq_open,

@@ -63,7 +63,6 @@ static int sigwait_receive(struct pair *p, enum pair_dir dir)
 }
 
 static const struct transport_ops sigwait_transport = {
-	.can_fork = true,
 	.setup = sigwait_setup,
 	.send = sigwait_send,
 	.receive = sigwait_receive,

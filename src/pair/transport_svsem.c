@@ -60,7 +60,6 @@ static int svsem_receive(struct pair *p, enum pair_dir dir)
 
 static const struct transport_ops svsem_transport = {
 	.priv_size = sizeof(struct svsem_priv),
-	.can_fork = true,
 	.setup = svsem_setup,
 	.open = svsem_open,
 	.send = svsem_send,

@@ -22,6 +22,7 @@
 #define SUITE_MAX_ARGS 24
 #define SUITE_MAX_ROWS 64
 
+const char suite_title[] = "every test with short defaults, one table";
 static long long duration_s, prio;
 static const char *outdir;
 static unsigned long long only;		/* bit i: tests[i]; 0: all */
@@ -185,7 +186,7 @@ int suite_main(int argc, char **argv)
 
 	for (i = 0; tests[i] && i < (int)(sizeof(names) / sizeof(names[0])) - 1; i++)
 		names[i] = tests[i]->name;
-	if (run_parse("rtlat suite", "every test with short defaults, one summary table",
+	if (run_parse("rtlat suite", suite_title,
 		      suite_opts, argc, argv) || make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	signal(SIGINT, on_signal);

@@ -155,12 +155,8 @@ static void timer_teardown(struct test_run *t)
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
 {
-	pthread_attr_t attr;
-	int err = rt_thread_attr(&attr);
+	int err = run_thread(t, fn, run);
 
-	if (!err)
-		err = pthread_create(t, &attr, fn, run);
-	pthread_attr_destroy(&attr);
 	if (err)
 		fprintf(stderr, "%s: cannot start a thread: %s\n", run->prog, strerror(err));
 	return err;
