@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	if (global_option(argv[1]) == 0)
 		return 0;
 	t = test_find(argv[1]);
-	if (!t && strcmp(argv[1], "suite")) {
+	if (!t && strcmp(argv[1], "suite") != 0) {
 		unknown(argv[1]);
 		return OPTS_EXIT_USAGE;
 	}

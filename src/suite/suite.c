@@ -184,7 +184,7 @@ int suite_main(int argc, char **argv)
 	char dir[4096];
 	int i, rc, failed = 0;
 
-	for (i = 0; tests[i] && i < (int)(sizeof(names) / sizeof(names[0])) - 1; i++)
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
 		names[i] = tests[i]->name;
 	if (run_parse("rtlat suite", suite_title,
 		      suite_opts, argc, argv) || make_dir(dir, sizeof(dir)))
