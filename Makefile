@@ -12,12 +12,14 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
-SRCS := $(wildcard src/*.c)
+# src/ is in wings: core (shared), pair, timer, request, suite.
+WINGS := core pair timer request suite
+INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
+SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := build/unit-tests
-COMPAT := pmqtest sigwaittest svsematest ptsematest latency trltp
 
 all: rtlat
 
@@ -25,13 +27,14 @@ rtlat: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: src/%.c | build
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
 build:
 	mkdir -p build
 
 $(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
-	$(CC) $(CFLAGS) -Isrc -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INCLUDES) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
 -include $(OBJS:.o=.d)
 
@@ -61,8 +64,8 @@ ASAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 
 asan-build:
 	mkdir -p build-asan
-	$(CC) $(ASAN_FLAGS) -o build-asan/rtlat $(SRCS) $(LDLIBS)
-	$(CC) $(ASAN_FLAGS) -Isrc -o build-asan/unit-tests $(UNIT_SRCS) \
+	$(CC) $(ASAN_FLAGS) $(INCLUDES) -o build-asan/rtlat $(SRCS) $(LDLIBS)
+	$(CC) $(ASAN_FLAGS) $(INCLUDES) -o build-asan/unit-tests $(UNIT_SRCS) \
 		$(filter-out src/main.c,$(SRCS)) $(LDLIBS)
 
 clean-asan:
@@ -71,7 +74,7 @@ clean-asan:
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -D__linux__ --suppress=missingIncludeSystem src tests/unit
-	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE -Isrc 2>&1 | \
+	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(INCLUDES) 2>&1 | \
 		{ grep -E 'warning:|error:' && exit 1 || exit 0; }
 
 install: rtlat
@@ -79,9 +82,11 @@ install: rtlat
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
 
-# Separate from install so it never clobbers an installed rt-tests.
+# Separate from install so it never clobbers an installed rt-tests. The
+# names come from the registry (src/tests.c) through rtlat --list-compat.
 install-compat: install
-	for n in $(COMPAT); do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
+	names=$$(./rtlat --list-compat) && test -n "$$names" && \
+	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
 
 clean: clean-asan
 	rm -rf build rtlat

@@ -1,76 +1,90 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * main.c - rtlat's entry: "rtlat SUBCOMMAND ..." or a compatible name
- * (argv[0] basename: pmqtest, sigwaittest, svsematest, ptsematest,
- * latency, trltp) that behaves as that subcommand.
+ * main.c - rtlat's entry: "rtlat SUBCOMMAND ..." for every test in the
+ * registry (tests.c) and the suite, or a test's compatible name (argv[0]
+ * basename: pmqtest, latency, ...) that behaves as that test.
  */
 #include <stdio.h>
 #include <string.h>
 #include "opts.h"
-#include "subcommands.h"
+#include "test.h"
+#include "version.h"
 
-struct subcommand {
-	const char *name;
-	const char *compat;
-	int (*main)(int argc, char **argv);
-	const char *what;
-};
-
-static const struct subcommand subcommands[] = {
-	{ "pmq", "pmqtest", pmq_main, "POSIX message queue hand-off latency" },
-	{ "sigwait", "sigwaittest", sigwait_main, "signal to sigwait latency" },
-	{ "svsem", "svsematest", svsem_main, "System V semaphore hand-off latency" },
-	{ "ptsem", "ptsematest", ptsem_main, "pthread mutex / POSIX semaphore hand-off latency" },
-	{ "timer", "latency", timer_main, "periodic timer wake-up latency (Xenomai latency)" },
-	{ "request", "trltp", request_main, "two-way request latency over TCP with load" },
-	{ "suite", NULL, suite_main, "every test with short defaults, one table" },
-	{ NULL, NULL, NULL, NULL },
-};
+/* suite.c: runs the registry's tests; not a test itself. */
+int suite_main(int argc, char **argv);
+extern const char suite_title[];
 
 static void usage(FILE *f)
 {
-	const struct subcommand *s;
+	int i;
 
-	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n\n");
-	for (s = subcommands; s->name; s++)
-		fprintf(f, "  %-9s %s%s%s%s\n", s->name, s->what,
-			s->compat ? " (as " : "", s->compat ? s->compat : "",
-			s->compat ? ")" : "");
+	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n"
+		"       rtlat --version | --list-compat\n\n");
+	for (i = 0; tests[i]; i++)
+		fprintf(f, "  %-9s %s%s%s%s\n", tests[i]->name, tests[i]->title,
+			tests[i]->compat ? " (as " : "",
+			tests[i]->compat ? tests[i]->compat : "",
+			tests[i]->compat ? ")" : "");
+	fprintf(f, "  %-9s %s\n", "suite", suite_title);
 }
 
-static const char *base_name(const char *path)
+/* rtlat --list-compat: the names "make install-compat" links. */
+static void list_compat(void)
 {
-	const char *slash = strrchr(path, '/');
+	int i;
 
-	return slash ? slash + 1 : path;
+	for (i = 0; tests[i]; i++)
+		if (tests[i]->compat)
+			printf("%s\n", tests[i]->compat);
+}
+
+static void unknown(const char *what)
+{
+	int i;
+
+	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: ", what);
+	for (i = 0; tests[i]; i++)
+		fprintf(stderr, "%s, ", tests[i]->name);
+	fprintf(stderr, "suite\n");
+}
+
+/* Global options; -1 when argv[1] is none. */
+static int global_option(const char *arg)
+{
+	if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+		usage(stdout);
+	else if (!strcmp(arg, "--version"))
+		printf("rtlat %s\n", RTLAT_VERSION);
+	else if (!strcmp(arg, "--list-compat"))
+		list_compat();
+	else
+		return -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *me = base_name(argv[0]);
+	const char *me = run_base_name(argv[0]);
 	static char prog[64];
-	const struct subcommand *s;
+	const struct test_ops *t;
+	int i;
 
-	for (s = subcommands; s->name; s++)
-		if (s->compat && !strcmp(me, s->compat))
-			return s->main(argc, argv);
+	for (i = 0; tests[i]; i++)
+		if (tests[i]->compat && !strcmp(me, tests[i]->compat))
+			return run_test(tests[i], argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return OPTS_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
+	if (global_option(argv[1]) == 0)
 		return 0;
+	t = test_find(argv[1]);
+	if (!t && strcmp(argv[1], "suite") != 0) {
+		unknown(argv[1]);
+		return OPTS_EXIT_USAGE;
 	}
-	for (s = subcommands; s->name; s++) {
-		if (strcmp(argv[1], s->name) != 0)
-			continue;
-		/* Messages and the recorded command line say "rtlat pmq". */
-		snprintf(prog, sizeof(prog), "rtlat %s", s->name);
-		argv[1] = prog;
-		return s->main(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: pmq, sigwait, svsem, ptsem, timer, request, suite\n",
-		argv[1]);
-	return OPTS_EXIT_USAGE;
+	/* Messages and the recorded command line say "rtlat pmq". */
+	snprintf(prog, sizeof(prog), "rtlat %s", argv[1]);
+	argv[1] = prog;
+	return t ? run_test(t, argc - 1, argv + 1) : suite_main(argc - 1, argv + 1);
 }

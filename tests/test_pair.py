@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -544,16 +545,24 @@ def test_strict_fails_when_setting_cannot_apply(leakcheck):
     goes on; with --strict it is an error."""
     if os.geteuid() != 0:
         pytest.skip("needs root to drop privileges")
-    nobody = dict(preexec_fn=lambda: (os.setgid(65534), os.setuid(65534)))
-    r = run(["svsem", "-p", "90", "-l", "100", "-i", "100", "-q",
-             "--no-mlock", "--no-dma-latency"], **nobody)
-    assert r.returncode == 0, r.stderr
-    assert re.search(r"warning: cannot set SCHED_FIFO priority 90", r.stderr)
-    parse_block(r.stdout, 1)
-    r = run(["svsem", "-p", "90", "-l", "100", "-i", "100", "-q", "--strict",
-             "--no-mlock", "--no-dma-latency"], **nobody)
-    assert r.returncode == 1
-    assert "error: cannot set SCHED_FIFO priority 90" in r.stderr
+    # nobody may not enter the checkout (a clone in root's mode-700 home):
+    # run a copy of the binary from a directory everyone can reach.
+    with tempfile.TemporaryDirectory(prefix="rtlat-nobody-") as d:
+        os.chmod(d, 0o755)
+        exe = os.path.join(d, "rtlat")
+        shutil.copy2(RTLAT, exe)
+        os.chmod(exe, 0o755)
+        nobody = dict(cwd=d, capture_output=True, text=True, timeout=60,
+                      preexec_fn=lambda: (os.setgid(65534), os.setuid(65534)))
+        r = subprocess.run([exe, "svsem", "-p", "90", "-l", "100", "-i", "100", "-q",
+                            "--no-mlock", "--no-dma-latency"], **nobody)
+        assert r.returncode == 0, r.stderr
+        assert re.search(r"warning: cannot set SCHED_FIFO priority 90", r.stderr)
+        parse_block(r.stdout, 1)
+        r = subprocess.run([exe, "svsem", "-p", "90", "-l", "100", "-i", "100", "-q",
+                            "--strict", "--no-mlock", "--no-dma-latency"], **nobody)
+        assert r.returncode == 1
+        assert "error: cannot set SCHED_FIFO priority 90" in r.stderr
     leakcheck()
 
 

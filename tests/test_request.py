@@ -537,6 +537,16 @@ def test_load_cpus_widen_the_rounds_range(leakcheck):
     leakcheck()
 
 
+def test_rounds_range_follows_abbreviated_load_cpus(leakcheck):
+    # --load is getopt's abbreviation of --load-cpus: the range comes from
+    # the parsed options, in any order.
+    for args in (["-i", "40", "--load=0,0"], ["--load=0,0", "-i", "40"]):
+        r = run(["request"] + args + ["-p", str(free_port())])
+        assert r.returncode == 2
+        assert "40 rounds need 39 load processes; accepted: 1 to 33" in r.stderr
+    leakcheck()
+
+
 def test_placement_options(leakcheck):
     last = max(os.sched_getaffinity(0))
     with running(["request", "-D", "-i", "2", "--samples", "300", "-C", "2000",

@@ -23,17 +23,16 @@
 #include "request_net.h"
 #include "results.h"
 #include "rtsetup.h"
-#include "stopsig.h"
-#include "subcommands.h"
+#include "test.h"
 
 
 static struct req_config cfg;
 
 static struct opt req_opts[] = {
-	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 0, &cfg.rate_hz,
-	  "client's POSIX timer rate in Hz (default 1000)", NULL, false },
-	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 0, &cfg.port,
-	  "TCP port of the server (default 20000 with -s/-c; local: a free one)", NULL, false },
+	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 1000, &cfg.rate_hz,
+	  "client's POSIX timer rate in Hz", NULL, false },
+	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 20000, &cfg.port,
+	  "TCP port of the server (the default with -s/-c; local: a free one)", NULL, false },
 	{ 's', "server", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.server_only,
 	  "run only the server (for a client on another host)", NULL, false },
 	{ 'c', "client", OPT_STRING, OPT_ARG_REQUIRED, "HOST", 0, 0, 0, &cfg.host,
@@ -42,98 +41,31 @@ static struct opt req_opts[] = {
 	  "set O_ASYNC on the client's socket", NULL, false },
 	{ 'l', "log", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.log,
 	  "write the CSV log with 10 us histograms to FILE", NULL, false },
-	{ 'i', "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_ROUNDS, 0, &cfg.rounds,
-	  "rounds 0..N-1, round k with k load processes (default 4)", NULL, false },
+	{ 'i', "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_ROUNDS, 4, &cfg.rounds,
+	  "rounds 0..N-1, round k with k load processes (at most 16 per load CPU)", NULL, false },
 	{ 'D', "debug", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.debug,
 	  "debug output on stderr (processes, connections)", NULL, false },
-	{ 0, "samples", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1LL << 40, 0, &cfg.samples,
-	  "cycles per round (default 100000)", NULL, false },
-	{ 0, "sleep", OPT_INT, OPT_ARG_REQUIRED, "USEC", 0, 1000000, 0, &cfg.sleep_us,
-	  "server's nanosleep per request in us (default 100)", NULL, false },
+	{ 0, "samples", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1LL << 40, 100000, &cfg.samples,
+	  "cycles per round", NULL, false },
+	{ 0, "sleep", OPT_INT, OPT_ARG_REQUIRED, "USEC", 0, 1000000, 100, &cfg.sleep_us,
+	  "server's nanosleep per request in us", NULL, false },
 	{ 0, "bind", OPT_STRING, OPT_ARG_REQUIRED, "ADDR", 0, 0, 0, &cfg.bind,
 	  "with -s: address to listen on (default 0.0.0.0, all interfaces)", NULL, false },
-	{ 0, "timeout", OPT_INT, OPT_ARG_REQUIRED, "SEC", 1, 3600, 0, &cfg.timeout_s,
-	  "server closes a client silent this long (default 10)", NULL, false },
-	{ 0, "main-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.main_cpu,
-	  "CPU of the main process", NULL, false },
-	{ 0, "server-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.server_cpu,
-	  "CPU of the server", NULL, false },
-	{ 0, "client-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.client_cpu,
-	  "CPU of the client", NULL, false },
-	{ 0, "load-cpus", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.load_cpus,
+	{ 0, "timeout", OPT_INT, OPT_ARG_REQUIRED, "SEC", 1, 3600, 10, &cfg.timeout_s,
+	  "server closes a client silent this long", NULL, false },
+	{ 0, "main-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.main_cpu,
+	  "CPU of the main process (default: the layout's)", NULL, false },
+	{ 0, "server-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.server_cpu,
+	  "CPU of the server (default: the layout's)", NULL, false },
+	{ 0, "client-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.client_cpu,
+	  "CPU of the client (default: the layout's)", NULL, false },
+	{ 0, "load-cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.load_cpus,
 	  "CPUs of the load processes, e.g. 3-7 or 1,3 (round robin)", NULL, false },
-	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.json,
-	  "write every series of every round as JSON to FILE", NULL, false },
-	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
+	TEST_COMMON_OPTS(&cfg.common, "write every series of every round as JSON to FILE"),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	OPT_END
 };
-
-/* Also copied into the shared stop flag. */
-volatile sig_atomic_t req_stop_requested;
-static struct req_shared *g_sh;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	req_stop_requested = 1;
-	if (g_sh)
-		g_sh->stop = 1;
-}
-
-static void install_signals(void)
-{
-	stopsig_install(on_stop_signal);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-void req_fail(struct req_shared *sh, const char *fmt, ...)
-{
-	va_list ap;
-
-	/* After a stop request, a broken call is the stop, not a failure. */
-	if (sh->stop || !__sync_bool_compare_and_swap(&sh->error, 0, 1))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sh->msg, sizeof(sh->msg), fmt, ap);
-	va_end(ap);
-}
-
-void req_child_begin(struct req_run *run, const char *name, int keep_fd,
-		     int policy, int prio, int cpu)
-{
-	if (cleanup_child_setup())
-		_exit(1);
-	rt_child_init();
-	/* Main alone decides when the run ends. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	prctl(PR_SET_NAME, name);
-	/* Only the server listens, only the client talks to it. */
-	if (run->listen_fd >= 0 && run->listen_fd != keep_fd)
-		close(run->listen_fd);
-	if (run->conn_fd >= 0 && run->conn_fd != keep_fd)
-		close(run->conn_fd);
-	if (rt_thread_setup_policy(policy, prio, cpu)) {
-		req_fail(run->sh, "%s: a real-time setting could not be applied (--strict)",
-			 name);
-		_exit(1);
-	}
-}
-
-static void defaults(void)
-{
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.rate_hz = 1000;
-	cfg.port = 20000;
-	cfg.rounds = 4;
-	cfg.samples = 100000;
-	cfg.sleep_us = 100;
-	cfg.timeout_s = 10;
-	cfg.main_cpu = cfg.server_cpu = cfg.client_cpu = -1;
-}
 
 static int usable_cpus(int *cpus, int max)
 {
@@ -162,40 +94,17 @@ static void list_text(char *buf, size_t len, const struct req_layout *l)
 				      l->load_cpus[i]);
 }
 
-/* -i's range as the default layout allows, so its error names it;
- * with --load-cpus, make_layout() checks it against the list given. */
-static void rounds_range(int argc, char **argv)
-{
-	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE), i;
-	struct req_layout l;
-
-	for (i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--load-cpus", 11))
-			return;
-	req_layout_default(&l, cpus, n > 0 ? n : 1);
-	opts_find(req_opts, 'i', NULL)->max = req_max_loads(&l) + 1;
-}
-
 static int make_layout(struct req_run *run)
 {
 	struct req_layout *l = &run->layout;
-	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE), bad;
+	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE);
 	char list[256];
 	bool custom = false;
 
 	req_layout_default(l, cpus, n > 0 ? n : 1);
-	if (cfg.load_cpus) {
-		if (req_parse_cpu_list(cfg.load_cpus, l, &bad)) {
-			struct opt *o = opts_find(req_opts, 0, "load-cpus");
-
-			if (bad >= 0)
-				opts_error(run->prog, o, "CPU %d is not online; accepted: a list of online CPUs, 0 to %d",
-					   bad, cpus_online() - 1);
-			else
-				opts_error(run->prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs",
-					   cfg.load_cpus);
-			return -1;
-		}
+	if (cfg.load_cpus.n) {
+		l->nload_cpus = cfg.load_cpus.n;
+		memcpy(l->load_cpus, cfg.load_cpus.cpu, sizeof(int) * l->nload_cpus);
 		custom = true;
 	}
 	if (cfg.main_cpu >= 0)
@@ -232,31 +141,6 @@ static int check_modes(struct req_run *run)
 	}
 	run->mode = cfg.server_only ? REQ_SERVER_ONLY :
 		    cfg.host ? REQ_CLIENT_ONLY : REQ_LOCAL;
-	return 0;
-}
-
-static int parse(struct req_run *run, int argc, char **argv)
-{
-	int ind;
-
-	defaults();
-	rounds_range(argc, argv);
-	ind = opts_parse(run->prog,
-			 "[OPTIONS]\n\nTwo-way request latency over TCP while load processes run (TRLTP).",
-			 req_opts, argc, argv);
-	if (ind < 0)
-		return -1;
-	if (ind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'; see %s --help\n",
-			run->prog, argv[ind], run->prog);
-		return -1;
-	}
-	if (check_modes(run) || make_layout(run))
-		return -1;
-	run->cfg = cfg;
-	run->tg.period_ns = NSEC_PER_SEC / cfg.rate_hz;
-	run->tg.sleep_ns = cfg.sleep_us * NSEC_PER_USEC;
-	run->tg.two_hosts = run->mode == REQ_CLIENT_ONLY;
 	return 0;
 }
 
@@ -318,8 +202,7 @@ static int alloc_shared(struct req_run *run)
 	if (!run->sh || !run->hist_mem)
 		return -ENOMEM;
 	run->sh->round = -1;
-	run->sh->stop = req_stop_requested;
-	g_sh = run->sh;
+	run_stop_flag(&run->sh->stop);
 	for (k = 0; k < nr; k++)
 		for (s = 0; s < RS_N; s++)
 			set_hist(run, &run->sh->rounds[k].s[s], s,
@@ -328,31 +211,76 @@ static int alloc_shared(struct req_run *run)
 }
 
 
-int request_main(int argc, char **argv)
-{
-	static struct req_run run;
-	const char *slash = strrchr(argv[0], '/');
-	struct results res;
-	int ret;
+static struct req_run run;
 
+/* Bad input, a busy port or a refused connection: exit 2, nothing run. */
+static int req_check(struct test_run *t)
+{
 	memset(&run, 0, sizeof(run));
-	run.prog = slash ? slash + 1 : argv[0];
+	run.prog = t->prog;
 	run.listen_fd = run.conn_fd = -1;
-	if (parse(&run, argc, argv))
-		return OPTS_EXIT_USAGE;
-	install_signals();
-	if (open_sockets(&run))
-		return OPTS_EXIT_USAGE;
-	results_begin(&res, cfg.json, "request", argc, argv);
-	if (cleanup_init() || alloc_shared(&run)) {
-		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
-		cleanup_run();
-		return 1;
-	}
-	if (run.mode == REQ_SERVER_ONLY)
-		ret = req_serve(&run, &res);
-	else
-		ret = req_measure(&run, &res);
-	cleanup_run();
-	return ret;
+	if (check_modes(&run) || make_layout(&run))
+		return -1;
+	run.cfg = cfg;
+	run.tg.period_ns = NSEC_PER_SEC / cfg.rate_hz;
+	run.tg.sleep_ns = cfg.sleep_us * NSEC_PER_USEC;
+	run.tg.two_hosts = run.mode == REQ_CLIENT_ONLY;
+	return open_sockets(&run);
 }
+
+static int req_setup(struct test_run *t)
+{
+	(void)t;
+	/* A peer that went away is an error of the call, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	return alloc_shared(&run);
+}
+
+/* Main runs SCHED_FIFO max (server-only: the server's place). */
+static int req_rt_apply(struct test_run *t)
+{
+	const struct req_layout *l = &run.layout;
+	bool srv = run.mode == REQ_SERVER_ONLY;
+
+	(void)t;
+	return rt_thread_setup_policy(SCHED_FIFO, srv ? l->server_prio : l->main_prio,
+				      srv ? l->server_cpu : l->main_cpu);
+}
+
+static int req_run_measure(struct test_run *t)
+{
+	(void)t;
+	return run.mode == REQ_SERVER_ONLY ? req_serve(&run) : req_measure(&run);
+}
+
+static int req_run_report(struct test_run *t, int status)
+{
+	if (status)
+		run.failed = 1;
+	if (t->error && !run.fail_msg[0])
+		snprintf(run.fail_msg, sizeof(run.fail_msg), "%s", t->error);
+	return req_report(&run, &t->res);
+}
+
+/* rtlat suite: two rounds (0 and 1 load) of d seconds each. */
+static long long req_suite_args(char *buf, size_t len, long long d, long long prio)
+{
+	(void)prio;
+	snprintf(buf, len, "-i 2 -C 1000 --samples %lld", d * 500);
+	return 2 * d;
+}
+
+const struct test_ops test_request = {
+	.name = "request",
+	.compat = "trltp",
+	.title = "two-way request latency over TCP while load processes run (TRLTP)",
+	.opts = req_opts,
+	.common = &cfg.common,
+	.stop = STOP_BY_HANDLER,
+	.suite_args = req_suite_args,
+	.check = req_check,
+	.setup = req_setup,
+	.rt_apply = req_rt_apply,
+	.measure = req_run_measure,
+	.report = req_run_report,
+};

@@ -120,7 +120,7 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	struct json *j = results_open(res, status);
 
 	if (!j)
-		return run->cfg.json ? -1 : 0;
+		return run->cfg.common.json ? -1 : 0;
 	json_settings(j, run);
 	results_stats(j, "latency", &run->all, NULL);
 	json_uint(j, "overruns", run->sum.overruns);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include "opts.h"
 #include "pair.h"
-#include "subcommands.h"
 
 static bool use_fork, use_rt;
 static int sig[2];
@@ -63,18 +62,11 @@ static int sigwait_receive(struct pair *p, enum pair_dir dir)
 	return sigwaitinfo(&set, NULL) < 0 ? -errno : 0;
 }
 
-const struct transport_ops transport_sigwait = {
-	.name = "sigwait",
-	.compat = "sigwaittest",
-	.title = "signal to sigwait latency",
-	.opts = sigwait_opts,
-	.can_fork = true,
+static const struct transport_ops sigwait_transport = {
 	.setup = sigwait_setup,
 	.send = sigwait_send,
 	.receive = sigwait_receive,
 };
 
-int sigwait_main(int argc, char **argv)
-{
-	return pair_main(&transport_sigwait, argc, argv);
-}
+const struct test_ops test_sigwait = PAIR_TEST("sigwait", "sigwaittest",
+	"signal to sigwait latency", &sigwait_transport, sigwait_opts);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include "histogram.h"
 #include "stats.h"
+#include "test.h"
 
 struct results;
 
@@ -48,10 +49,9 @@ struct timer_config {
 	bool quiet;		/* -q */
 	bool freeze;		/* -f */
 	bool break_switch;	/* -b */
-	bool strict, no_mlock, no_dma_latency;
 	const char *gnuplot;	/* -g */
 	const char *histfile;	/* --histfile */
-	const char *json;	/* --json */
+	struct test_common common;	/* --json, --strict, ... */
 };
 
 /* One second of samples, as the display thread receives it. */
@@ -134,7 +134,7 @@ struct timer_summary {
 	struct histogram hmin, hmax;	/* |min| and |max| of each second */
 };
 
-/* Zeroed, with |min|/|max| histograms of cells x bucket ns. */
+/* timer_summary.c. Zeroed, with |min|/|max| histograms of cells x bucket ns. */
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
 void summary_free(struct timer_summary *t);
 /* Fold one second; updates the min/max histograms. */

@@ -15,45 +15,31 @@
 #include "cleanup.h"
 #include "opts.h"
 #include "pair.h"
-#include "subcommands.h"
+#include "sysinfo.h"
+
+#define MQ_LIMITS "/proc/sys/fs/mqueue/"
 
 struct pmq_priv {
 	mqd_t q[2];
 	char *buf;		/* message of --size bytes */
 };
 
-static long long timeout_s, force_s, msg_size = 16;
+static long long timeout_s, force_s, msg_size;
 
 static struct opt pmq_opts[] = {
 	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &timeout_s,
 	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, false },
 	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &force_s,
 	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
-	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 0, &msg_size,
-	  "message size in bytes (default 16)", NULL, false },
+	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, &msg_size,
+	  "message size in bytes", NULL, false },
 	OPT_END
 };
 
-static long long read_limit(const char *name)
-{
-	char path[96], buf[32] = "";
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sys/fs/mqueue/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			v = strtoll(buf, NULL, 10);
-		fclose(f);
-	}
-	return v;
-}
-
 static int pmq_setup(struct pair_run *run)
 {
-	long long size_max = read_limit("msgsize_max");
-	long long queues_max = read_limit("queues_max");
+	long long size_max = sysinfo_read_ll(MQ_LIMITS "msgsize_max");
+	long long queues_max = sysinfo_read_ll(MQ_LIMITS "queues_max");
 
 	if (force_s && !timeout_s) {
 		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout; accepted: -T TO -f TO, each TO in seconds from 1 to 3600 (e.g. -T 1 -f 2)\n", run->prog);
@@ -73,7 +59,17 @@ static int pmq_setup(struct pair_run *run)
 	return 0;
 }
 
-static void pmq_close(struct pair *p);
+static void pmq_close(struct pair *p)
+{
+	struct pmq_priv *q = p->priv;
+	int d;
+
+	for (d = 0; d < 2; d++)
+		if (q->q[d] != (mqd_t)-1)
+			mq_close(q->q[d]);
+	free(q->buf);
+	q->buf = NULL;
+}
 
 /* Create with O_EXCL, then unlink at once: the descriptor stays valid
  * (also in forked workers) and nothing can be left in /dev/mqueue.
@@ -132,31 +128,14 @@ static int pmq_receive(struct pair *p, enum pair_dir dir)
 	return n < 0 ? -errno : 0;
 }
 
-static void pmq_close(struct pair *p)
-{
-	struct pmq_priv *q = p->priv;
-	int d;
-
-	for (d = 0; d < 2; d++)
-		if (q->q[d] != (mqd_t)-1)
-			mq_close(q->q[d]);
-	free(q->buf);
-	q->buf = NULL;
-}
-
 static int64_t pmq_send_delay(const struct pair *p)
 {
 	(void)p;
 	return force_s * NSEC_PER_SEC;
 }
 
-const struct transport_ops transport_pmq = {
-	.name = "pmq",
-	.compat = "pmqtest",
-	.title = "POSIX message queue hand-off latency",
+static const struct transport_ops pmq_transport = {
 	.priv_size = sizeof(struct pmq_priv),
-	.opts = pmq_opts,
-	.can_fork = false,
 	.has_timeouts = true,
 	.setup = pmq_setup,
 	.open = pmq_open,
@@ -166,7 +145,5 @@ const struct transport_ops transport_pmq = {
 	.send_delay_ns = pmq_send_delay,
 };
 
-int pmq_main(int argc, char **argv)
-{
-	return pair_main(&transport_pmq, argc, argv);
-}
+const struct test_ops test_pmq = PAIR_TEST("pmq", "pmqtest",
+	"POSIX message queue hand-off latency", &pmq_transport, pmq_opts);

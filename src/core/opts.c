@@ -13,74 +13,6 @@
 #include "opts.h"
 #include "outfile.h"
 
-int parse_ll(const char *s, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_duration(const char *s, long long *seconds)
-{
-	char *end;
-	long long v, mul = 1;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case '\0': case 's': case 'S': mul = 1; break;
-	case 'm': case 'M': mul = 60; break;
-	case 'h': case 'H': mul = 3600; break;
-	case 'd': case 'D': mul = 86400; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (v > LLONG_MAX / mul)
-		return -1;
-	*seconds = v * mul;
-	return 0;
-}
-
-int cpus_online(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
-
-bool cpu_is_online(int cpu)
-{
-	char path[64], c = '0';
-	FILE *f;
-
-	if (cpu < 0 || cpu >= CPU_SETSIZE)
-		return false;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "r");
-	if (!f) {
-		/* cpu0 often has no "online" file; fall back to the count. */
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-		return access(path, F_OK) == 0;
-	}
-	if (fread(&c, 1, 1, f) != 1)
-		c = '0';
-	fclose(f);
-	return c == '1';
-}
-
 static void opt_name(char *buf, size_t len, const struct opt *o)
 {
 	if (o->short_name && o->long_name)
@@ -115,9 +47,21 @@ static void range_text(char *buf, size_t len, const struct opt *o)
 		snprintf(buf, len, "an integer from %lld to %lld", o->min, o->max);
 }
 
+static void choice_list(char *list, size_t len, const char *const *choices)
+{
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; choices[i]; i++) {
+		if (i)
+			strncat(list, ", ", len - strlen(list) - 1);
+		strncat(list, choices[i], len - strlen(list) - 1);
+	}
+}
+
 static int check_choice(const char *prog, struct opt *o, const char *arg)
 {
-	char list[256] = "";
+	char list[256];
 	int i;
 
 	for (i = 0; o->choices[i]; i++) {
@@ -125,12 +69,98 @@ static int check_choice(const char *prog, struct opt *o, const char *arg)
 			*(long long *)o->dest = i;
 			return 0;
 		}
-		if (i)
-			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
 	}
+	choice_list(list, sizeof(list), o->choices);
 	opts_error(prog, o, "'%s' is not accepted; accepted: %s", arg, list);
 	return -1;
+}
+
+/* What one name is, for errors: "test" from the argname "TEST,...". */
+static const char *item_name(char *buf, size_t len, const struct opt *o)
+{
+	size_t i;
+
+	for (i = 0; o->argname && isalpha((unsigned char)o->argname[i]) && i + 1 < len; i++)
+		buf[i] = (char)tolower((unsigned char)o->argname[i]);
+	buf[i] = '\0';
+	return i ? buf : "value";
+}
+
+/* "a,b": the bits of the choices named; every name must be one. */
+static int check_choices(const char *prog, struct opt *o, const char *arg)
+{
+	unsigned long long bits = 0;
+	const char *p = arg, *end;
+	char list[256], noun[32];
+	size_t len;
+	int i;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; o->choices[i]; i++)
+			if (strlen(o->choices[i]) == len && !strncmp(o->choices[i], p, len))
+				break;
+		if (!o->choices[i]) {
+			choice_list(list, sizeof(list), o->choices);
+			opts_error(prog, o, "'%.*s' is not a %s; accepted: a comma-separated list of %s",
+				   (int)len, p, item_name(noun, sizeof(noun), o), list);
+			return -1;
+		}
+		bits |= 1ULL << i;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	*(unsigned long long *)o->dest = bits;
+	return 0;
+}
+
+static int check_cpu_list(const char *prog, struct opt *o, const char *arg)
+{
+	struct cpu_list *l = o->dest;
+	int bad;
+
+	if (!parse_cpu_list(arg, l->cpu, CPU_LIST_MAX, &l->n, &bad))
+		return 0;
+	if (bad >= 0)
+		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs, 0 to %d",
+			   bad, cpus_online() - 1);
+	else
+		opts_error(prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs",
+			   arg);
+	return -1;
+}
+
+/*
+ * A directory to fill: it exists and a file can be made in it, or it can
+ * be made. Both are tried for real (outfile_check creates and removes a
+ * file): root passes access() on /proc and /sys, where nothing can be made.
+ */
+static int check_dir_out(const char *prog, struct opt *o, const char *arg)
+{
+	char probe[PATH_MAX], why[PATH_MAX + 64];
+	struct stat st;
+	int bad;
+
+	if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof(why), "not a directory");
+		bad = 1;
+	} else if (stat(arg, &st) == 0) {
+		bad = snprintf(probe, sizeof(probe), "%s/probe", arg) >= (int)sizeof(probe) ||
+		      outfile_check(probe, why, sizeof(why));
+	} else {
+		bad = !*arg || outfile_check(arg, why, sizeof(why));
+		if (!*arg)
+			snprintf(why, sizeof(why), "empty name");
+	}
+	if (bad) {
+		opts_error(prog, o, "cannot use '%s': %s; accepted: a writable directory, or a new one in an existing writable directory",
+			   arg, why);
+		return -1;
+	}
+	*(const char **)o->dest = arg;
+	return 0;
 }
 
 static int check_path_out(const char *prog, struct opt *o, const char *arg)
@@ -164,6 +194,12 @@ static int opt_store(const char *prog, struct opt *o, const char *arg)
 		return check_path_out(prog, o, arg);
 	case OPT_CHOICE:
 		return check_choice(prog, o, arg);
+	case OPT_CHOICES:
+		return check_choices(prog, o, arg);
+	case OPT_CPU_LIST:
+		return check_cpu_list(prog, o, arg);
+	case OPT_DIR_OUT:
+		return check_dir_out(prog, o, arg);
 	case OPT_HELP:
 		return 0;
 	case OPT_DURATION:
@@ -222,6 +258,66 @@ struct opt *opts_find(struct opt *tbl, int short_name, const char *long_name)
 	return NULL;
 }
 
+void opts_defaults(struct opt *tbl)
+{
+	int i;
+
+	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
+		struct opt *o = &tbl[i];
+
+		o->given = false;
+		if (!o->dest)
+			continue;
+		switch (o->type) {
+		case OPT_FLAG:
+			*(bool *)o->dest = false;
+			break;
+		case OPT_STRING: case OPT_PATH_OUT: case OPT_DIR_OUT:
+			*(const char **)o->dest = NULL;
+			break;
+		case OPT_CHOICES:
+			*(unsigned long long *)o->dest = 0;
+			break;
+		case OPT_CPU_LIST:
+			((struct cpu_list *)o->dest)->n = 0;
+			break;
+		case OPT_HELP:
+			break;
+		default:
+			*(long long *)o->dest = o->dflt;
+			break;
+		}
+	}
+}
+
+/* The default is shown where it is a value the user could give. */
+static bool default_shown(const struct opt *o)
+{
+	switch (o->type) {
+	case OPT_INT: case OPT_DURATION:
+		return o->dflt >= o->min && o->dflt <= o->max;
+	case OPT_CPU:
+		return o->dflt >= 0;
+	case OPT_CHOICE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* "(1..100) [default 5]" after an option's help. */
+static void usage_tail(FILE *f, const struct opt *o)
+{
+	if (o->type == OPT_INT || o->type == OPT_DURATION)
+		fprintf(f, " (%lld..%lld)", o->min, o->max);
+	if (!default_shown(o))
+		return;
+	if (o->type == OPT_CHOICE)
+		fprintf(f, " [default %s]", o->choices[o->dflt]);
+	else
+		fprintf(f, " [default %lld]", o->dflt);
+}
+
 void opts_usage(FILE *f, const char *prog, const char *synopsis,
 		const struct opt *tbl)
 {
@@ -246,8 +342,7 @@ void opts_usage(FILE *f, const char *prog, const char *synopsis,
 			snprintf(left + n, sizeof(left) - n, "%s--%s%s",
 				 n ? ", " : "", o->long_name, arg);
 		fprintf(f, "  %-28s %s", left, o->help ? o->help : "");
-		if (o->type == OPT_INT || o->type == OPT_DURATION)
-			fprintf(f, " (%lld..%lld)", o->min, o->max);
+		usage_tail(f, o);
 		fputc('\n', f);
 	}
 }
@@ -372,7 +467,7 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(argc, argv) : optarg;
 		if (o->arg == OPT_ARG_OPTIONAL && !arg) {
 			if (o->type != OPT_FLAG)
-				*(long long *)o->dest = o->dflt;
+				*(long long *)o->dest = OPT_AUTO;
 			else
 				*(bool *)o->dest = true;
 			continue;

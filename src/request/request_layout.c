@@ -63,48 +63,7 @@ int req_max_loads(const struct req_layout *l)
 	return n < REQ_MAX_LOADS ? n : REQ_MAX_LOADS;
 }
 
-static int parse_cpu(const char **s, int *cpu)
-{
-	char *end;
-	long v;
-
-	if (!isdigit((unsigned char)**s))
-		return -1;
-	v = strtol(*s, &end, 10);
-	if (v > CPU_SETSIZE)
-		v = CPU_SETSIZE;
-	*cpu = (int)v;
-	*s = end;
-	return 0;
-}
-
 int req_parse_cpu_list(const char *s, struct req_layout *l, int *bad)
 {
-	int a, b, c;
-
-	*bad = -2;
-	l->nload_cpus = 0;
-	for (;;) {
-		if (parse_cpu(&s, &a))
-			return -1;
-		b = a;
-		if (*s == '-') {
-			s++;
-			if (parse_cpu(&s, &b) || b < a)
-				return -1;
-		}
-		for (c = a; c <= b; c++) {
-			if (!cpu_is_online(c)) {
-				*bad = c;
-				return -1;
-			}
-			if (l->nload_cpus >= REQ_MAX_LOAD_CPUS)
-				return -1;
-			l->load_cpus[l->nload_cpus++] = c;
-		}
-		if (!*s)
-			return 0;
-		if (*s++ != ',')
-			return -1;
-	}
+	return parse_cpu_list(s, l->load_cpus, REQ_MAX_LOAD_CPUS, &l->nload_cpus, bad);
 }

@@ -16,8 +16,6 @@
 #include "opts.h"
 #include "results.h"
 #include "rtsetup.h"
-#include "stopsig.h"
-#include "subcommands.h"
 #include "timer.h"
 #include "tracefs.h"
 
@@ -25,15 +23,14 @@
 #define MIN_PERIOD_US	10LL
 #define MAX_CELLS	1000000LL
 #define MAX_DURATION_S	(3650LL * 86400)
-/* Interrupts the sampling thread's wait so it sees the stop flag. */
-#define KICK_SIGNAL	(SIGRTMAX)
+#define KICK_SIGNAL	RUN_KICK_SIGNAL
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
 static struct timer_config cfg;
 
 static struct opt timer_opts[] = {
-	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 0,
-	  &cfg.period_us, "sampling period in us (default 100)", NULL, false },
+	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 100,
+	  &cfg.period_us, "sampling period in us", NULL, false },
 	{ 'T', NULL, OPT_DURATION, OPT_ARG_REQUIRED, "SECONDS", 0, MAX_DURATION_S, 0,
 	  &cfg.duration_s, "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, false },
 	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.hist,
@@ -42,47 +39,34 @@ static struct opt timer_opts[] = {
 	  "print statistics of min, avg, max latencies", NULL, false },
 	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.gnuplot,
 	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, false },
-	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 0, &cfg.cells,
-	  "histogram size (default 300); the last cell takes the overflow", NULL, false },
-	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 0, &cfg.bucket_ns,
-	  "histogram bucket size in ns (default 1000)", NULL, false },
-	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 0, &cfg.lines,
-	  "data lines per header (default 21); 0: no headers", NULL, false },
+	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 300, &cfg.cells,
+	  "histogram size; the last cell takes the overflow", NULL, false },
+	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, &cfg.bucket_ns,
+	  "histogram bucket size in ns", NULL, false },
+	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, &cfg.lines,
+	  "data lines per header; 0: no headers", NULL, false },
 	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
 	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, false },
 	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.cpu,
-	  "pin the sampling thread to CPU (default 0)", NULL, false },
-	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 0, &cfg.prio,
-	  "SCHED_FIFO priority of the sampling thread (default 99)", NULL, false },
+	  "pin the sampling thread to CPU", NULL, false },
+	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &cfg.prio,
+	  "SCHED_FIFO priority of the sampling thread", NULL, false },
 	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, &cfg.mode,
-	  "0: user task (default), 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
+	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
 	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.freeze,
 	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, false },
 	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.break_switch,
 	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, false },
 	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, &cfg.method,
-	  "how the sampler waits: abs-nanosleep (default), rel-nanosleep, timerfd, posix-timer",
+	  "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
 	  timer_method_names, false },
 	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.histfile,
 	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
-	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.json,
-	  "write results to FILE as JSON", NULL, false },
-	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
+	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	OPT_END
 };
-
-static void timer_defaults(void)
-{
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.period_us = 100;
-	cfg.cells = 300;
-	cfg.bucket_ns = 1000;
-	cfg.lines = 21;
-	cfg.prio = 99;
-	cfg.method = METHOD_ABS_NANOSLEEP;
-}
 
 /* -t 1 and 2 need the kernel's timerlat tracer. */
 static int check_mode(const char *prog)
@@ -128,90 +112,66 @@ static int check_config(const char *prog)
 	return 0;
 }
 
-static int timer_parse(const char *prog, int argc, char **argv)
-{
-	int ind;
+static struct timer_run run;
 
-	timer_defaults();
-	ind = opts_parse(prog, "[OPTIONS]\n\nPeriodic timer wake-up latency (Xenomai latency).",
-			 timer_opts, argc, argv);
-	if (ind < 0)
+static int timer_check(struct test_run *t)
+{
+	if (check_config(t->prog))
 		return -1;
-	if (ind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'; see %s --help\n",
-			prog, argv[ind], prog);
-		return -1;
-	}
-	return check_config(prog);
+	memset(&run, 0, sizeof(run));
+	run.prog = t->prog;
+	run.cfg = cfg;
+	return 0;
 }
 
-static void on_kick(int sig)
+/* SIGRTMIN belongs to the posix-timer method: blocked before any thread
+ * starts (they inherit the mask), taken with sigwaitinfo. */
+static int timer_setup(struct test_run *t)
 {
-	(void)sig;
-}
+	const struct timer_config *c = &run.cfg;
+	sigset_t rt;
 
-/* SIGINT, SIGTERM and SIGHUP are taken by the main thread with
- * sigtimedwait; SIGRTMIN belongs to the posix-timer method. Blocked from
- * the start, so a signal during setup or warm-up still ends the run
- * properly. Threads inherit the mask. */
-static void block_signals(sigset_t *stop)
-{
-	sigset_t all;
-
-	sigemptyset(stop);
-	sigaddset(stop, SIGINT);
-	sigaddset(stop, SIGTERM);
-	sigaddset(stop, SIGHUP);
-	all = *stop;
-	sigaddset(&all, SIGRTMIN);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	stopsig_catch(KICK_SIGNAL, on_kick);	/* waits return EINTR */
-}
-
-static int alloc_run(struct timer_run *run)
-{
-	const struct timer_config *c = &run->cfg;
+	(void)t;
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &rt, NULL);
 	uint32_t cells = (uint32_t)c->cells;
 	uint64_t b = (uint64_t)c->bucket_ns;
 
-	run->wait.ops = timer_methods[c->method];
-	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
-	    hist_init(&run->avg, 0, b, cells) || summary_init(&run->sum, b, cells))
+	run.wait.ops = timer_methods[c->method];
+	if (stats_init(&run.all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
+	    hist_init(&run.avg, 0, b, cells) || summary_init(&run.sum, b, cells))
 		return -ENOMEM;
 	return 0;
 }
 
-static void free_run(struct timer_run *run)
+static void timer_teardown(struct test_run *t)
 {
-	stats_free(&run->all);
-	hist_free(&run->avg);
-	summary_free(&run->sum);
+	(void)t;
+	stats_free(&run.all);
+	hist_free(&run.avg);
+	summary_free(&run.sum);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
 {
-	pthread_attr_t attr;
-	int err = rt_thread_attr(&attr);
+	int err = run_thread(t, fn, run);
 
-	if (!err)
-		err = pthread_create(t, &attr, fn, run);
-	pthread_attr_destroy(&attr);
 	if (err)
 		fprintf(stderr, "%s: cannot start a thread: %s\n", run->prog, strerror(err));
 	return err;
 }
 
 /* Until the sampler is done (-T), a stop signal, or the grace is over. */
-static void supervise(struct timer_run *run, const sigset_t *stop, int64_t t0)
+static void supervise(struct timer_run *run, int64_t t0)
 {
-	struct timespec poll = ns_to_timespec(100 * NSEC_PER_MSEC);
 	int64_t end = 0;
 
 	if (run->cfg.duration_s)
 		end = t0 + (run->cfg.duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
 		      STOP_GRACE_NS;
 	while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
-		if (sigtimedwait(stop, NULL, &poll) > 0)
+		if (run_stop_wait(100 * NSEC_PER_MSEC))
 			break;
 		if (end && clock_now_ns() > end)
 			break;
@@ -233,21 +193,17 @@ static void stop_threads(struct timer_run *run)
 		pthread_join(run->display, NULL);
 }
 
-static int run_threads(struct timer_run *run, const sigset_t *stop)
+static int timer_rt_apply(struct test_run *t)
 {
-	struct rt_options ro = {
-		.no_mlock = run->cfg.no_mlock,
-		.no_dma_latency = run->cfg.no_dma_latency,
-		.strict = run->cfg.strict,
-	};
+	(void)t;
+	return rt_probe((int)run.cfg.prio, (int)run.cfg.cpu);
+}
+
+static int start_threads(struct timer_run *run)
+{
 	char err[256];
 	int64_t t0;
 
-	if (rt_init(run->prog, &ro) || rt_probe((int)run->cfg.prio, (int)run->cfg.cpu)) {
-		fprintf(stderr, "%s: a real-time setting could not be applied (--strict)\n",
-			run->prog);
-		return -1;
-	}
 	timer_banner(stdout, run);
 	fflush(stdout);
 	if (run->cfg.quiet)
@@ -264,8 +220,22 @@ static int run_threads(struct timer_run *run, const sigset_t *stop)
 			 timer_sampler, run))
 		return -1;
 	run->sampler_started = true;
-	supervise(run, stop, t0);
+	supervise(run, t0);
 	return 0;
+}
+
+static int timer_measure(struct test_run *t)
+{
+	int status = 0;
+
+	(void)t;
+	if (start_threads(&run))
+		status = 1;
+	stop_threads(&run);
+	timerlat_stop();
+	if (run.error)
+		status = 1;
+	return status;
 }
 
 /* Seconds measured after the warm-up, whole, as the original reports. */
@@ -297,56 +267,47 @@ static void report_end(struct timer_run *run)
 			run->prog, (double)run->frozen_ns / NSEC_PER_USEC);
 }
 
-static int finish(struct timer_run *run, struct results *res, int status)
+static int timer_report(struct test_run *t, int status)
 {
-	long long actual = actual_seconds(run, clock_now_ns());
-	long long requested = run->cfg.duration_s ? run->cfg.duration_s : actual;
+	long long actual = actual_seconds(&run, clock_now_ns());
+	long long requested = run.cfg.duration_s ? run.cfg.duration_s : actual;
 
-	timer_print_hist(stdout, run);
-	if (timer_write_gnuplot(run, actual))
+	if (t->error)
+		fprintf(stderr, "%s: %s\n", run.prog, t->error);
+	timer_print_hist(stdout, &run);
+	if (timer_write_gnuplot(&run, actual))
 		status = 1;
-	timer_print_rts(stdout, run, actual, requested);
+	timer_print_rts(stdout, &run, actual, requested);
 	fflush(stdout);
-	report_end(run);
-	if (timer_write_histfile(run))
+	report_end(&run);
+	if (timer_write_histfile(&run))
 		status = 1;
-	if (timer_write_json(run, res, actual, requested, status))
+	if (timer_write_json(&run, &t->res, actual, requested, status))
 		status = 1;
-	results_summary("latency", &run->all);
+	results_summary("latency", &run.all);
 	return status;
 }
 
-int timer_main(int argc, char **argv)
+/* rtlat suite: one more second for the warm-up, summary only. */
+static long long timer_suite_args(char *buf, size_t len, long long d, long long prio)
 {
-	static struct timer_run run;
-	const char *slash = strrchr(argv[0], '/');
-	struct results res;
-	sigset_t stop;
-	int status = 0;
-
-	block_signals(&stop);
-	memset(&run, 0, sizeof(run));
-	run.prog = slash ? slash + 1 : argv[0];
-	if (timer_parse(run.prog, argc, argv))
-		return OPTS_EXIT_USAGE;
-	run.cfg = cfg;
-	results_begin(&res, cfg.json, "timer", argc, argv);
-	if (cleanup_init() || alloc_run(&run)) {
-		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
-		status = 1;
-		goto out;
-	}
-	if (run_threads(&run, &stop))
-		status = 1;
-	stop_threads(&run);
-	timerlat_stop();
-	if (run.error)
-		status = 1;
-	status = finish(&run, &res, status);
-out:
-	free_run(&run);
-	tracefs_close();
-	rt_fini();
-	cleanup_run();
-	return status;
+	snprintf(buf, len, "-q -T %lld -P %lld", d + 1, prio);
+	return d + 1;
 }
+
+const struct test_ops test_timer = {
+	.name = "timer",
+	.compat = "latency",
+	.title = "periodic timer wake-up latency (Xenomai latency)",
+	.opts = timer_opts,
+	.common = &cfg.common,
+	.stop = STOP_BY_SIGWAIT,
+	.kick = true,
+	.suite_args = timer_suite_args,
+	.check = timer_check,
+	.setup = timer_setup,
+	.rt_apply = timer_rt_apply,
+	.measure = timer_measure,
+	.report = timer_report,
+	.teardown = timer_teardown,
+};

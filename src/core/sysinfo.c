@@ -23,6 +23,16 @@ static const char *read_line(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+long long sysinfo_read_ll(const char *path)
+{
+	char buf[32];
+	long long v;
+
+	if (parse_ll(read_line(path, buf, sizeof(buf)), &v))
+		return -1;
+	return v;
+}
+
 static int kernel_realtime(void)
 {
 	char buf[16];

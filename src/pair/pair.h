@@ -18,9 +18,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "stats.h"
+#include "test.h"
 
 struct json;
-struct opt;
 struct pair_run;
 
 /* Flags shared by the main process and every worker (shared memory). */
@@ -67,14 +67,10 @@ struct pair {
  * -ETIMEDOUT (the harness counts a timeout and retries).
  */
 struct transport_ops {
-	const char *name;		/* "pmq" */
-	const char *compat;		/* "pmqtest" */
-	const char *title;		/* one line for --help */
 	size_t priv_size;		/* per pair, zeroed, in shared memory */
-	struct opt *opts;		/* extra options, OPT_END-terminated */
-	bool can_fork;
 	bool has_timeouts;		/* print "TO n, " and "timeoutcount" */
-	/* After option parsing: validate, fill run-wide settings. */
+	/* After option parsing: validate, fill run-wide settings; may
+	 * replace run->ops by a variant (ptsem --type). */
 	int (*setup)(struct pair_run *run);
 	/* In the main process before any worker starts: create objects.
 	 * On failure it releases what it got itself: close() is called
@@ -105,14 +101,12 @@ struct pair_config {
 	bool smp;			/* -S */
 	bool quiet;			/* -q */
 	bool fork;			/* -f where the transport takes it */
-	bool strict;
-	bool no_mlock;
-	bool no_dma_latency;
-	const char *json;
+	struct test_common common;	/* --json, --strict, ... */
 };
 
 struct pair_run {
 	const struct transport_ops *ops;
+	const char *name;		/* the test's: "pmq" */
 	const char *prog;
 	struct pair_config cfg;
 	int npairs;
@@ -124,15 +118,35 @@ struct pair_run {
 	char fail_msg[256];
 };
 
-/* Entry point of every pair subcommand. */
-int pair_main(const struct transport_ops *ops, int argc, char **argv);
+/* Workers are forked processes (a pid to signal), not threads. */
+static inline bool pair_is_fork(const struct pair *p)
+{
+	return p->run->cfg.fork;
+}
 
-/* The pthread_t or pid to signal for a role (sigwait). */
-bool pair_is_fork(const struct pair *p);
+/* The harness's side of every pair test (pair.c). */
+extern struct pair_config pair_cfg;
+extern struct opt pair_opts[];
+int pair_check(struct test_run *t);
+int pair_setup(struct test_run *t);
+int pair_rt_apply(struct test_run *t);
+int pair_measure(struct test_run *t);
+int pair_report(struct test_run *t, int status);
+long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
 
-extern const struct transport_ops transport_pmq;
-extern const struct transport_ops transport_sigwait;
-extern const struct transport_ops transport_svsem;
-extern const struct transport_ops transport_ptsem;
+/*
+ * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
+ * "one-line title", &transport, extra_opts_or_NULL);
+ */
+#define PAIR_TEST(tname, tcompat, ttitle, transport, topts)		\
+	{								\
+		.name = tname, .compat = tcompat, .title = ttitle,	\
+		.opts = pair_opts, .extra_opts = topts,			\
+		.common = &pair_cfg.common, .stop = STOP_BY_HANDLER,	\
+		.kick = true, .data = transport,			\
+		.suite_args = pair_suite_args, .check = pair_check,	\
+		.setup = pair_setup, .rt_apply = pair_rt_apply,		\
+		.measure = pair_measure, .report = pair_report,		\
+	}
 
 #endif

@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 #define OPTS_EXIT_USAGE 2
+/* An optional argument left out. */
+#define OPT_AUTO (-1)
 
 enum opt_type {
 	OPT_FLAG,	/* bool *: set true */
@@ -22,14 +24,27 @@ enum opt_type {
 	OPT_STRING,	/* const char **: any text */
 	OPT_PATH_OUT,	/* const char **: file to write; its directory must exist */
 	OPT_CHOICE,	/* long long *: index into choices[] */
+	OPT_CHOICES,	/* unsigned long long *: bit i set per choices[i] named,
+			 * comma-separated */
+	OPT_CPU_LIST,	/* struct cpu_list *: online CPUs, "3-7" or "1,3" */
+	OPT_DIR_OUT,	/* const char **: directory to create or fill; its
+			 * parent must exist */
 	OPT_HELP,	/* print the help and exit 0 */
+};
+
+#define CPU_LIST_MAX 64
+
+struct cpu_list {
+	int n;
+	int cpu[CPU_LIST_MAX];
 };
 
 enum opt_arg {
 	OPT_ARG_NONE,
 	OPT_ARG_REQUIRED,
 	/* Value attached (-a3, --affinity=3) or the next word if it is a
-	 * number (-a 3), as rt-tests accepts; otherwise dflt is stored. */
+	 * number (-a 3), as rt-tests accepts; otherwise OPT_AUTO is stored
+	 * ("one per CPU", "pair i on CPU i"). */
 	OPT_ARG_OPTIONAL,
 };
 
@@ -40,10 +55,12 @@ struct opt {
 	enum opt_arg arg;
 	const char *argname;		/* "USEC" in the help */
 	long long min, max;		/* accepted range (INT, DURATION) */
-	long long dflt;			/* stored for OPTIONAL without value */
+	/* The default: stored by opts_defaults() before parsing, shown by
+	 * --help where it is an accepted value. */
+	long long dflt;
 	void *dest;
 	const char *help;
-	const char *const *choices;	/* OPT_CHOICE: NULL-terminated */
+	const char *const *choices;	/* OPT_CHOICE(S): NULL-terminated */
 	bool given;			/* set by opts_parse */
 };
 
@@ -56,6 +73,8 @@ struct opt {
  */
 int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 	       int argc, char **argv);
+/* Store every entry's starting value: init, false or NULL. */
+void opts_defaults(struct opt *tbl);
 void opts_usage(FILE *f, const char *prog, const char *synopsis,
 		const struct opt *tbl);
 /* The entry for a short or long name, NULL if absent. */
@@ -70,6 +89,9 @@ void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 int parse_ll(const char *s, long long *out);
 /* "90", "90s", "5m", "2h", "1d" -> seconds; rejects "10x", "-5", "". */
 int parse_duration(const char *s, long long *seconds);
+/* "1,3-5" into cpus[0..*n-1]; -1 with *bad the offline CPU or -2 for a
+ * syntax error (or more than max CPUs). */
+int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad);
 int cpus_online(void);
 bool cpu_is_online(int cpu);
 

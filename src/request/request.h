@@ -11,9 +11,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "opts.h"
 #include "outfile.h"
 #include "request_series.h"
 #include "stats.h"
+#include "test.h"
 
 #define REQ_MAX_LOADS		64
 #define REQ_LOADS_PER_CPU	16
@@ -39,15 +41,14 @@ struct req_config {
 	long long sleep_us;		/* --sleep */
 	long long timeout_s;		/* --timeout: server's idle limit */
 	long long main_cpu, server_cpu, client_cpu;	/* -1: layout */
-	const char *load_cpus;		/* --load-cpus LIST */
+	struct cpu_list load_cpus;	/* --load-cpus LIST */
 	const char *host;		/* -c */
 	const char *bind;		/* --bind */
 	const char *log;		/* -l */
-	const char *json;
 	bool server_only;		/* -s */
 	bool async;			/* -a */
 	bool debug;			/* -D */
-	bool strict, no_mlock, no_dma_latency;
+	struct test_common common;	/* --json, --strict, ... */
 };
 
 struct req_layout {
@@ -105,13 +106,11 @@ struct req_run {
 	struct req_server *server;	/* server-only mode: its counters */
 };
 
-/* Set by SIGINT, SIGTERM, SIGHUP in the main process. */
-extern volatile sig_atomic_t req_stop_requested;
-
-struct results;
-/* request_run.c: local and client-only modes, and server-only mode. */
-int req_measure(struct req_run *run, struct results *res);
-int req_serve(struct req_run *run, struct results *res);
+/* request_run.c: local and client-only modes, and server-only mode;
+ * then what they print and write. */
+int req_measure(struct req_run *run);
+int req_serve(struct req_run *run);
+int req_report(struct req_run *run, struct results *res);
 
 /* request_layout.c */
 /* The default layout over the usable CPUs cpus[0..n-1] (SPEC §4). */
@@ -125,8 +124,8 @@ static inline int req_load_cpu(const struct req_layout *l, int i)
 	return l->load_cpus[i % l->nload_cpus];
 }
 
-/* request.c: what every forked process does first; keep_fd is the one
- * socket it uses (-1: none). */
+/* request_child.c: what every forked process does first; keep_fd is the
+ * one socket it uses (-1: none). */
 void req_child_begin(struct req_run *run, const char *name, int keep_fd,
 		     int policy, int prio, int cpu);
 void req_fail(struct req_shared *sh, const char *fmt, ...)

@@ -18,29 +18,29 @@
 #include <time.h>
 #include <unistd.h>
 #include "opts.h"
-#include "outfile.h"
 #include "stopsig.h"
-#include "subcommands.h"
+#include "test.h"
 
 #define SUITE_MAX_ARGS 24
 #define SUITE_MAX_ROWS 64
 
-static long long duration_s = 5;
-static long long prio = 99;
+const char suite_title[] = "every test with short defaults, one table";
+static long long duration_s, prio;
 static const char *outdir;
-static const char *only;
+static unsigned long long only;		/* bit i: tests[i]; 0: all */
+static const char *names[32];		/* the registry's, for --only */
 static volatile sig_atomic_t interrupted;
 static pid_t current;
 
 static struct opt suite_opts[] = {
-	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 0, &duration_s,
-	  "time per test (default 5 s; about a minute in all)", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 0, &prio,
-	  "SCHED_FIFO priority (default 99)", NULL, false },
-	{ 'o', "results", OPT_STRING, OPT_ARG_REQUIRED, "DIR", 0, 0, 0, &outdir,
+	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5, &duration_s,
+	  "time per test (about a minute in all)", NULL, false },
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &prio,
+	  "SCHED_FIFO priority", NULL, false },
+	{ 'o', "results", OPT_DIR_OUT, OPT_ARG_REQUIRED, "DIR", 0, 0, 0, &outdir,
 	  "results directory (default results/rtlat-DATE-TIME)", NULL, false },
-	{ 0, "only", OPT_STRING, OPT_ARG_REQUIRED, "TESTS", 0, 0, 0, &only,
-	  "comma-separated subset: pmq,sigwait,svsem,ptsem,timer,request", NULL, false },
+	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0, &only,
+	  "comma-separated subset of the tests", names, false },
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
 };
@@ -60,36 +60,19 @@ static void on_signal(int sig)
 		kill(current, sig);
 }
 
-static bool selected(const char *test)
+/* argv for one test; strings live in buf. Returns about how long it runs. */
+static long long build_args(const struct test_ops *t, char **av, int *n,
+			    char *buf, size_t len)
 {
-	const char *p;
-	size_t n = strlen(test);
-
-	if (!only)
-		return true;
-	for (p = only; (p = strstr(p, test)); p += n)
-		if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
-/* argv for one test; strings live in buf. */
-static int build_args(const char *test, char **av, char *buf, size_t len)
-{
-	long long d = duration_s;
+	size_t used = (size_t)snprintf(buf, len, "%s ", t->name);
+	long long secs = t->suite_args(buf + used, len - used, duration_s, prio);
 	char *tok;
-	int n = 0;
 
-	if (!strcmp(test, "timer"))
-		snprintf(buf, len, "timer -q -T %lld -P %lld", d + 1, prio);
-	else if (!strcmp(test, "request"))
-		snprintf(buf, len, "request -i 2 -C 1000 --samples %lld", d * 500);
-	else
-		snprintf(buf, len, "%s -S -p %lld -i 1000 -d 0 -q -D %lld", test, prio, d);
-	av[n++] = "rtlat";
-	for (tok = strtok(buf, " "); tok && n < SUITE_MAX_ARGS - 4; tok = strtok(NULL, " "))
-		av[n++] = tok;
-	return n;
+	*n = 0;
+	av[(*n)++] = "rtlat";
+	for (tok = strtok(buf, " "); tok && *n < SUITE_MAX_ARGS - 4; tok = strtok(NULL, " "))
+		av[(*n)++] = tok;
+	return secs;
 }
 
 static void read_rows(int fd, const char *test)
@@ -133,12 +116,13 @@ static void child(char **av, int out, int wfd, pid_t suite)
 }
 
 /* Run one test; returns its exit status (or 128+signal). */
-static int run_test(const char *test, const char *dir)
+static int suite_run(const struct test_ops *t, const char *dir)
 {
 	char buf[256], path[4200], json[4200];
 	char *av[SUITE_MAX_ARGS];
-	int n = build_args(test, av, buf, sizeof(buf));
-	int fds[2], out, status = 0;
+	const char *test = t->name;
+	int n, fds[2], out, status = 0;
+	long long secs = build_args(t, av, &n, buf, sizeof(buf));
 	pid_t suite;
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
@@ -150,10 +134,7 @@ static int run_test(const char *test, const char *dir)
 		fprintf(stderr, "rtlat suite: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	/* timer adds its second of warm-up; request runs two rounds. */
-	fprintf(stderr, "rtlat suite: running %s for about %llds\n", test,
-		!strcmp(test, "request") ? 2 * duration_s :
-		!strcmp(test, "timer") ? duration_s + 1 : duration_s);
+	fprintf(stderr, "rtlat suite: running %s for about %llds\n", test, secs);
 	suite = getpid();
 	current = fork();
 	if (current == 0) {
@@ -193,20 +174,11 @@ static void print_table(void)
 	printf("(microseconds; percentiles are histogram upper bounds)\n");
 }
 
-static void dir_error(const char *dir, const char *why)
-{
-	opts_error("rtlat suite", opts_find(suite_opts, 'o', NULL),
-		   "cannot use '%s': %s; accepted: a writable directory, or a new one in an existing directory",
-		   dir, why);
-}
-
+/* -o was checked by the option parser (OPT_DIR_OUT); this makes it. */
 static int make_dir(char *dir, size_t len)
 {
-	char probe[PATH_MAX], why[PATH_MAX + 64];
 	time_t t = time(NULL);
-	struct stat st = { 0 };
 	struct tm tm;
-	bool made;
 
 	if (!outdir) {
 		localtime_r(&t, &tm);
@@ -215,57 +187,11 @@ static int make_dir(char *dir, size_t len)
 	} else {
 		snprintf(dir, len, "%s", outdir);
 	}
-	if (!*dir)
-		return dir_error(dir, "empty name"), -1;
-	made = mkdir(dir, 0755) == 0;
-	if (!made && errno != EEXIST)
-		return dir_error(dir, strerror(errno)), -1;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		dir_error(dir, S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		opts_error("rtlat suite", opts_find(suite_opts, 'o', NULL),
+			   "cannot create '%s': %s; accepted: a writable directory, or a new one in an existing writable directory",
+			   dir, strerror(errno));
 		return -1;
-	}
-	/* Create a file there, as the tests will (root passes access()). */
-	if (snprintf(probe, sizeof(probe), "%s/suite", dir) >= (int)sizeof(probe))
-		return dir_error(dir, strerror(ENAMETOOLONG)), -1;
-	if (outfile_check(probe, why, sizeof(why))) {
-		dir_error(dir, why);
-		if (made)
-			rmdir(dir);
-		return -1;
-	}
-	return 0;
-}
-
-static const char *const tests[] = {
-	"pmq", "sigwait", "svsem", "ptsem", "timer", "request", NULL
-};
-
-static bool known_test(const char *name, size_t len)
-{
-	int i;
-
-	for (i = 0; tests[i]; i++)
-		if (strlen(tests[i]) == len && !strncmp(tests[i], name, len))
-			return true;
-	return false;
-}
-
-/* Every name in --only must be a test: a typo would silently run nothing. */
-static int check_only(void)
-{
-	const char *p = only, *end;
-	size_t len;
-
-	while (p) {
-		end = strchr(p, ',');
-		len = end ? (size_t)(end - p) : strlen(p);
-		if (!known_test(p, len)) {
-			opts_error("rtlat suite", opts_find(suite_opts, 0, "only"),
-				   "'%.*s' is not a test; accepted: a comma-separated list of pmq, sigwait, svsem, ptsem, timer, request",
-				   (int)len, p);
-			return -1;
-		}
-		p = end ? end + 1 : NULL;
 	}
 	return 0;
 }
@@ -273,26 +199,21 @@ static int check_only(void)
 int suite_main(int argc, char **argv)
 {
 	char dir[4096];
-	int i, ind, rc, failed = 0;
+	int i, rc, failed = 0;
 
-	ind = opts_parse("rtlat suite", "[OPTIONS]\n\nEvery test with short defaults, one summary table.",
-			 suite_opts, argc, argv);
-	if (ind < 0)
-		return OPTS_EXIT_USAGE;
-	if (ind < argc) {
-		fprintf(stderr, "rtlat suite: unexpected argument '%s'\n", argv[ind]);
-		return OPTS_EXIT_USAGE;
-	}
-	if (check_only() || make_dir(dir, sizeof(dir)))
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
+		names[i] = tests[i]->name;
+	if (run_parse("rtlat suite", suite_title,
+		      suite_opts, argc, argv) || make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	stopsig_install(on_signal);
 	for (i = 0; tests[i] && !interrupted; i++) {
-		if (!selected(tests[i]))
+		if (only && !(only & (1ULL << i)))
 			continue;
-		rc = run_test(tests[i], dir);
+		rc = suite_run(tests[i], dir);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
-				tests[i], rc, dir, tests[i]);
+				tests[i]->name, rc, dir, tests[i]->name);
 			failed = 1;
 		}
 	}

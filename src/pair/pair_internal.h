@@ -8,8 +8,7 @@
 
 struct results;
 
-/* Interrupts a worker's blocking call so it sees the stop flag. */
-#define PAIR_KICK_SIGNAL (SIGRTMAX)
+#define PAIR_KICK_SIGNAL RUN_KICK_SIGNAL
 
 /* pair_worker.c */
 void *pair_sender(void *arg);

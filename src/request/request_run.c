@@ -19,6 +19,7 @@
 #include "request.h"
 #include "results.h"
 #include "rtsetup.h"
+#include "test.h"
 
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 #define READY_LIMIT_NS	(5 * NSEC_PER_SEC)
@@ -309,22 +310,6 @@ static int open_log(struct req_run *run)
 	return run->log ? 0 : -1;
 }
 
-static int rt_start(struct req_run *run, int prio, int cpu)
-{
-	struct rt_options ro = {
-		.no_mlock = run->cfg.no_mlock,
-		.no_dma_latency = run->cfg.no_dma_latency,
-		.strict = run->cfg.strict,
-	};
-
-	if (rt_init(run->prog, &ro) ||
-	    rt_thread_setup_policy(SCHED_FIFO, prio, cpu)) {
-		fail(run, "a real-time setting could not be applied (--strict)");
-		return -1;
-	}
-	return 0;
-}
-
 static int start_pair(struct req_run *run)
 {
 	if (run->mode == REQ_LOCAL) {
@@ -366,8 +351,16 @@ static void suite_summary(const struct req_run *run)
 	}
 }
 
-static void finish(struct req_run *run, struct results *res)
+/* Print and write what was measured, however the run ended. */
+int req_report(struct req_run *run, struct results *res)
 {
+	if (run->mode == REQ_SERVER_ONLY) {
+		fflush(stdout);
+		if (run->fail_msg[0])
+			fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
+		req_write_json(run, res);
+		return run->failed ? 1 : 0;
+	}
 	/* The round under way when the run ended, done or partial. */
 	while (run->rounds_printed < run->rounds_begun)
 		print_round(run, run->rounds_printed);
@@ -384,46 +377,40 @@ static void finish(struct req_run *run, struct results *res)
 	run->log = NULL;
 	req_write_json(run, res);
 	suite_summary(run);
+	return run->failed ? 1 : 0;
 }
 
-int req_measure(struct req_run *run, struct results *res)
+int req_measure(struct req_run *run)
 {
-	const struct req_layout *l = &run->layout;
-
 	run->t_start = clock_now_ns();
 	if (make_tmpdir(run) || open_log(run))
 		goto out;
 	req_print_layout(stdout, run);
 	fflush(stdout);
-	if (rt_start(run, l->main_prio, l->main_cpu) || start_pair(run))
+	if (start_pair(run))
 		goto out;
 	run_rounds(run);
 out:
 	stop_all(run);
-	finish(run, res);
-	rt_fini();
 	return run->failed ? 1 : 0;
 }
 
-int req_serve(struct req_run *run, struct results *res)
+int req_serve(struct req_run *run)
 {
 	const struct req_layout *l = &run->layout;
-	struct req_server s = {
-		.prog = run->prog,
-		.listen_fd = run->listen_fd,
-		.sleep_ns = run->tg.sleep_ns,
-		.idle_ns = run->cfg.timeout_s * NSEC_PER_SEC,
-		.stop = &req_stop_requested,
-		.verbose = true,
-	};
+	static struct req_server s;
 	int err;
 
+	s.prog = run->prog;
+	s.listen_fd = run->listen_fd;
+	s.sleep_ns = run->tg.sleep_ns;
+	s.idle_ns = run->cfg.timeout_s * NSEC_PER_SEC;
+	s.stop = &run_stop_requested;
+	s.verbose = true;
 	run->server = &s;
 	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d; stop with SIGINT or SIGTERM\n",
 	       run->prog, run->where, l->server_cpu, l->server_prio);
 	fflush(stdout);
-	if (rt_start(run, l->server_prio, l->server_cpu))
-		goto out;
 	err = req_server_run(&s);
 	if (err)
 		fail(run, "server: %s", strerror(-err));
@@ -431,12 +418,5 @@ int req_serve(struct req_run *run, struct results *res)
 	       run->prog, (unsigned long long)s.served,
 	       (unsigned long long)s.connections,
 	       (unsigned long long)s.refused, (unsigned long long)s.errors);
-out:
-	fflush(stdout);
-	if (run->fail_msg[0])
-		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
-	req_write_json(run, res);
-	run->server = NULL;
-	rt_fini();
 	return run->failed ? 1 : 0;
 }

@@ -85,7 +85,7 @@ static void json_settings(struct json *j, const struct pair_run *run)
 	const struct pair_config *c = &run->cfg;
 
 	json_obj_open(j, "settings");
-	json_str(j, "test", run->ops->name);
+	json_str(j, "test", run->name);
 	json_str(j, "mode", c->fork ? "processes" : "threads");
 	json_int(j, "pairs", run->npairs);
 	json_int(j, "interval_us", c->interval_us);

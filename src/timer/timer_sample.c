@@ -84,6 +84,14 @@ static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
 	}
 }
 
+uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
+{
+	if (ticks)
+		return ticks - 1;
+	/* Woken a whole period late or more: those expiries have passed. */
+	return lat >= period ? (uint64_t)(lat / period) : 0;
+}
+
 void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw)
 {
 	sp->run = run;

@@ -19,14 +19,6 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
-{
-	if (ticks)
-		return ticks - 1;
-	/* Woken a whole period late or more: those expiries have passed. */
-	return lat >= period ? (uint64_t)(lat / period) : 0;
-}
-
 static int abs_open(struct timer_wait *w, int64_t first)
 {
 	w->expected = first;

@@ -8,7 +8,6 @@
 #include "cleanup.h"
 #include "opts.h"
 #include "pair.h"
-#include "subcommands.h"
 
 struct svsem_priv {
 	int semid;
@@ -59,20 +58,13 @@ static int svsem_receive(struct pair *p, enum pair_dir dir)
 	return svsem_op(p, dir, -1);
 }
 
-const struct transport_ops transport_svsem = {
-	.name = "svsem",
-	.compat = "svsematest",
-	.title = "System V semaphore hand-off latency",
+static const struct transport_ops svsem_transport = {
 	.priv_size = sizeof(struct svsem_priv),
-	.opts = svsem_opts,
-	.can_fork = true,
 	.setup = svsem_setup,
 	.open = svsem_open,
 	.send = svsem_send,
 	.receive = svsem_receive,
 };
 
-int svsem_main(int argc, char **argv)
-{
-	return pair_main(&transport_svsem, argc, argv);
-}
+const struct test_ops test_svsem = PAIR_TEST("svsem", "svsematest",
+	"System V semaphore hand-off latency", &svsem_transport, svsem_opts);

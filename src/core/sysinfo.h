@@ -12,5 +12,7 @@ void sysinfo_json_compat(struct json *j);
 void sysinfo_json(struct json *j);
 /* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none"... */
 const char *sysinfo_preempt_model(void);
+/* A number in a /proc or /sys file; -1 if unreadable. */
+long long sysinfo_read_ll(const char *path);
 
 #endif

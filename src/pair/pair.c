@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pair.c - the pair-test harness: options, setup, the run and its end.
- * Every transport (pmq, sigwait, svsem, ptsem) goes through pair_main().
+ * Every pair test is a PAIR_TEST row (pair.h) that run_test() runs.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,7 +17,6 @@
 #include "pair_internal.h"
 #include "results.h"
 #include "rtsetup.h"
-#include "stopsig.h"
 #include "tracefs.h"
 
 #define MAX_PAIRS	1024
@@ -26,66 +25,36 @@
 #define HIST_BUCKETS	20000		/* ... up to 2 ms, then overflow */
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
-static struct pair_config cfg;
-static struct pair_shared *g_shared;
+/* The one run: the option table stores into pair_cfg. */
+struct pair_config pair_cfg;
+static struct pair_run run;
 
-static struct opt pair_opts[] = {
-	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -1, &cfg.affinity,
+struct opt pair_opts[] = {
+	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, &pair_cfg.affinity,
 	  "pin pair i to CPU i mod ncpus; with CPU, pin all to it", NULL, false },
 	{ 'b', "breaktrace", OPT_INT, OPT_ARG_REQUIRED, "USEC", 1, MAX_INTERVAL_US, 0,
-	  &cfg.breaktrace_us, "stop ftrace and the test when a latency exceeds USEC", NULL, false },
-	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, MAX_INTERVAL_US, 0,
-	  &cfg.distance_us, "interval distance between pairs in us (default 500)", NULL, false },
+	  &pair_cfg.breaktrace_us, "stop ftrace and the test when a latency exceeds USEC", NULL, false },
+	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, MAX_INTERVAL_US, 500,
+	  &pair_cfg.distance_us, "interval distance between pairs in us", NULL, false },
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 0,
-	  &cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: no limit", NULL, false },
+	  &pair_cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: no limit", NULL, false },
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
-	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 0,
-	  &cfg.interval_us, "base interval in us (default 1000)", NULL, false },
-	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.json,
-	  "write results to FILE as JSON (rt-tests layout plus rtlat's)", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, &cfg.loops,
+	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 1000,
+	  &pair_cfg.interval_us, "base interval in us", NULL, false },
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, &pair_cfg.loops,
 	  "cycles per pair; 0: until stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, &cfg.prio,
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, &pair_cfg.prio,
 	  "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &pair_cfg.quiet,
 	  "print only the final summary", NULL, false },
-	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.smp,
+	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &pair_cfg.smp,
 	  "SMP testing: -a -t and the same priority for all pairs", NULL, false },
-	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, -1, &cfg.threads,
-	  "number of pairs; without NUM, one per CPU (default 1)", NULL, false },
-	RT_OPT_ENTRIES(&cfg.strict, &cfg.no_mlock, &cfg.no_dma_latency),
+	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, &pair_cfg.threads,
+	  "number of pairs; without NUM, one per CPU", NULL, false },
+	TEST_COMMON_OPTS(&pair_cfg.common, "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
 	OPT_END
 };
-
-bool pair_is_fork(const struct pair *p)
-{
-	return p->run->cfg.fork;
-}
-
-/* Set by a signal that arrives before the shared flags exist. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	struct pair_shared *sh = __atomic_load_n(&g_shared, __ATOMIC_SEQ_CST);
-
-	stop_requested = 1;
-	if (sh)
-		sh->stop = 1;
-}
-
-static void on_kick(int sig)
-{
-	(void)sig;
-}
-
-static void install_signals(void)
-{
-	stopsig_install(on_stop_signal);
-	stopsig_catch(PAIR_KICK_SIGNAL, on_kick);
-}
 
 static int online_cpu(int i)
 {
@@ -106,23 +75,23 @@ static int check_config(const char *prog, struct opt *tbl, struct pair_run *run)
 {
 	long long last;
 
-	if (cfg.smp) {
+	if (pair_cfg.smp) {
 		if (!opts_find(tbl, 't', NULL)->given)
-			cfg.threads = -1;
+			pair_cfg.threads = -1;
 		if (!opts_find(tbl, 'a', NULL)->given)
-			cfg.affinity = -1;
+			pair_cfg.affinity = -1;
 	}
-	run->npairs = cfg.threads == -1 ? cpus_online() : (int)cfg.threads;
+	run->npairs = pair_cfg.threads == -1 ? cpus_online() : (int)pair_cfg.threads;
 	if (run->npairs > MAX_PAIRS)
 		run->npairs = MAX_PAIRS;
-	last = cfg.interval_us + (long long)(run->npairs - 1) * cfg.distance_us;
+	last = pair_cfg.interval_us + (long long)(run->npairs - 1) * pair_cfg.distance_us;
 	if (last > MAX_INTERVAL_US) {
 		opts_error(prog, opts_find(tbl, 'd', NULL),
 			   "the last pair's interval would be %lld us; accepted: intervals up to %lld us (1 hour)",
 			   last, MAX_INTERVAL_US);
 		return -1;
 	}
-	if (cfg.breaktrace_us) {
+	if (pair_cfg.breaktrace_us) {
 		char err[256];
 
 		if (tracefs_open(err, sizeof(err))) {
@@ -133,44 +102,17 @@ static int check_config(const char *prog, struct opt *tbl, struct pair_run *run)
 	return 0;
 }
 
-static void pair_defaults(void)
+/* After parsing: the harness's checks, then the transport's. */
+int pair_check(struct test_run *t)
 {
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.interval_us = 1000;
-	cfg.distance_us = 500;
-	cfg.affinity = -2;
-	cfg.threads = 1;
-}
-
-/* Parse and check everything before anything is created. */
-static int pair_parse(struct pair_run *run, int argc, char **argv)
-{
-	const struct transport_ops *ops = run->ops;
-	struct opt *tbl = opts_join(pair_opts, ops->opts);
-	char synopsis[160];
-	int ind, ret = -1;
-
-	if (!tbl)
+	memset(&run, 0, sizeof(run));
+	run.ops = t->ops->data;
+	run.name = t->ops->name;
+	run.prog = t->prog;
+	if (check_config(t->prog, t->opts, &run))
 		return -1;
-
-	snprintf(synopsis, sizeof(synopsis), "[OPTIONS]\n\n%s.", ops->title);
-	ind = opts_parse(run->prog, synopsis, tbl, argc, argv);
-	if (ind < 0)
-		goto out;
-	if (ind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'; see %s --help\n",
-			run->prog, argv[ind], run->prog);
-		goto out;
-	}
-	if (check_config(run->prog, tbl, run))
-		goto out;
-	run->cfg = cfg;
-	if (ops->setup && ops->setup(run))
-		goto out;
-	ret = 0;
-out:
-	free(tbl);
-	return ret;
+	run.cfg = pair_cfg;
+	return run.ops->setup ? run.ops->setup(&run) : 0;
 }
 
 /* Pairs, histograms and transport state live in shared memory, so the
@@ -189,11 +131,7 @@ static int alloc_pairs(struct pair_run *run)
 		privs = shared_alloc(priv * run->npairs);
 	if (!run->shared || !run->pairs || !hist || (priv && !privs))
 		return -ENOMEM;
-	/* Publish first, then look: a signal in between is seen by one of
-	 * the two. Never store 0 here: that could undo the handler's 1. */
-	__atomic_store_n(&g_shared, run->shared, __ATOMIC_SEQ_CST);
-	if (stop_requested)
-		run->shared->stop = 1;
+	run_stop_flag(&run->shared->stop);
 	for (i = 0; i < run->npairs; i++) {
 		struct pair *p = &run->pairs[i];
 		int prio = (int)run->cfg.prio;
@@ -221,13 +159,8 @@ static int alloc_pairs(struct pair_run *run)
 
 static int start_thread(struct pair_run *run, struct pair *p, enum pair_role role)
 {
-	pthread_attr_t attr;
-	int err = rt_thread_attr(&attr);
-
-	if (!err)
-		err = pthread_create(&p->w[role].thread, &attr,
-				     role == ROLE_SENDER ? pair_sender : pair_receiver, p);
-	pthread_attr_destroy(&attr);
+	int err = run_thread(&p->w[role].thread,
+			     role == ROLE_SENDER ? pair_sender : pair_receiver, p);
 
 	if (err)
 		snprintf(run->fail_msg, sizeof(run->fail_msg),
@@ -338,7 +271,7 @@ static int worker_error(struct pair_run *run)
 
 		if (p->error && !run->fail_msg[0])
 			snprintf(run->fail_msg, sizeof(run->fail_msg),
-				 "pair %d: %s failed: %s", i, run->ops->name,
+				 "pair %d: %s failed: %s", i, run->name,
 				 strerror(p->error));
 		if (p->error)
 			return 1;
@@ -461,7 +394,7 @@ static int open_transport(struct pair_run *run)
 		if (err) {
 			run->nopen = i;
 			snprintf(run->fail_msg, sizeof(run->fail_msg),
-				 "cannot set up %s for pair %d: %s", run->ops->name,
+				 "cannot set up %s for pair %d: %s", run->name,
 				 i, strerror(-err));
 			return err;
 		}
@@ -489,30 +422,31 @@ static void start_barrier(struct pair_run *run)
 	__atomic_store_n(&run->shared->go, 1, __ATOMIC_RELEASE);
 }
 
-static int run_pairs(struct pair_run *run)
+int pair_setup(struct test_run *t)
 {
-	struct rt_options ro = {
-		.no_mlock = run->cfg.no_mlock,
-		.no_dma_latency = run->cfg.no_dma_latency,
-		.strict = run->cfg.strict,
-	};
-	int first_cpu = run->pairs[0].w[0].cpu;
+	(void)t;
+	return alloc_pairs(&run);
+}
 
-	if (rt_init(run->prog, &ro) || rt_probe(run->pairs[0].w[0].prio, first_cpu)) {
-		snprintf(run->fail_msg, sizeof(run->fail_msg),
-			 "a real-time setting could not be applied (--strict)");
-		return -1;
+int pair_rt_apply(struct test_run *t)
+{
+	(void)t;
+	return rt_probe(run.pairs[0].w[0].prio, run.pairs[0].w[0].cpu);
+}
+
+int pair_measure(struct test_run *t)
+{
+	(void)t;
+	if (open_transport(&run))
+		return 1;
+	if (start_workers(&run) == 0) {
+		start_barrier(&run);
+		supervise(&run);
 	}
-	if (open_transport(run))
-		return -1;
-	if (start_workers(run) == 0) {
-		start_barrier(run);
-		supervise(run);
-	}
-	stop_workers(run);
-	check_children(run);
-	worker_error(run);
-	return 0;
+	stop_workers(&run);
+	check_children(&run);
+	worker_error(&run);
+	return run.failed;
 }
 
 /* All pairs as one series, for the suite's table. */
@@ -534,46 +468,30 @@ static void report_summary(const struct pair_run *run)
  * A stop signal is a normal ending (as in rt-tests), but one that came
  * before any pair recorded a sample leaves nothing to report: exit 1.
  */
-static void check_delivered(struct pair_run *run)
+static void check_delivered(struct pair_run *r)
 {
 	uint64_t n = 0;
 	int i;
 
-	if (!stop_requested || run->failed)
+	if (!run_stop_requested || r->failed || !r->pairs)
 		return;
-	for (i = 0; i < run->npairs; i++)
-		n += run->pairs[i].lat.n;
+	for (i = 0; i < r->npairs; i++)
+		n += r->pairs[i].lat.n;
 	if (n)
 		return;
-	run->failed = 1;
-	snprintf(run->fail_msg, sizeof(run->fail_msg),
+	r->failed = 1;
+	snprintf(r->fail_msg, sizeof(r->fail_msg),
 		 "stopped by a signal before the first sample");
 }
 
-int pair_main(const struct transport_ops *ops, int argc, char **argv)
+int pair_report(struct test_run *t, int status)
 {
-	static struct pair_run run;
-	struct results res;
-	const char *slash = strrchr(argv[0], '/');
-
-	memset(&run, 0, sizeof(run));
-	run.ops = ops;
-	run.prog = slash ? slash + 1 : argv[0];
-	/* First: a signal from now on ends the run cleanly, with a summary. */
-	install_signals();
-	pair_defaults();
-	if (pair_parse(&run, argc, argv))
-		return OPTS_EXIT_USAGE;
-	results_begin(&res, run.cfg.json, ops->name, argc, argv);
-	if (cleanup_init() || alloc_pairs(&run)) {
-		fprintf(stderr, "%s: cannot set up: %s\n", run.prog, strerror(ENOMEM));
-		cleanup_run();
-		return 1;
-	}
-	if (run_pairs(&run))
+	if (status)
 		run.failed = 1;
-	close_transport(&run);
 	check_delivered(&run);
+	if (t->error && !run.fail_msg[0])
+		snprintf(run.fail_msg, sizeof(run.fail_msg), "%s", t->error);
+	close_transport(&run);
 	if (run.started_any || !run.failed) {
 		/* The final block replaces the live one on a terminal. */
 		if (live_lines)
@@ -587,10 +505,14 @@ int pair_main(const struct transport_ops *ops, int argc, char **argv)
 		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
 			run.prog, run.shared->break_pair,
 			ns_to_us_round((double)run.shared->break_ns), run.cfg.breaktrace_us);
-	pair_write_json(&run, &res);
+	pair_write_json(&run, &t->res);
 	report_summary(&run);
-	tracefs_close();
-	rt_fini();
-	cleanup_run();
 	return run.failed ? 1 : 0;
+}
+
+/* rtlat suite: every pair on its own CPU, one priority, one interval. */
+long long pair_suite_args(char *buf, size_t len, long long d, long long prio)
+{
+	snprintf(buf, len, "-S -p %lld -i 1000 -d 0 -q -D %lld", prio, d);
+	return d;
 }

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run.c - the lifecycle every test goes through (see test.h): the only
+ * place that installs the stop signals, parses, begins the results,
+ * sets up cleanup and real-time, and tears it all down.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cleanup.h"
+#include "clock.h"
+#include "stopsig.h"
+#include "test.h"
+#include "tracefs.h"
+
+volatile sig_atomic_t run_stop_requested;
+static volatile sig_atomic_t *stop_flag;
+static sigset_t stop_set;
+
+static void on_stop(int sig)
+{
+	volatile sig_atomic_t *flag = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST);
+
+	(void)sig;
+	run_stop_requested = 1;
+	if (flag)
+		*flag = 1;
+}
+
+static void on_kick(int sig)
+{
+	(void)sig;
+}
+
+void run_stop_flag(volatile sig_atomic_t *flag)
+{
+	/* Publish, then look: a signal in between is seen by one of the two
+	 * (the handler or this check), and 0 is never stored over its 1. */
+	__atomic_store_n(&stop_flag, flag, __ATOMIC_SEQ_CST);
+	if (flag && run_stop_requested)
+		*flag = 1;
+}
+
+bool run_stop_wait(int64_t ns)
+{
+	struct timespec ts = ns_to_timespec(ns);
+
+	return sigtimedwait(&stop_set, NULL, &ts) > 0;
+}
+
+/* First of all: from here on a stop signal ends the run cleanly. */
+static void run_signals(const struct test_ops *ops)
+{
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	sigaddset(&stop_set, SIGHUP);
+	/* Blocked from the start, so a signal during setup or warm-up still
+	 * ends the run properly; threads inherit the mask. */
+	if (ops->stop == STOP_BY_SIGWAIT) {
+		pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+		/* One caught before main() (stopsig.c) waits for sigwait. */
+		if (stopsig_early_signal())
+			raise(stopsig_early_signal());
+	} else
+		stopsig_install(on_stop);
+	if (ops->kick)
+		stopsig_catch(RUN_KICK_SIGNAL, on_kick);
+}
+
+const char *run_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int run_parse(const char *prog, const char *title, struct opt *tbl,
+	      int argc, char **argv)
+{
+	char synopsis[200];
+	int ind;
+
+	snprintf(synopsis, sizeof(synopsis), "[OPTIONS]\n\n%s.", title);
+	synopsis[11] = (char)toupper((unsigned char)synopsis[11]);
+	opts_defaults(tbl);
+	ind = opts_parse(prog, synopsis, tbl, argc, argv);
+	if (ind < 0)
+		return -1;
+	if (ind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'; see %s --help\n",
+			prog, argv[ind], prog);
+		return -1;
+	}
+	return 0;
+}
+
+int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err = rt_thread_attr(&attr);
+
+	if (!err)
+		err = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+static int run_measure(struct test_run *t)
+{
+	const struct test_ops *ops = t->ops;
+	struct rt_options ro = {
+		.no_mlock = ops->common->no_mlock,
+		.no_dma_latency = ops->common->no_dma_latency,
+		.strict = ops->common->strict,
+	};
+
+	if (rt_init(t->prog, &ro) || (ops->rt_apply && ops->rt_apply(t))) {
+		t->error = "a real-time setting could not be applied (--strict)";
+		return 1;
+	}
+	return ops->measure(t);
+}
+
+int run_test(const struct test_ops *ops, int argc, char **argv)
+{
+	static struct test_run t;
+	int status = OPTS_EXIT_USAGE;
+
+	memset(&t, 0, sizeof(t));
+	t.ops = ops;
+	t.prog = run_base_name(argv[0]);
+	t.argc = argc;
+	t.argv = argv;
+	run_signals(ops);
+	t.opts = ops->extra_opts ? opts_join(ops->opts, ops->extra_opts) : ops->opts;
+	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv) ||
+	    (ops->check && ops->check(&t)))
+		goto out_opts;
+	results_begin(&t.res, ops->common->json, ops->name, argc, argv);
+	if (cleanup_init() || (ops->setup && ops->setup(&t))) {
+		fprintf(stderr, "%s: cannot set up: %s\n", t.prog, strerror(ENOMEM));
+		status = 1;
+		goto out;
+	}
+	status = run_measure(&t);
+	status = ops->report(&t, status);
+out:
+	if (ops->teardown)
+		ops->teardown(&t);
+	tracefs_close();
+	rt_fini();
+	cleanup_run();
+out_opts:
+	if (t.opts != ops->opts)
+		free(t.opts);
+	return status;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test.h - what every test is to the harness: a row of callbacks, run by
+ * run_test() through one lifecycle (as rtla's run_tool, lmbench's benchmp):
+ *
+ *   program name, stop signals -> defaults, parse, check (exit 2) ->
+ *   results_begin, cleanup_init, setup (exit 1 "cannot set up") ->
+ *   rt_init, rt_apply -> measure (start, supervise, stop) -> report ->
+ *   teardown, tracefs_close, rt_fini, cleanup_run.
+ *
+ * Adding a test: one file with its struct test_ops, one row in tests[]
+ * (src/tests.c).
+ */
+#ifndef RTLAT_TEST_H
+#define RTLAT_TEST_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "opts.h"
+#include "results.h"
+#include "rtsetup.h"
+
+/* The settings every test has, embedded in its config. */
+struct test_common {
+	const char *json;		/* --json */
+	bool strict;			/* --strict */
+	bool no_mlock;			/* --no-mlock */
+	bool no_dma_latency;		/* --no-dma-latency */
+};
+
+/* The option-table entries that set a struct test_common *c. */
+#define TEST_COMMON_OPTS(c, json_help)						\
+	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
+	  &(c)->json, json_help, NULL, false },					\
+	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency)
+
+/* Interrupts a worker's blocking call so it sees the stop flag. */
+#define RUN_KICK_SIGNAL (SIGRTMAX)
+
+/* How the stop signals (SIGINT, SIGTERM, SIGHUP) reach the test. */
+enum test_stop {
+	/* A handler sets run_stop_requested and the flag run_stop_flag()
+	 * named; blocking calls return EINTR. */
+	STOP_BY_HANDLER,
+	/* Blocked in every thread; the test polls run_stop_wait(). */
+	STOP_BY_SIGWAIT,
+};
+
+struct test_run;
+
+struct test_ops {
+	const char *name;		/* "pmq": rtlat pmq */
+	const char *compat;		/* "pmqtest": argv[0] name; NULL: none */
+	const char *title;		/* one line for --help */
+	struct opt *opts;		/* OPT_END-terminated, with TEST_COMMON_OPTS */
+	struct opt *extra_opts;		/* appended (a pair mechanism's); or NULL */
+	struct test_common *common;	/* where TEST_COMMON_OPTS store */
+	enum test_stop stop;
+	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
+	const void *data;		/* the test's own (pair: its transport) */
+	/*
+	 * rtlat suite: write the test's short arguments for d seconds at
+	 * SCHED_FIFO prio into buf; return about how long it runs (s).
+	 */
+	long long (*suite_args)(char *buf, size_t len, long long d, long long prio);
+
+	/* After parsing: cross-option checks; print the line, return -1
+	 * (exit 2, nothing run). */
+	int (*check)(struct test_run *t);
+	/* Allocate: -1 is "cannot set up" (exit 1). */
+	int (*setup)(struct test_run *t);
+	/* After rt_init: apply or probe the main thread's real-time
+	 * settings; -1 when --strict and one failed. */
+	int (*rt_apply)(struct test_run *t);
+	/* Start, supervise, stop. Returns the status so far (0 or 1). */
+	int (*measure)(struct test_run *t);
+	/* Print and write the results (also after a failed start).
+	 * Returns the final exit status. */
+	int (*report)(struct test_run *t, int status);
+	/* Free what setup allocated (always, after report). */
+	void (*teardown)(struct test_run *t);
+};
+
+struct test_run {
+	const struct test_ops *ops;
+	const char *prog;		/* argv[0]'s base name */
+	struct opt *opts;		/* the table parsed (opts + extra_opts) */
+	struct results res;
+	/* Why the harness did not measure (a --strict real-time setting
+	 * failed): the report prints it and puts it in the JSON. */
+	const char *error;
+	int argc;
+	char **argv;
+};
+
+/* The one entry of every test: returns the exit status. */
+int run_test(const struct test_ops *ops, int argc, char **argv);
+
+/* Set once a stop signal arrived (STOP_BY_HANDLER). */
+extern volatile sig_atomic_t run_stop_requested;
+/* Also set *flag on a stop signal (and now, if one came already). */
+void run_stop_flag(volatile sig_atomic_t *flag);
+/* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came. */
+bool run_stop_wait(int64_t ns);
+
+/* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
+ * errno. */
+int run_thread(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* Defaults, parse, and no operands left: 0, or -1 after the message. */
+int run_parse(const char *prog, const char *title, struct opt *tbl,
+	      int argc, char **argv);
+/* "rtlat pmq": the base name of a path. */
+const char *run_base_name(const char *path);
+
+/* The registry (src/tests.c), NULL-terminated. */
+extern const struct test_ops *const tests[];
+const struct test_ops *test_find(const char *name);
+
+#endif

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ptsem_sem.c - ptsem --type sem: an unnamed sem_t per direction, private
+ * to the process (threads only). */
+#include <errno.h>
+#include <semaphore.h>
+#include "ptsem.h"
+
+struct sem_priv {
+	sem_t sem[2];
+};
+
+static int sem_open_pair(struct pair *p)
+{
+	struct sem_priv *s = p->priv;
+
+	if (sem_init(&s->sem[0], 0, 0))
+		return -errno;
+	if (sem_init(&s->sem[1], 0, 0)) {
+		int err = errno;
+
+		sem_destroy(&s->sem[0]);
+		return -err;
+	}
+	return 0;
+}
+
+static int sem_send(struct pair *p, enum pair_dir dir)
+{
+	struct sem_priv *s = p->priv;
+
+	return sem_post(&s->sem[dir]) ? -errno : 0;
+}
+
+static int sem_receive(struct pair *p, enum pair_dir dir)
+{
+	struct sem_priv *s = p->priv;
+
+	return sem_wait(&s->sem[dir]) ? -errno : 0;
+}
+
+static void sem_close_pair(struct pair *p)
+{
+	struct sem_priv *s = p->priv;
+
+	sem_destroy(&s->sem[0]);
+	sem_destroy(&s->sem[1]);
+}
+
+const struct transport_ops ptsem_sem = {
+	.priv_size = sizeof(struct sem_priv),
+	.open = sem_open_pair,
+	.send = sem_send,
+	.receive = sem_receive,
+	.close = sem_close_pair,
+};

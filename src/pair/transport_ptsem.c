@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * transport_ptsem.c - pthread mutex or POSIX semaphore hand-off
+ * (ptsematest), threads only: --type picks one of four ops tables
+ * (ptsem.h), one file each.
+ */
+#include "opts.h"
+#include "pair.h"
+#include "ptsem.h"
+
+static long long type;
+static const char *const type_names[] = {
+	"mutex", "condvar", "sem", "named-sem", NULL
+};
+static const struct transport_ops *const types[] = {
+	&ptsem_mutex, &ptsem_condvar, &ptsem_sem, &ptsem_named,
+};
+
+static struct opt ptsem_opts[] = {
+	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, &type,
+	  "hand-off: mutex (three mutexes passed as a baton), condvar, sem, named-sem",
+	  type_names, false },
+	OPT_END
+};
+
+/* From here on the harness sees the type's own table. */
+static int ptsem_setup(struct pair_run *run)
+{
+	run->ops = types[type];
+	return 0;
+}
+
+static const struct transport_ops ptsem_transport = {
+	.setup = ptsem_setup,
+};
+
+const struct test_ops test_ptsem = PAIR_TEST("ptsem", "ptsematest",
+	"pthread mutex / POSIX semaphore hand-off latency", &ptsem_transport, ptsem_opts);

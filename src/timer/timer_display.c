@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * timer_display.c - the non-RT display thread: takes each finished second
+ * from the ring, folds it into the run's summary (timer_summary.c) and
+ * prints its RTD line (timer_output.c).
+ */
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "clock.h"
+#include "timer.h"
+
+#define DISPLAY_POLL_NS	(100 * NSEC_PER_MSEC)
+
+/* -q on a terminal: elapsed, remaining and worst on stderr instead. */
+static void progress(const struct timer_run *run, const struct timer_second *s,
+		     bool final)
+{
+	if (!run->cfg.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (final)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[K%s: elapsed %llus, remaining %llus, worst %.3f us",
+			run->prog, (unsigned long long)s->index,
+			(unsigned long long)run->cfg.duration_s - s->index,
+			(double)run->sum.max / NSEC_PER_USEC);
+}
+
+/* Take everything the sampler has published; print full seconds. */
+static void drain(struct timer_run *run)
+{
+	struct timer_second s;
+	bool any = false;
+
+	while (ring_pop(&run->ring, &s)) {
+		summary_add(&run->sum, &s);
+		progress(run, &s, false);
+		if (run->cfg.quiet || s.partial)
+			continue;
+		timer_print_second(stdout, run, &s, run->printed++);
+		any = true;
+	}
+	if (any)
+		fflush(stdout);
+}
+
+void *timer_display(void *arg)
+{
+	struct timer_run *run = arg;
+
+	prctl(PR_SET_NAME, "rtlat-display");
+	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
+		drain(run);
+		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
+	}
+	drain(run);
+	progress(run, NULL, true);
+	return NULL;
+}

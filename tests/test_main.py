@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat itself: --version, the registry's list of tests and compatible
+names, and make install-compat built from it."""
+import os
+import re
+import subprocess
+
+from conftest import ROOT, run
+
+TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
+COMPAT = ["pmqtest", "sigwaittest", "svsematest", "ptsematest", "latency", "trltp"]
+
+
+def test_version():
+    r = run(["--version"])
+    assert r.returncode == 0 and r.stderr == ""
+    assert re.fullmatch(r"rtlat \d+\.\d+\.\d+\n", r.stdout)
+
+
+def test_help_and_list_compat_come_from_the_registry():
+    r = run(["--list-compat"])
+    assert r.returncode == 0 and r.stdout.split() == COMPAT
+    top = run(["--help"]).stdout
+    for t, c in zip(TESTS, COMPAT):
+        assert re.search(rf"^  {t} +\S.*\(as {c}\)$", top, re.M), t
+    assert re.search(r"^  suite ", top, re.M)
+    bad = run(["nosuch"])
+    assert bad.returncode == 2
+    assert bad.stderr == ("rtlat: unknown subcommand 'nosuch'; accepted: "
+                          + ", ".join(TESTS) + ", suite\n")
+
+
+def test_install_compat_links_every_compatible_name(tmp_path):
+    r = subprocess.run(["make", "-s", "-C", str(ROOT), "install-compat",
+                        f"DESTDIR={tmp_path}", "PREFIX=/usr"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    bindir = tmp_path / "usr" / "bin"
+    links = sorted(p.name for p in bindir.iterdir() if p.is_symlink())
+    assert links == sorted(COMPAT)
+    assert all(os.readlink(bindir / n) == "rtlat" for n in links)
