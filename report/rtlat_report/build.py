@@ -168,6 +168,8 @@ def rt_applied(run):
         else:
             yes.append(t.key)
     parts = []
+    if yes and not no and not unknown:
+        return "yes (every test)"
     if yes:
         parts.append("yes: " + ", ".join(yes))
     if no:
@@ -198,7 +200,7 @@ def system_section(runs):
             for key, name in SYSTEM_ROWS]
     rows.append(["RT throttling"] + [throttling(sy) for sy in systems])
     rows.append(["real-time setup applied"] + [rt_applied(r) for r in runs])
-    rows += [[f"  {k}"] + [rt_detail(r, k) for r in runs]
+    rows += [[f"RT: {k}"] + [rt_detail(r, k) for r in runs]
              for k in ("mlockall", "cpu_dma_latency", "strict")]
     cls = [diff_class(row[1:]) for row in rows]
     for i, row in enumerate(rows):
@@ -345,7 +347,7 @@ def timer_blocks(key, members):
         out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second",
                           plots.seconds_figure(
                               f"{key}: min / avg / max of each second",
-                              curves)))
+                              curves), wide=True))
     rows = []
     for _, r, t in members:
         for kind in ("min", "avg", "max"):
@@ -373,7 +375,7 @@ def request_blocks(key, members, compare):
                   plots.loads_figure(
                       f"{key}: average and maximum against load processes",
                       [(r.label, t.rounds, plots.color(i))
-                       for i, r, t in members]))]
+                       for i, r, t in members]), wide=True)]
     for series, name in plots.REQUEST_PANELS:
         if compare:
             def pick(t, s=series):

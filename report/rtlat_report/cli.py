@@ -8,8 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import __version__, html, markdown, plots
-from .build import build
+from . import __version__
 from .load import InputError, load_input
 
 PROG = "rtlat-report"
@@ -99,6 +98,9 @@ def main(argv=None):
         runs = [load_input(p, lab) for p, lab in zip(args.inputs, labels)]
     except InputError as e:
         return fail(str(e))
+    # matplotlib takes a second to import: only once the input is good.
+    from . import html, markdown
+    from .build import build
     title = args.title or ("rtlat report: " + " vs ".join(labels))
     doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"))
     try:
@@ -115,6 +117,7 @@ def main(argv=None):
 
 
 def render_figures(doc, png_dir):
+    from . import plots
     if png_dir:
         os.makedirs(png_dir, exist_ok=True)
     for f in doc.figures():

@@ -21,6 +21,7 @@ class Figure:
     id: str
     title: str
     fig: object                  # a matplotlib Figure until rendered
+    wide: bool = False           # spans the page instead of half of it
     svg: str = ""
     png_path: Optional[str] = None
 

@@ -24,7 +24,9 @@ td { max-width: 520px; overflow-wrap: anywhere; }
 .note, .warn { padding: 6px 10px; margin: 6px 0; border-radius: 4px; }
 .note { background: #eef4fb; } .warn { background: #fde2e1; }
 .warn::before { content: "warning: "; font-weight: 700; }
-figure { margin: 10px 0 18px; } figure img { width: 100%; height: auto;
+.figs { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+figure.wide { grid-column: 1 / -1; }
+figure { margin: 6px 0 12px; } figure img { width: 100%; height: auto;
   display: block; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 12px; }
 details summary { cursor: pointer; color: #555; }
@@ -40,7 +42,7 @@ def render(doc):
     for s in doc.sections:
         body.append(f'<section id="{escape(s.id)}">'
                     f"<h{s.level}>{escape(s.title)}</h{s.level}>")
-        body += [block(b) for b in s.blocks]
+        body += blocks(s.blocks)
         body.append("</section>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(doc.title)}</title>"
@@ -55,6 +57,21 @@ def nav(doc):
     return "<nav>" + "".join(links) + "</nav>"
 
 
+def blocks(bs):
+    """Consecutive figures share a grid, two to a row (wide ones span)."""
+    out, figs = [], []
+    for b in bs + [None]:
+        if isinstance(b, Figure):
+            figs.append(figure(b))
+            continue
+        if figs:
+            out.append('<div class="figs">' + "".join(figs) + "</div>")
+            figs = []
+        if b is not None:
+            out.append(block(b))
+    return out
+
+
 def block(b):
     if isinstance(b, Table):
         return table(b)
@@ -67,7 +84,8 @@ def block(b):
 
 def figure(f):
     data = base64.b64encode(f.svg.encode("utf-8")).decode("ascii")
-    return (f'<figure id="fig-{escape(f.id)}"><img alt="{escape(f.title)}" '
+    wide = ' class="wide"' if f.wide else ""
+    return (f'<figure id="fig-{escape(f.id)}"{wide}><img alt="{escape(f.title)}" '
             f'src="data:image/svg+xml;base64,{data}">'
             f"<figcaption>{escape(f.title)}</figcaption></figure>")
 

@@ -11,21 +11,23 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
-                               NullFormatter, NullLocator)
+                               LogLocator, NullFormatter,
+                               NullLocator)
 
 from .model import PERCENTILES, PCT_VALUE  # noqa: E402
 
 plt.rcParams.update({
     "svg.fonttype": "none",         # text stays text: small, sharp files
     "svg.hashsalt": "rtlat-report",  # the same input gives the same file
-    "font.size": 9,
+    "font.size": 10,
     "axes.grid": True,
     "grid.alpha": 0.3,
     "legend.fontsize": 8,
     "figure.dpi": 100,
 })
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-FIGSIZE = (8.0, 3.6)
+FIGSIZE = (6.4, 3.9)
+WIDE = (11.0, 3.9)
 MAX_BINS = 600
 COUNT_FLOOR = 0.7   # zero counts are drawn here, just below 1 on the log axis
 
@@ -43,17 +45,20 @@ def plain(v, _pos=None):
     return f"{v:g}"
 
 
-def log_y(ax):
-    """A log y axis labelled 1, 10, 100, 1k ... at the decades only."""
+def log_y(ax, fine=False):
+    """A log y axis labelled 1, 10, 100, 1k ... (fine: also 2 and 5 of
+    each decade, for data spanning a decade or two)."""
     ax.set_yscale("log")
+    if fine:
+        ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(FuncFormatter(plain))
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
-def finish(fig, ax, title, bottom=0.14):
+def finish(fig, ax, title, bottom=0.13, left=0.11):
     """Fixed margins: tight_layout would draw every figure twice."""
     ax.set_title(title)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=bottom, top=0.9)
+    fig.subplots_adjust(left=left, right=0.98, bottom=bottom, top=0.91)
 
 
 def us(ns):
@@ -189,7 +194,7 @@ def percentile_figure(title, curves):
     ax.xaxis.set_major_formatter(FuncFormatter(_pct_tick))
     ax.set_xlim(1, xmax * 1.5)
     if ymin and ymin > 0 and ymax / ymin > 30:
-        log_y(ax)
+        log_y(ax, fine=ymax / ymin < 300)
     ax.set_xlabel("percentile (log tail axis: each step is one more nine)")
     ax.set_ylabel("latency (µs)")
     ax.legend(loc="upper left")
@@ -207,7 +212,7 @@ def _pct_tick(x, _pos):
 def seconds_figure(title, curves):
     """curves: [(label, [(t, min, avg, max) ns], color)]: the band from
     each second's minimum to its maximum, the average and the maximum."""
-    fig, ax = plt.subplots(figsize=FIGSIZE)
+    fig, ax = plt.subplots(figsize=WIDE)
     lo, hi = None, 1.0
     for label, rows, col in curves:
         t = [r[0] for r in rows]
@@ -220,11 +225,11 @@ def seconds_figure(title, curves):
         lo = min(v for v in [lo] + mn if v is not None)
         hi = max([hi] + mx)
     if lo and lo > 0 and hi / lo > 30:
-        log_y(ax)
+        log_y(ax, fine=hi / lo < 300)
     ax.set_xlabel("time after warm-up (s)")
     ax.set_ylabel("latency (µs): min–max band")
     ax.legend(loc="upper left")
-    finish(fig, ax, title)
+    finish(fig, ax, title, left=0.065)
     return fig
 
 
@@ -235,7 +240,7 @@ REQUEST_PANELS = (("response", "Response Time"),
 def loads_figure(title, curves):
     """curves: [(label, [Round], color)]: average and maximum Response
     Time and Total Jitter against the number of load processes."""
-    fig, axes = plt.subplots(1, 2, figsize=(FIGSIZE[0], FIGSIZE[1] * 1.1))
+    fig, axes = plt.subplots(1, 2, figsize=WIDE)
     for ax, (key, name) in zip(axes, REQUEST_PANELS):
         for label, rounds, col in curves:
             pts = [(r.load_processes, r.series[key]) for r in rounds
@@ -247,15 +252,15 @@ def loads_figure(title, curves):
                     label=f"{label} avg")
             ax.plot(x, [us(p[1].max_ns) for p in pts], "^--", color=col,
                     label=f"{label} max")
-        log_y(ax)
+        log_y(ax, fine=True)
         ax.set_xlabel("load processes")
         ax.set_ylabel(f"{name} (µs, log)")
         ax.set_title(name)
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.legend(loc="upper left")
     fig.suptitle(title)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.86,
-                        wspace=0.25)
+    fig.subplots_adjust(left=0.065, right=0.98, bottom=0.13, top=0.86,
+                        wspace=0.2)
     return fig
 
 
