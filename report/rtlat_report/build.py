@@ -95,7 +95,7 @@ def headline_name(t, d):
         return "–"
     if t.kind == "request":
         r = last_round(t)
-        return f"response, {r.load_processes} loads"
+        return f"response, {plural(r.load_processes, 'load')}"
     return "all" if len(t.dists) > 1 else d.name
 
 
@@ -109,7 +109,7 @@ def first_system(run):
 def input_row(run):
     sy = first_system(run)
     tools = sorted({t.tool for t in run.tests.values()})
-    return [run.label, run.path, ", ".join(run.tests),
+    return [run.label, run.path, ", ".join(k for k, _ in groups([run])),
             str(sy.get("host") or "–"), str(sy.get("kernel") or "–"),
             str(sy.get("preempt_model") or "–"), ", ".join(tools)]
 
@@ -395,8 +395,13 @@ def request_blocks(key, members, compare):
     return out
 
 
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def round_name(r):
-    return f"{r.load_processes} loads" + (" (partial)" if r.partial else "")
+    return plural(r.load_processes, "load") + \
+        (" (partial)" if r.partial else "")
 
 
 def rename(d, name):
