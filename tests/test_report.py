@@ -137,7 +137,7 @@ def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
         diff = table(section(tree, f"test-{t}"), "Settings that differ")
         assert ["priority", "99", "80"] in diff
     # The timer run with RTD lines beside its JSON has the per-second plot.
-    assert "long max per second" in svg_text(figs["timer-seconds"])
+    assert "long: max of each second" in svg_text(figs["timer-seconds"])
     assert len(table(tree, "Summary")) == 1 + 4 * 3 + 5 + 3
     loads = table(tree, "Response Time and Total Jitter per load count")
     assert loads[0][1:3] == ["stock response avg", "stock response max"]

@@ -217,11 +217,11 @@ def seconds_figure(title, curves):
     for label, rows, col in curves:
         t = [r[0] for r in rows]
         mn, av, mx = ([us(r[k]) for r in rows] for k in (1, 2, 3))
-        ax.fill_between(t, mn, mx, color=col, alpha=0.15, step="mid")
+        ax.fill_between(t, mn, mx, color=col, alpha=0.15)
         ax.plot(t, mx, color=col, linewidth=1.2, marker=".",
-                label=f"{label} max per second")
+                label=f"{label}: max of each second")
         ax.plot(t, av, color=col, linewidth=1, linestyle="--",
-                label=f"{label} avg")
+                label=f"{label}: average")
         lo = min(v for v in [lo] + mn if v is not None)
         hi = max([hi] + mx)
     if lo and lo > 0 and hi / lo > 30:
@@ -257,7 +257,7 @@ def loads_figure(title, curves):
         ax.set_ylabel(f"{name} (µs, log)")
         ax.set_title(name)
         ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.legend(loc="upper left")
+        ax.legend(loc="best")   # few points: cheap, and no line hidden
     fig.suptitle(title)
     fig.subplots_adjust(left=0.065, right=0.98, bottom=0.13, top=0.86,
                         wspace=0.2)
