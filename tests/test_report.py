@@ -179,6 +179,9 @@ def test_edge_cases(tmp_path):
     # One sample still draws; missing keys are left out, not fatal.
     expect_test_figures(figs, "pmq")
     assert "timer-hist" not in figs
+    # A test without its own view: any statistics object, named by its key.
+    expect_test_figures(figs, "bintime")
+    assert table(tree, "bintime: percentiles")[1][1] == "gaps"
     warn_rows = [row for row in table(tree, "System snapshot")
                  if row[0] == "real-time setup applied"]
     assert "NO: ptsem" in warn_rows[0][1]
