@@ -7,6 +7,7 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 PYTHON ?= python3
 VENV ?= .venv
+QUICK ?= 0
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
@@ -78,6 +79,11 @@ lint:
 	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(INCLUDES) 2>&1 | \
 		{ grep -E 'warning:|error:' && exit 1 || exit 0; }
 
+# Every benchmark under bench/, against its peer; rewrites bench/RESULTS.md.
+# QUICK=1: each script under a minute.
+bench: rtlat
+	QUICK=$(QUICK) bench/run-all
+
 install: rtlat install-report
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
@@ -102,4 +108,4 @@ install-compat: install
 clean: clean-asan
 	rm -rf build rtlat
 
-.PHONY: all check check-asan asan-build clean-asan lint install install-report install-compat clean venv
+.PHONY: all bench check check-asan asan-build clean-asan lint install install-report install-compat clean venv

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What every bench/ script shares: the QUICK switch, interleaved rounds,
+medians with their spread, whole-us histograms, the peers' installation
+and /dev/cpu_dma_latency held for the peers.
+
+A shared VM gives the same command a different figure from run to run and
+other work runs at the same time, so every figure a script prints is the
+median over interleaved rounds (ours, peer, ours, peer, ...) with the
+spread min-max over those rounds next to it.
+"""
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RTLAT = os.environ.get("RTLAT", str(ROOT / "rtlat"))
+QUICK = os.environ.get("QUICK", "0") not in ("", "0")
+
+
+def env_int(name, full, quick):
+    """An integer setting: $name, else the QUICK or the full default."""
+    return int(os.environ.get(name, quick if QUICK else full))
+
+
+def env_list(name, full, quick):
+    """A list of integers: $name ("100 50" or "100,50"), else a default."""
+    v = os.environ.get(name)
+    if v is None:
+        return list(quick if QUICK else full)
+    return [int(x) for x in v.replace(",", " ").split()]
+
+
+def need_root(prog):
+    if os.geteuid():
+        sys.exit(f"{prog}: run as root (SCHED_FIFO, mlockall, cpu_dma_latency)")
+    if not os.access(RTLAT, os.X_OK):
+        sys.exit(f"{prog}: {RTLAT} not found; run make first")
+
+
+def need_tools(prog, tools, package):
+    """Install the peer's package with apt-get if one of tools is missing."""
+    if all(shutil.which(t) for t in tools):
+        return
+    print(f"{prog}: installing {package} ...", file=sys.stderr)
+    r = subprocess.run(["apt-get", "install", "-y", "-q", package],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if r.returncode or not all(shutil.which(t) for t in tools):
+        sys.exit(f"{prog}: {' '.join(tools)} missing (apt-get install {package})")
+
+
+def interleave(variants, rounds, label=""):
+    """Run each variant once per round, in turn: {name: [result, ...]}.
+    variants: {name: callable}; the order alternates the first runner
+    every round so neither side always runs right after the other."""
+    names = list(variants)
+    res = {n: [] for n in names}
+    for r in range(rounds):
+        order = names if r % 2 == 0 else names[::-1]
+        print(f"{label} round {r + 1}/{rounds}", file=sys.stderr, flush=True)
+        for n in order:
+            res[n].append(variants[n]())
+    return res
+
+
+def med(xs):
+    return statistics.median(xs)
+
+
+def spread(xs, fmt="{:.2f}"):
+    """'median [min-max]' of one figure over rounds."""
+    return f"{fmt.format(med(xs))} [{fmt.format(min(xs))}-{fmt.format(max(xs))}]"
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def hist_rows(text):
+    """Rows of a cyclictest -h style histogram ("%06d %06lu" per us) and
+    its overflow count."""
+    rows, over = {}, 0
+    for line in text.splitlines():
+        if line.startswith("# Histogram Overflows:"):
+            over = int(line.split(":")[1].split()[0])
+        elif line and line[0].isdigit():
+            us, n = line.split()[:2]
+            rows[int(us)] = rows.get(int(us), 0) + int(n)
+    return rows, over
+
+
+def hist_p99(rows, over, vmax):
+    """Upper bound (us) of the whole-us bucket holding the 99th percentile."""
+    total = sum(rows.values()) + over
+    rank, cum = 0.99 * total, 0
+    for us in sorted(rows):
+        cum += rows[us]
+        if cum >= rank:
+            return us + 1
+    return vmax
+
+
+class DmaLatency:
+    """Holds /dev/cpu_dma_latency at 0 while open, for peers that do not
+    (rtlat and cyclictest hold it themselves)."""
+
+    def __enter__(self):
+        try:
+            self.f = open("/dev/cpu_dma_latency", "wb", buffering=0)
+            self.f.write(struct.pack("i", 0))
+        except OSError as e:
+            self.f = None
+            print(f"warning: cannot hold /dev/cpu_dma_latency: {e}", file=sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        if self.f:
+            self.f.close()
+
+
+def noise_note():
+    return ("(medians over interleaved rounds, [min-max] over the rounds; "
+            "other work shares this machine, so read ratios near 1.00 as equal)")
