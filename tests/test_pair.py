@@ -91,7 +91,9 @@ def test_output_and_json(tmp_path, leakcheck, test, extra):
         assert p.interval == 100 + 500 * i
         assert p.sender.priority == p.receiver.priority == 99 - i
         assert p.min == int(s["min"]) and p.max == int(s["max"])
-        assert round(p.avg) == int(s["avg"])
+        # The text is the mean rounded to whole us, the JSON the same mean
+        # to 0.01 us: at a tie (5.50 from 5.4996) only this bound holds.
+        assert abs(p.avg - int(s["avg"])) <= 0.505
         assert (p.timeoutcount is not None) == (test == "pmq")
         # -a: pair i on CPU i mod ncpus.
         assert p.sender.cpu == p.receiver.cpu == i % os.cpu_count()
