@@ -70,6 +70,9 @@ struct xattr {
 void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
 		  int64_t exp, int64_t act, struct xattr *out);
 
+/* Largest first. */
+void xcause_sort(struct xcause *c, int n);
+
 #define EXPLAIN_QSLOTS 16
 #define EXPLAIN_TOP 5
 #define EXPLAIN_CAUSES 32

@@ -245,6 +245,11 @@ static int cmp_cause(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
 
+void xcause_sort(struct xcause *c, int n)
+{
+	qsort(c, (size_t)n, sizeof(c[0]), cmp_cause);
+}
+
 void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
 		  int64_t exp, int64_t act, struct xattr *out)
 {
@@ -269,5 +274,5 @@ void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
 	}
 	kind = label(&s, sampler, lbl, sizeof(lbl));
 	add_cause(out, kind, lbl, act - t);
-	qsort(out->c, (size_t)out->n, sizeof(out->c[0]), cmp_cause);
+	xcause_sort(out->c, out->n);
 }
