@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -23,7 +24,7 @@
 /* Events this long before the expected wake-up give the state in force. */
 #define LOOKBACK_NS	(20 * NSEC_PER_MSEC)
 /* A spike is attributed once events past it arrived, or after this. */
-#define SETTLE_NS	(50 * NSEC_PER_MSEC)
+#define SETTLE_NS	(1000 * NSEC_PER_MSEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 
 static const char *const events[] = {
@@ -119,26 +120,6 @@ static void remove_instance(struct explain *x)
 	x->dir[0] = '\0';
 }
 
-/* Steal of the CPU in the last whole second, ms (USER_HZ ticks). */
-static int64_t steal_now_ms(int cpu)
-{
-	char line[512], want[16];
-	unsigned long long v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-
-	snprintf(want, sizeof(want), "cpu%d ", cpu);
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, want, strlen(want)))
-			continue;
-		sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu",
-		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-		break;
-	}
-	if (f)
-		fclose(f);
-	return (int64_t)v[7] * 1000 / sysconf(_SC_CLK_TCK);
-}
-
 static void keep_top(struct explain *x, const struct xspike *s)
 {
 	int i, low = 0;
@@ -177,17 +158,20 @@ void explain_add(struct explain *x, const struct xspike *s)
 	x->explained++;
 }
 
-/* Copy the ring's events from exp - LOOKBACK_NS on into win[]. */
-static int cut_window(int64_t from)
+/* Copy the ring's events in [from, to] into win[] (the latest ones if
+ * there are more than it holds). */
+static int cut_window(int64_t from, int64_t to)
 {
-	uint64_t first = ring_n > RING_EVENTS ? ring_n - RING_EVENTS : 0, i = ring_n;
+	uint64_t first = ring_n > RING_EVENTS ? ring_n - RING_EVENTS : 0;
+	uint64_t end = ring_n, i;
 	int n = 0;
 
-	while (i > first && ring[(i - 1) % RING_EVENTS].ts >= from)
+	while (end > first && ring[(end - 1) % RING_EVENTS].ts > to)
+		end--;
+	i = end;
+	while (i > first && end - i < WINDOW_EVENTS && ring[(i - 1) % RING_EVENTS].ts >= from)
 		i--;
-	if (ring_n - i > WINDOW_EVENTS)
-		i = ring_n - WINDOW_EVENTS;
-	for (; i < ring_n; i++)
+	for (; i < end; i++)
 		win[n++] = ring[i % RING_EVENTS];
 	return n;
 }
@@ -195,7 +179,7 @@ static int cut_window(int64_t from)
 static void attribute(struct explain *x, int64_t exp, int64_t lat, int64_t steal)
 {
 	struct xspike s = { .exp = exp, .lat = lat, .steal_ms = steal };
-	int n = cut_window(exp - LOOKBACK_NS);
+	int n = cut_window(exp - LOOKBACK_NS, exp + lat);
 
 	xattr_window(win, n, x->cpu, x->sampler, exp, exp + lat, &s.a);
 	keep_top(x, &s);
@@ -255,7 +239,7 @@ static void *explain_thread(void *arg)
 {
 	static char buf[1 << 16];
 	struct explain *x = arg;
-	int64_t steal_prev = steal_now_ms(x->cpu), steal = 0, tick = clock_now_ns();
+	int64_t steal_prev = layer_steal_ms(x->cpu), steal = 0, tick = clock_now_ns();
 	size_t have = 0;
 	ssize_t r;
 
@@ -267,10 +251,11 @@ static void *explain_thread(void *arg)
 			have = take_lines(x, buf, have + (size_t)r);
 			if (have == sizeof(buf) - 1)
 				have = 0;	/* a line longer than the buffer */
+			settle(x, steal, false);
 			continue;
 		}
 		if (clock_now_ns() - tick >= NSEC_PER_SEC) {
-			int64_t s = steal_now_ms(x->cpu);
+			int64_t s = layer_steal_ms(x->cpu);
 
 			steal = s - steal_prev;
 			steal_prev = s;

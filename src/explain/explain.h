@@ -44,7 +44,9 @@ struct xev {
 /* Parse one line of trace text: 0, or -1 if it is no event we use. */
 int xev_parse(const char *line, struct xev *ev);
 
-enum xcause_kind { XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_UNEXPLAINED, XC_NKINDS };
+enum xcause_kind {
+	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED, XC_NKINDS
+};
 extern const char *const xcause_kind_names[];
 
 #define XCAUSE_LABEL 64
@@ -169,6 +171,8 @@ int layer_begin(struct layer *l, int cpu);
 void layer_second(struct layer *l, uint64_t index, int64_t max_ns, uint64_t msw);
 void layer_json(struct json *j, const char *key, const struct layer *l);
 void layer_free(struct layer *l);
+/* The VM's steal time on cpu since boot, ms (/proc/stat). */
+int64_t layer_steal_ms(int cpu);
 /* Counters now (cumulative): exposed for the unit tests. */
 void layer_read(struct layer_sec *s, int cpu);
 

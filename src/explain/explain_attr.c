@@ -9,7 +9,7 @@
 #include "explain.h"
 
 const char *const xcause_kind_names[] = {
-	"irq", "softirq", "task", "wakeup", "unexplained",
+	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",
 };
 
 /* The value of "key=" in args, up to a space, into buf. */
@@ -181,9 +181,15 @@ static int label(const struct xstate *s, int sampler, char *buf, size_t len)
 		snprintf(buf, len, "wake-up: switch-in and return to the sampler");
 		return XC_WAKEUP;
 	}
-	if (s->pid > 0) {
+	if (s->pid > 0 && s->woken) {
 		task_label(buf, len, s);
 		return XC_TASK;
+	}
+	if (s->pid > 0) {
+		/* The timer's interrupt had not come while it ran: interrupts
+		 * off in its kernel path, or the vCPU stopped by the host. */
+		snprintf(buf, len, "interrupt late while %s[%d] ran", s->comm, s->pid);
+		return XC_LATE;
 	}
 	if (s->woken) {
 		snprintf(buf, len, "wake-up: sched_wakeup to sched_switch");

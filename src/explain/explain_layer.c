@@ -68,7 +68,7 @@ static void read_softirqs(uint64_t *v, int cpu)
 		fclose(f);
 }
 
-static int64_t read_steal_ms(int cpu)
+int64_t layer_steal_ms(int cpu)
 {
 	char line[512], want[16];
 	unsigned long long v[8] = { 0 };
@@ -102,7 +102,7 @@ void layer_read(struct layer_sec *s, int cpu)
 	memset(s, 0, sizeof(*s));
 	s->irqs = read_irqs(cpu);
 	read_softirqs(s->softirq, cpu);
-	s->steal_ms = read_steal_ms(cpu);
+	s->steal_ms = layer_steal_ms(cpu);
 	s->psi_some_us = read_psi_us();
 }
 

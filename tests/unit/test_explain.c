@@ -78,11 +78,14 @@ UNIT_TEST(explain_attributes_a_spike_to_its_causes)
 	for (i = 0; i < a.n; i++)
 		sum += a.c[i].ns;
 	CHECK_EQ_LL(sum, act - exp);
-	/* The hog: 96..100, 104..150, 160..400 us. */
+	/* The hog after the wake-up: 104..150, 160..400 us. */
 	c = &a.c[0];
 	CHECK(!strcmp(c->label, "task hog[200] FIFO/RR 90"));
 	CHECK_EQ_LL(c->kind, XC_TASK);
-	CHECK_EQ_LL(c->ns, 4000 + 46000 + 240000);
+	CHECK_EQ_LL(c->ns, 46000 + 240000);
+	/* Before it, the timer's interrupt had not come: 96..100 us. */
+	c = find(&a, "interrupt late while hog[200] ran");
+	CHECK(c && c->ns == 4000 && c->kind == XC_LATE);
 	c = find(&a, "irq 24 virtio0-input.0");
 	CHECK(c && c->ns == 5000 && c->kind == XC_IRQ);
 	c = find(&a, "irq vector local_timer");
