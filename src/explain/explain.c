@@ -24,7 +24,10 @@
 /* Events this long before the expected wake-up give the state in force. */
 #define LOOKBACK_NS	(20 * NSEC_PER_MSEC)
 /* A spike is attributed once events past it arrived, or after this. */
-#define SETTLE_NS	(1000 * NSEC_PER_MSEC)
+#define SETTLE_NS	(5 * NSEC_PER_SEC)
+/* At the end, the backlog still in the kernel's buffer is read for
+ * at most this long. */
+#define DRAIN_NS	(2 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 
 static const char *const events[] = {
@@ -183,6 +186,11 @@ static void attribute(struct explain *x, int64_t exp, int64_t lat, int64_t steal
 
 	xattr_window(win, n, x->cpu, x->sampler, exp, exp + lat, &s.a);
 	keep_top(x, &s);
+	if (x->nlog < EXPLAIN_LOG && s.a.n) {
+		x->log[x->nlog].exp = exp;
+		x->log[x->nlog].lat = lat;
+		x->log[x->nlog++].top = s.a.c[0];
+	}
 	explain_add(x, &s);
 }
 
@@ -245,8 +253,10 @@ static void *explain_thread(void *arg)
 
 	prctl(PR_SET_NAME, "rtlat-explain");
 	away_from(x->cpu);
-	while (!x->stop) {
+	for (;;) {
 		r = read(x->fd, buf + have, sizeof(buf) - have - 1);
+		if (r > 0 && x->stop && clock_now_ns() - x->stop_ns > DRAIN_NS)
+			break;
 		if (r > 0) {
 			have = take_lines(x, buf, have + (size_t)r);
 			if (have == sizeof(buf) - 1)
@@ -261,6 +271,8 @@ static void *explain_thread(void *arg)
 			steal_prev = s;
 			tick = clock_now_ns();
 		}
+		if (x->stop)	/* the backlog is read */
+			break;
 		settle(x, steal, false);
 		clock_sleep_until(clock_now_ns() + POLL_NS);
 	}
@@ -302,7 +314,9 @@ void explain_stop(struct explain *x)
 	if (x->started) {
 		/* Let the last spike's events arrive before the final pass. */
 		clock_sleep_until(clock_now_ns() + 2 * POLL_NS);
-		x->stop = 1;
+		x->stop_ns = clock_now_ns();
+		put(x->dir, "tracing_on", "0");
+		__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(x->thread, NULL);
 		x->started = false;
 		xcause_sort(x->total, x->ntotal);

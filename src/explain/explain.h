@@ -49,7 +49,7 @@ enum xcause_kind {
 };
 extern const char *const xcause_kind_names[];
 
-#define XCAUSE_LABEL 64
+#define XCAUSE_LABEL 96
 #define XCAUSE_MAX 8
 
 struct xcause {
@@ -78,6 +78,7 @@ void xcause_sort(struct xcause *c, int n);
 #define EXPLAIN_QSLOTS 16
 #define EXPLAIN_TOP 5
 #define EXPLAIN_CAUSES 32
+#define EXPLAIN_LOG 100
 
 struct xspike {
 	int64_t exp, lat;
@@ -103,10 +104,16 @@ struct explain {
 	struct xcause total[EXPLAIN_CAUSES];
 	int ntotal;
 	int64_t total_ns;
+	struct xlog {		/* the first EXPLAIN_LOG spikes, their main cause */
+		int64_t exp, lat;
+		struct xcause top;
+	} log[EXPLAIN_LOG];
+	int nlog;
 	/* Private to explain.c. */
 	pthread_t thread;
 	bool started;
 	volatile int stop;
+	int64_t stop_ns;
 	int fd;
 	char dir[160];
 };

@@ -156,9 +156,9 @@ static void task_label(char *buf, size_t len, const struct xstate *s)
 {
 	if (s->prio >= 0 && s->prio < 100)
 		snprintf(buf, len, "task %s[%d] FIFO/RR %d", s->comm, s->pid, 99 - s->prio);
-	else
-		snprintf(buf, len, "task %s[%d] nice %d", s->comm, s->pid,
-			 s->prio >= 100 ? s->prio - 120 : 0);
+	else	/* it held the CPU from an RT task: not preemptible then */
+		snprintf(buf, len, "task %s[%d] nice %d, not preemptible", s->comm,
+			 s->pid, s->prio >= 100 ? s->prio - 120 : 0);
 }
 
 static int label(const struct xstate *s, int sampler, char *buf, size_t len)

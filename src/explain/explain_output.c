@@ -76,6 +76,24 @@ static void json_causes(struct json *j, const char *key, const struct xcause *c,
 	json_arr_close(j);
 }
 
+/* Every explained spike (the first EXPLAIN_LOG) with its main cause. */
+static void json_log(struct json *j, const char *key, const struct explain *x)
+{
+	int i;
+
+	json_arr_open(j, key);
+	for (i = 0; i < x->nlog; i++) {
+		json_obj_open(j, NULL);
+		json_double(j, "time_s", (double)(x->log[i].exp - x->start_ns) / NSEC_PER_SEC);
+		json_int(j, "latency_ns", x->log[i].lat);
+		json_str(j, "cause", x->log[i].top.label);
+		json_str(j, "kind", xcause_kind_names[x->log[i].top.kind]);
+		json_int(j, "cause_ns", x->log[i].top.ns);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
 void explain_json(struct json *j, const char *key, const struct explain *x)
 {
 	struct xspike top[EXPLAIN_TOP];
@@ -102,5 +120,6 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 	}
 	json_arr_close(j);
 	json_causes(j, "where", x->total, x->ntotal);
+	json_log(j, "log", x);
 	json_obj_close(j);
 }
