@@ -149,8 +149,9 @@ void explain_add(struct explain *x, const struct xspike *s)
 			if (!strcmp(x->total[i].label, c->label))
 				break;
 		if (i == x->ntotal && i == EXPLAIN_CAUSES) {
-			i = EXPLAIN_CAUSES - 1;
-			snprintf(x->total[i].label, sizeof(x->total[i].label), "other");
+			x->other_ns += c->ns;	/* printed as "other" */
+			x->total_ns += c->ns;
+			continue;
 		} else if (i == x->ntotal) {
 			x->total[x->ntotal++] = *c;
 			x->total[i].ns = 0;

@@ -104,6 +104,7 @@ struct explain {
 	struct xcause total[EXPLAIN_CAUSES];
 	int ntotal;
 	int64_t total_ns;
+	int64_t other_ns;	/* causes beyond the table */
 	struct xlog {		/* the first EXPLAIN_LOG spikes, their main cause */
 		int64_t exp, lat;
 		struct xcause top;

@@ -142,6 +142,7 @@ int xev_parse(const char *line, struct xev *ev)
 }
 
 #define XSTACK 8
+#define XACC_MAX 64
 
 /* What the CPU is doing at a point of the walk. */
 struct xstate {
@@ -199,7 +200,15 @@ static int label(const struct xstate *s, int sampler, char *buf, size_t len)
 	return XC_UNEXPLAINED;
 }
 
-static void add_cause(struct xattr *a, int kind, const char *lbl, int64_t ns)
+static int cmp_cause(const void *a, const void *b);
+
+/* Causes are gathered here, then the largest kept (xattr_window). */
+struct xacc {
+	int n;
+	struct xcause c[XACC_MAX];
+};
+
+static void add_cause(struct xacc *a, int kind, const char *lbl, int64_t ns)
 {
 	int i;
 
@@ -208,17 +217,31 @@ static void add_cause(struct xattr *a, int kind, const char *lbl, int64_t ns)
 	for (i = 0; i < a->n; i++)
 		if (!strcmp(a->c[i].label, lbl))
 			break;
-	if (i == a->n && a->n == XCAUSE_MAX) {
-		/* Full: the last row becomes "other". */
-		i = XCAUSE_MAX - 1;
-		snprintf(a->c[i].label, sizeof(a->c[i].label), "other");
-	} else if (i == a->n) {
-		a->n++;
+	if (i == a->n) {
+		if (a->n == XACC_MAX)
+			i = XACC_MAX - 1;	/* many more: share the last */
+		else
+			a->n++;
 		a->c[i].kind = kind;
 		a->c[i].ns = 0;
 		snprintf(a->c[i].label, sizeof(a->c[i].label), "%s", lbl);
 	}
 	a->c[i].ns += ns;
+}
+
+/* The largest XCAUSE_MAX - 1 causes, then the rest as "other". */
+static void keep_largest(struct xacc *a, struct xattr *out)
+{
+	int i;
+
+	xcause_sort(a->c, a->n);
+	out->n = a->n < XCAUSE_MAX ? a->n : XCAUSE_MAX;
+	memcpy(out->c, a->c, sizeof(out->c[0]) * (size_t)out->n);
+	if (a->n <= XCAUSE_MAX)
+		return;
+	snprintf(out->c[XCAUSE_MAX - 1].label, XCAUSE_LABEL, "other");
+	for (i = XCAUSE_MAX; i < a->n; i++)
+		out->c[XCAUSE_MAX - 1].ns += a->c[i].ns;
 }
 
 static void step(struct xstate *s, const struct xev *e, int sampler)
@@ -260,17 +283,19 @@ void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
 		  int64_t exp, int64_t act, struct xattr *out)
 {
 	struct xstate s = { .pid = -1, .prio = -1 };
+	struct xacc acc;
 	char lbl[XCAUSE_LABEL];
 	int64_t t = exp;
 	int i, kind;
 
 	memset(out, 0, sizeof(*out));
+	acc.n = 0;
 	for (i = 0; i < n && ev[i].ts <= act; i++) {
 		if (ev[i].cpu != cpu)
 			continue;
 		if (ev[i].ts >= exp) {
 			kind = label(&s, sampler, lbl, sizeof(lbl));
-			add_cause(out, kind, lbl, ev[i].ts - t);
+			add_cause(&acc, kind, lbl, ev[i].ts - t);
 			t = ev[i].ts;
 			out->events++;
 		}
@@ -279,6 +304,6 @@ void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
 			s.woken = false;
 	}
 	kind = label(&s, sampler, lbl, sizeof(lbl));
-	add_cause(out, kind, lbl, act - t);
-	xcause_sort(out->c, out->n);
+	add_cause(&acc, kind, lbl, act - t);
+	keep_largest(&acc, out);
 }

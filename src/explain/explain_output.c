@@ -59,6 +59,9 @@ void explain_print(FILE *f, const struct explain *x)
 	for (i = 0; i < x->ntotal; i++)
 		fprintf(f, "EXP|   %-52s %10.1f us %5.1f%%\n", x->total[i].label,
 			us(x->total[i].ns), 100.0 * (double)x->total[i].ns / (double)x->total_ns);
+	if (x->other_ns)
+		fprintf(f, "EXP|   %-52s %10.1f us %5.1f%%\n", "other", us(x->other_ns),
+			100.0 * (double)x->other_ns / (double)x->total_ns);
 }
 
 static void json_causes(struct json *j, const char *key, const struct xcause *c, int n)
@@ -120,6 +123,7 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 	}
 	json_arr_close(j);
 	json_causes(j, "where", x->total, x->ntotal);
+	json_int(j, "other_ns", x->other_ns);
 	json_log(j, "log", x);
 	json_obj_close(j);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_explain.c - trace text parsing and spike attribution (--explain). */
+#include <stdio.h>
 #include <string.h>
 #include "explain.h"
 #include "unit.h"
@@ -128,4 +129,32 @@ UNIT_TEST(explain_idle_after_wakeup_is_wakeup_delay)
 	CHECK(!strcmp(a.c[0].label, "wake-up: sched_wakeup to sched_switch"));
 	CHECK_EQ_LL(a.c[0].ns, 50000);
 	CHECK_EQ_LL(a.n, 3);
+}
+
+/* More causes than a spike keeps: the largest, then "other" with the rest. */
+UNIT_TEST(explain_folds_small_causes_into_other)
+{
+	struct xev ev[2 * XCAUSE_MAX + 2];
+	struct xattr a;
+	int64_t sum = 0;
+	int i, n = 0;
+
+	for (i = 0; i <= XCAUSE_MAX; i++) {
+		char line[200];
+
+		snprintf(line, sizeof(line), "  x-0 [000] d.h1. 1.%06d: irq_handler_entry: irq=%d name=dev%d",
+			 10 * i, i, i);
+		CHECK(!xev_parse(line, &ev[n++]));
+		snprintf(line, sizeof(line), "  x-0 [000] d.h1. 1.%06d: irq_handler_exit: irq=%d ret=handled",
+			 10 * i + 1 + i, i);
+		CHECK(!xev_parse(line, &ev[n++]));
+	}
+	xattr_window(ev, n, 0, 1, 1000000000LL, 1000200000LL, &a);
+	CHECK_EQ_LL(a.n, XCAUSE_MAX);
+	for (i = 0; i < a.n; i++)
+		sum += a.c[i].ns;
+	CHECK_EQ_LL(sum, 200000);
+	CHECK(!strcmp(a.c[0].label, "unexplained: hypervisor, SMI or hardware"));
+	CHECK(!strcmp(a.c[1].label, "irq 8 dev8"));
+	CHECK(!strcmp(a.c[XCAUSE_MAX - 1].label, "other"));
 }
