@@ -46,21 +46,6 @@ static struct xev ring[RING_EVENTS];
 static uint64_t ring_n;
 static struct xev win[WINDOW_EVENTS];
 
-static int put(const char *dir, const char *file, const char *val)
-{
-	char path[300];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Clock, CPU mask, buffer, events; returns 0 or -errno (and what). */
 static int configure(const char *dir, int cpu, const char **what)
 {
@@ -70,15 +55,15 @@ static int configure(const char *dir, int cpu, const char **what)
 	/* tracing_cpumask is hex words; CPUs up to 63 here. */
 	snprintf(mask, sizeof(mask), "%llx", 1ULL << (cpu & 63));
 	*what = "trace_clock mono";
-	if ((err = put(dir, "trace_clock", "mono")))
+	if ((err = tracefs_write(dir, "trace_clock", "mono")))
 		return err;
 	*what = "tracing_cpumask";
-	if ((err = put(dir, "tracing_cpumask", mask)))
+	if ((err = tracefs_write(dir, "tracing_cpumask", mask)))
 		return err;
-	put(dir, "buffer_size_kb", "4096");
+	tracefs_write(dir, "buffer_size_kb", "4096");
 	for (i = 0; events[i]; i++) {
 		snprintf(file, sizeof(file), "events/%s/enable", events[i]);
-		err = put(dir, file, "1");
+		err = tracefs_write(dir, file, "1");
 		/* sched and irq events are on every kernel; vectors are x86. */
 		if (err && i < 6) {
 			*what = events[i];
@@ -86,7 +71,7 @@ static int configure(const char *dir, int cpu, const char **what)
 		}
 	}
 	*what = "tracing_on";
-	return put(dir, "tracing_on", "1");
+	return tracefs_write(dir, "tracing_on", "1");
 }
 
 static int make_instance(struct explain *x, char *err, size_t len)
@@ -117,7 +102,7 @@ static void remove_instance(struct explain *x)
 {
 	if (!x->dir[0])
 		return;
-	put(x->dir, "tracing_on", "0");
+	tracefs_write(x->dir, "tracing_on", "0");
 	if (rmdir(x->dir) == 0)
 		cleanup_del_tracefs_instance(x->dir);
 	x->dir[0] = '\0';
@@ -316,7 +301,7 @@ void explain_stop(struct explain *x)
 		/* Let the last spike's events arrive before the final pass. */
 		clock_sleep_until(clock_now_ns() + 2 * POLL_NS);
 		x->stop_ns = clock_now_ns();
-		put(x->dir, "tracing_on", "0");
+		tracefs_write(x->dir, "tracing_on", "0");
 		__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(x->thread, NULL);
 		x->started = false;
