@@ -93,7 +93,7 @@ static int parse_event(const char *name, size_t len, const char *args, struct xe
 		ev->type = IS("softirq_exit") ? XEV_SOFTIRQ_EXIT : XEV_SOFTIRQ_ENTRY;
 		ev->num = arg_int(args, "vec");
 		arg(args, "action", ev->name, sizeof(ev->name));
-	} else if (strncmp(name, "sched_", 6) && strncmp(name, "irq_handler", 11)) {
+	} else if (strncmp(name, "sched_", 6) != 0 && strncmp(name, "irq_handler", 11) != 0) {
 		return parse_vector(name, len, ev);
 	} else {
 		return -1;
