@@ -181,7 +181,5 @@ void layer_json(struct json *j, const char *key, const struct layer *l);
 void layer_free(struct layer *l);
 /* The VM's steal time on cpu since boot, ms (/proc/stat). */
 int64_t layer_steal_ms(int cpu);
-/* Counters now (cumulative): exposed for the unit tests. */
-void layer_read(struct layer_sec *s, int cpu);
 
 #endif

@@ -97,7 +97,8 @@ static int64_t read_psi_us(void)
 	return total;
 }
 
-void layer_read(struct layer_sec *s, int cpu)
+/* The counters now (cumulative). */
+static void layer_read(struct layer_sec *s, int cpu)
 {
 	memset(s, 0, sizeof(*s));
 	s->irqs = read_irqs(cpu);

@@ -104,10 +104,11 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 
 	json_obj_open(j, key);
 	json_int(j, "cpu", x->cpu);
+	json_str(j, "trigger", x->over_ns ? "over" : "new maximum");
 	if (x->over_ns)
 		json_int(j, "over_ns", x->over_ns);
 	else
-		json_str(j, "over_ns", "new maximum");
+		json_null(j, "over_ns");
 	json_uint(j, "explained", x->explained);
 	json_uint(j, "skipped", x->skipped);
 	json_uint(j, "events", x->events);
