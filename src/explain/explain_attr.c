@@ -107,7 +107,7 @@ int xev_parse(const char *line, struct xev *ev)
 {
 	const char *p = strstr(line, "] "), *name, *colon, *open;
 	char *end;
-	long sec, usec;
+	long sec = 0, usec = 0;
 	int digits = 6;
 
 	memset(ev, 0, sizeof(*ev));
