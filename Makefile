@@ -14,7 +14,7 @@ CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
 # src/ is in wings: core (shared), pair, timer, request, suite.
-WINGS := core pair timer request suite
+WINGS := core pair timer request suite doctor explain
 INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
 SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)

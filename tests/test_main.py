@@ -7,7 +7,7 @@ import subprocess
 
 from conftest import ROOT, run
 
-TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
+TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "doctor"]
 COMPAT = ["pmqtest", "sigwaittest", "svsematest", "ptsematest", "latency", "trltp"]
 
 

@@ -22,7 +22,7 @@
 
 enum cl_kind {
 	CL_FREE, CL_SYSV_SEM, CL_MQ, CL_SHM, CL_SEM_NAMED, CL_FILE, CL_DIR,
-	CL_CHILD,
+	CL_CHILD, CL_TRACEFS,
 };
 
 struct cl_entry {
@@ -113,6 +113,8 @@ int cleanup_add_sem_named(const char *name) { return add(CL_SEM_NAMED, 0, name);
 int cleanup_add_file(const char *path) { return add(CL_FILE, 0, path); }
 int cleanup_add_dir(const char *path) { return add(CL_DIR, 0, path); }
 int cleanup_add_child(pid_t pid) { return add(CL_CHILD, pid, NULL); }
+int cleanup_add_tracefs_instance(const char *path) { return add(CL_TRACEFS, 0, path); }
+void cleanup_del_tracefs_instance(const char *path) { del(CL_TRACEFS, 0, path); }
 void cleanup_del_mq(const char *name) { del(CL_MQ, 0, name); }
 void cleanup_del_sem_named(const char *name) { del(CL_SEM_NAMED, 0, name); }
 void cleanup_del_child(pid_t pid) { del(CL_CHILD, pid, NULL); }
@@ -149,6 +151,7 @@ static void release(struct cl_entry *e, int reap)
 	case CL_SEM_NAMED: sem_unlink(e->name); break;
 	case CL_FILE: unlink(e->name); break;
 	case CL_DIR: remove_dir(e->name); break;
+	case CL_TRACEFS: rmdir(e->name); break;
 	default: break;
 	}
 	e->kind = CL_FREE;
@@ -158,7 +161,8 @@ static void release(struct cl_entry *e, int reap)
 static void release_all(int reap)
 {
 	static const int order[] = {
-		CL_CHILD, CL_SYSV_SEM, CL_MQ, CL_SHM, CL_SEM_NAMED, CL_FILE, CL_DIR
+		CL_CHILD, CL_SYSV_SEM, CL_MQ, CL_SHM, CL_SEM_NAMED, CL_FILE, CL_DIR,
+		CL_TRACEFS
 	};
 	unsigned int k;
 	int i;

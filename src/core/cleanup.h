@@ -21,6 +21,9 @@ int cleanup_add_sem_named(const char *name);
 int cleanup_add_file(const char *path);
 int cleanup_add_dir(const char *path);		/* removed with its files */
 int cleanup_add_child(pid_t pid);
+/* A tracefs instance directory: removed by rmdir (its files go with it). */
+int cleanup_add_tracefs_instance(const char *path);
+void cleanup_del_tracefs_instance(const char *path);
 /* The object was removed / the child reaped by its owner. */
 void cleanup_del_mq(const char *name);
 void cleanup_del_sem_named(const char *name);

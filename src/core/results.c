@@ -9,6 +9,7 @@
 #include "json.h"
 #include "opts.h"
 #include "outfile.h"
+#include "preflight.h"
 #include "results.h"
 #include "rtsetup.h"
 #include "stats.h"
@@ -93,6 +94,8 @@ int results_close(struct results *r, struct json *j)
 	json_obj_close(j);
 	sysinfo_json(j);
 	rt_json(j, "rt");
+	/* rtlat doctor's verdicts, short: can these results be trusted? */
+	preflight_json_short(j, "doctor");
 	json_obj_close(j);
 	return outfile_close(&out, "rtlat");
 }

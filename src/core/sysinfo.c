@@ -8,8 +8,7 @@
 #include "opts.h"
 #include "sysinfo.h"
 
-/* First line of a file, trailing newline removed; "" if unreadable. */
-static const char *read_line(const char *path, char *buf, size_t len)
+const char *sysinfo_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 
@@ -28,7 +27,7 @@ long long sysinfo_read_ll(const char *path)
 	char buf[32];
 	long long v;
 
-	if (parse_ll(read_line(path, buf, sizeof(buf)), &v))
+	if (parse_ll(sysinfo_read_line(path, buf, sizeof(buf)), &v))
 		return -1;
 	return v;
 }
@@ -38,7 +37,7 @@ static int kernel_realtime(void)
 	char buf[16];
 	struct utsname u;
 
-	if (!strcmp(read_line("/sys/kernel/realtime", buf, sizeof(buf)), "1"))
+	if (!strcmp(sysinfo_read_line("/sys/kernel/realtime", buf, sizeof(buf)), "1"))
 		return 1;
 	return uname(&u) == 0 && strstr(u.version, "PREEMPT_RT") ? 1 : 0;
 }
@@ -55,7 +54,7 @@ const char *sysinfo_preempt_model(void)
 		return "PREEMPT_RT";
 	if (strstr(u.version, "PREEMPT_DYNAMIC")) {
 		/* "none voluntary (full) lazy": the mode in force is in ( ). */
-		read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf));
+		sysinfo_read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf));
 		open = strchr(buf, '(');
 		if (open && strchr(open, ')')) {
 			*strchr(open, ')') = '\0';
@@ -95,7 +94,7 @@ static void governors(struct json *j)
 	if (glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor",
 		 0, NULL, &g) == 0) {
 		for (i = 0; i < g.gl_pathc; i++)
-			json_str(j, NULL, read_line(g.gl_pathv[i], buf, sizeof(buf)));
+			json_str(j, NULL, sysinfo_read_line(g.gl_pathv[i], buf, sizeof(buf)));
 		globfree(&g);
 	}
 	json_arr_close(j);
@@ -114,23 +113,23 @@ void sysinfo_json(struct json *j)
 	json_str(j, "kernel_version", u.version);
 	json_str(j, "machine", u.machine);
 	json_str(j, "preempt_model", sysinfo_preempt_model());
-	read_line("/sys/kernel/realtime", buf, sizeof(buf));
+	sysinfo_read_line("/sys/kernel/realtime", buf, sizeof(buf));
 	if (buf[0])
 		json_str(j, "sys_kernel_realtime", buf);
 	else
 		json_null(j, "sys_kernel_realtime");
-	json_str(j, "clocksource", read_line(
+	json_str(j, "clocksource", sysinfo_read_line(
 		"/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		buf, sizeof(buf)));
-	json_str(j, "cmdline", read_line("/proc/cmdline", buf, sizeof(buf)));
-	json_str(j, "isolated_cpus", read_line("/sys/devices/system/cpu/isolated",
+	json_str(j, "cmdline", sysinfo_read_line("/proc/cmdline", buf, sizeof(buf)));
+	json_str(j, "isolated_cpus", sysinfo_read_line("/sys/devices/system/cpu/isolated",
 					       buf, sizeof(buf)));
 	json_int(j, "cpus_online", cpus_online());
 	governors(j);
-	if (parse_ll(read_line("/proc/sys/kernel/sched_rt_runtime_us", buf,
+	if (parse_ll(sysinfo_read_line("/proc/sys/kernel/sched_rt_runtime_us", buf,
 			       sizeof(buf)), &v) == 0)
 		json_int(j, "sched_rt_runtime_us", v);
-	if (parse_ll(read_line("/proc/sys/kernel/sched_rt_period_us", buf,
+	if (parse_ll(sysinfo_read_line("/proc/sys/kernel/sched_rt_period_us", buf,
 			       sizeof(buf)), &v) == 0)
 		json_int(j, "sched_rt_period_us", v);
 	json_obj_close(j);

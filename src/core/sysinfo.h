@@ -3,6 +3,8 @@
 #ifndef RTLAT_SYSINFO_H
 #define RTLAT_SYSINFO_H
 
+#include <stddef.h>
+
 struct json;
 
 /* rt-tests' "sysinfo" object: sysname..machine, realtime. */
@@ -12,6 +14,8 @@ void sysinfo_json_compat(struct json *j);
 void sysinfo_json(struct json *j);
 /* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none"... */
 const char *sysinfo_preempt_model(void);
+/* First line of a file, trailing newline removed; "" if unreadable. */
+const char *sysinfo_read_line(const char *path, char *buf, size_t len);
 /* A number in a /proc or /sys file; -1 if unreadable. */
 long long sysinfo_read_ll(const char *path);
 

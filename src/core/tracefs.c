@@ -97,6 +97,21 @@ bool tracefs_has_tracer(const char *name)
 	return false;
 }
 
+int tracefs_write(const char *d, const char *file, const char *val)
+{
+	char path[320];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", d, file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 void tracefs_close(void)
 {
 	if (on_fd >= 0)

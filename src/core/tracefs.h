@@ -18,6 +18,8 @@ void tracefs_mark(const char *msg);
 bool tracefs_has_tracer(const char *name);
 /* The tracefs directory in use, or NULL. */
 const char *tracefs_dir(void);
+/* Write val to d/file (a tracefs control file): 0 or -errno. */
+int tracefs_write(const char *d, const char *file, const char *val);
 void tracefs_close(void);
 
 #endif

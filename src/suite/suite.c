@@ -279,8 +279,8 @@ int suite_main(int argc, char **argv)
 		return OPTS_EXIT_USAGE;
 	stopsig_install(on_signal);
 	for (i = 0; tests[i] && !interrupted; i++) {
-		if (only && !(only & (1ULL << i)))
-			continue;
+		if ((only && !(only & (1ULL << i))) || !tests[i]->suite_args)
+			continue;	/* not asked, or not a measurement (doctor) */
 		rc = suite_run(tests[i], dir);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",

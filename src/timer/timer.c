@@ -62,6 +62,10 @@ static struct opt timer_opts[] = {
 	  timer_method_names, false },
 	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.histfile,
 	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
+	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.explain,
+	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", NULL, false },
+	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0, &cfg.explain_over_us,
+	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", NULL, false },
 	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
@@ -94,6 +98,21 @@ static int check_mode(const char *prog)
 	return 0;
 }
 
+static int check_explain(const char *prog)
+{
+	if (cfg.explain_over_us && !cfg.explain) {
+		opts_error(prog, opts_find(timer_opts, 0, "explain-over"),
+			   "needs --explain; accepted: --explain-over US together with --explain");
+		return -1;
+	}
+	if (cfg.explain && cfg.mode) {
+		opts_error(prog, opts_find(timer_opts, 0, "explain"),
+			   "explains the user task's wake-ups; accepted: --explain with -t 0");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_config(const char *prog)
 {
 	char err[256];
@@ -103,7 +122,7 @@ static int check_config(const char *prog)
 			   "needs -T SECONDS; accepted: -q together with -T 1 or more");
 		return -1;
 	}
-	if (check_mode(prog))
+	if (check_mode(prog) || check_explain(prog))
 		return -1;
 	if (cfg.freeze && tracefs_open(err, sizeof(err))) {
 		opts_error(prog, opts_find(timer_opts, 'f', NULL), "%s", err);
@@ -151,6 +170,7 @@ static void timer_teardown(struct test_run *t)
 	stats_free(&run.all);
 	hist_free(&run.avg);
 	summary_free(&run.sum);
+	layer_free(&run.layer);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
@@ -199,6 +219,25 @@ static int timer_rt_apply(struct test_run *t)
 	return rt_probe((int)run.cfg.prio, (int)run.cfg.cpu);
 }
 
+static struct explain explainer;
+
+/* Without tracefs the run goes on unexplained, unless --strict. */
+static int start_explain(struct timer_run *run)
+{
+	char err[300];
+
+	if (!run->cfg.explain)
+		return 0;
+	if (explain_start(&explainer, (int)run->cfg.cpu,
+			  run->cfg.explain_over_us * NSEC_PER_USEC, err, sizeof(err))) {
+		fprintf(stderr, "%s: --explain: %s; %s\n", run->prog, err,
+			run->cfg.common.strict ? "stopped (--strict)" : "running unexplained");
+		return run->cfg.common.strict ? -1 : 0;
+	}
+	run->explain = &explainer;
+	return 0;
+}
+
 static int start_threads(struct timer_run *run)
 {
 	char err[256];
@@ -208,6 +247,8 @@ static int start_threads(struct timer_run *run)
 	fflush(stdout);
 	if (run->cfg.quiet)
 		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg.duration_s);
+	if (layer_begin(&run->layer, (int)run->cfg.cpu) || start_explain(run))
+		return -1;
 	if (run->cfg.mode && timerlat_start(run, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", run->prog, err);
 		return -1;
@@ -233,6 +274,8 @@ static int timer_measure(struct test_run *t)
 		status = 1;
 	stop_threads(&run);
 	timerlat_stop();
+	if (run.explain)
+		explain_stop(run.explain);
 	if (run.error)
 		status = 1;
 	return status;
@@ -278,6 +321,10 @@ static int timer_report(struct test_run *t, int status)
 	if (timer_write_gnuplot(&run, actual))
 		status = 1;
 	timer_print_rts(stdout, &run, actual, requested);
+	if (run.explain) {
+		run.explain->start_ns = run.start_ns;
+		explain_print(stdout, run.explain);
+	}
 	fflush(stdout);
 	report_end(&run);
 	if (timer_write_histfile(&run))

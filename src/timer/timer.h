@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include "explain.h"
 #include "histogram.h"
 #include "stats.h"
 #include "test.h"
@@ -51,6 +52,8 @@ struct timer_config {
 	bool break_switch;	/* -b */
 	const char *gnuplot;	/* -g */
 	const char *histfile;	/* --histfile */
+	bool explain;		/* --explain */
+	long long explain_over_us;	/* --explain-over: 0 new maxima */
 	struct test_common common;	/* --json, --strict, ... */
 };
 
@@ -199,6 +202,9 @@ struct timer_run {
 	/* Written by the display thread only. */
 	struct timer_summary sum;
 	uint64_t printed;		/* RTD lines so far */
+	struct layer layer;		/* always-on per-second counters */
+	/* --explain: the spikes noted by the sampler; NULL when off. */
+	struct explain *explain;
 };
 
 /* timer_sample.c: per-second grouping of samples, shared by the sampling

@@ -35,6 +35,7 @@ static void drain(struct timer_run *run)
 
 	while (ring_pop(&run->ring, &s)) {
 		summary_add(&run->sum, &s);
+		layer_second(&run->layer, s.index, s.max, s.msw);
 		progress(run, &s, false);
 		if (run->cfg.quiet || s.partial)
 			continue;

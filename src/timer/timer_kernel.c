@@ -90,17 +90,7 @@ int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns)
 
 static int tl_write(const char *file, const char *val)
 {
-	char path[256];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs_dir(), file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return tracefs_write(tracefs_dir(), file, val);
 }
 
 static void tl_read(const char *file, char *buf, size_t len)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include "clock.h"
 #include "rtsetup.h"
 #include "timer.h"
@@ -108,8 +109,11 @@ bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t misse
 
 	if (idx != sp->cur.index && !next_second(sp, idx))
 		return false;
-	if (idx)
+	if (idx) {
 		record(sp, lat, missed);
+		if (run->explain)
+			explain_note(run->explain, exp, lat);
+	}
 	else if (lat > run->worst)	/* -f: beat the warm-up too */
 		run->worst = lat;
 	return true;
@@ -156,6 +160,8 @@ void *timer_sampler(void *arg)
 	prctl(PR_SET_NAME, "rtlat-sampler");
 	feed_init(&sp, run, true);
 	rt_thread_setup((int)run->cfg.prio, (int)run->cfg.cpu);
+	if (run->explain)
+		run->explain->sampler = (int)gettid();
 	run->wait.period = run->cfg.period_us * NSEC_PER_USEC;
 	/* The first expiry 1 ms from now, as the original. */
 	run->start_ns = clock_now_ns() + NSEC_PER_MSEC;

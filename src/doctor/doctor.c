@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * doctor.c - "rtlat doctor": the preflight checks (src/core/preflight.c)
+ * with a verdict and a fix each. Exit 0 when nothing prevents real-time
+ * work, 1 otherwise. The checks run in setup, before rtlat's own
+ * real-time settings (mlockall, cpu_dma_latency) are applied.
+ */
+#include <stdio.h>
+#include "json.h"
+#include "preflight.h"
+#include "results.h"
+#include "test.h"
+
+static struct doctor_config {
+	struct test_common common;
+} cfg;
+
+static struct pf_item items[PF_NITEMS];
+static enum verdict worst;
+
+static struct opt doctor_opts[] = {
+	TEST_COMMON_OPTS(&cfg.common, "write the checks to FILE as JSON"),
+	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
+	  "print this help", NULL, false },
+	OPT_END
+};
+
+static int doctor_setup(struct test_run *t)
+{
+	(void)t;
+	worst = preflight_run(items);
+	/* Nothing is measured: rtlat's own real-time settings stay off. */
+	cfg.common.no_mlock = true;
+	cfg.common.no_dma_latency = true;
+	return 0;
+}
+
+static int doctor_measure(struct test_run *t)
+{
+	(void)t;
+	return 0;
+}
+
+static int doctor_report(struct test_run *t, int status)
+{
+	struct json *j;
+
+	preflight_print(stdout, items);
+	printf("verdict: %s\n", verdict_names[worst]);
+	fflush(stdout);
+	if (worst == V_PREVENTS)
+		status = 1;
+	j = results_open(&t->res, status);
+	if (j) {
+		json_str(j, "verdict", verdict_names[worst]);
+		preflight_json(j, "checks", items);
+		if (results_close(&t->res, j))
+			status = 1;
+	} else if (cfg.common.json) {
+		status = 1;
+	}
+	return status;
+}
+
+const struct test_ops test_doctor = {
+	.name = "doctor",
+	.title = "check the system for what adds latency or prevents real-time work",
+	.opts = doctor_opts,
+	.common = &cfg.common,
+	.stop = STOP_BY_HANDLER,
+	.setup = doctor_setup,
+	.measure = doctor_measure,
+	.report = doctor_report,
+};

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * explain_layer.c - the always-on layer: per second, for the measuring
+ * CPU, the interrupts and softirqs it took, the VM's steal time, CPU
+ * pressure (/proc/pressure/cpu) and the measuring thread's involuntary
+ * switches, beside the second's maximum. Read by a non-RT thread; the
+ * first LAYER_MAX_SECONDS seconds are kept (memory bounded).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "explain.h"
+#include "json.h"
+
+static const char *const softirq_names[LAYER_SOFTIRQS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+/* Column cpu of a /proc/interrupts-style row (after "NAME:"). */
+static uint64_t column(const char *row, int cpu)
+{
+	const char *p = strchr(row, ':');
+	char *end;
+	uint64_t v = 0;
+	int i;
+
+	if (!p)
+		return 0;
+	p++;
+	for (i = 0; i <= cpu; i++) {
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			return 0;	/* a short row (ERR:, MIS:) */
+		p = end;
+	}
+	return v;
+}
+
+static uint64_t read_irqs(int cpu)
+{
+	char line[1024];
+	uint64_t sum = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (f && fgets(line, sizeof(line), f))	/* the CPU header */
+		while (fgets(line, sizeof(line), f))
+			sum += column(line, cpu);
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+static void read_softirqs(uint64_t *v, int cpu)
+{
+	char line[1024], name[32];
+	FILE *f = fopen("/proc/softirqs", "r");
+	int i;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %31[^:]:", name) != 1)
+			continue;
+		for (i = 0; i < LAYER_SOFTIRQS; i++)
+			if (!strcmp(name, softirq_names[i]))
+				v[i] = column(line, cpu);
+	}
+	if (f)
+		fclose(f);
+}
+
+int64_t layer_steal_ms(int cpu)
+{
+	char line[512], want[16];
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)) &&
+		    sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+			break;
+	if (f)
+		fclose(f);
+	return (int64_t)v[7] * 1000 / sysconf(_SC_CLK_TCK);
+}
+
+static int64_t read_psi_us(void)
+{
+	long long total = -1;
+	FILE *f = fopen("/proc/pressure/cpu", "r");
+
+	if (f && fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &total) != 1)
+		total = -1;
+	if (f)
+		fclose(f);
+	return total;
+}
+
+/* The counters now (cumulative). */
+static void layer_read(struct layer_sec *s, int cpu)
+{
+	memset(s, 0, sizeof(*s));
+	s->irqs = read_irqs(cpu);
+	read_softirqs(s->softirq, cpu);
+	s->steal_ms = layer_steal_ms(cpu);
+	s->psi_some_us = read_psi_us();
+}
+
+int layer_begin(struct layer *l, int cpu)
+{
+	memset(l, 0, sizeof(*l));
+	l->cpu = cpu;
+	l->sec = calloc(LAYER_MAX_SECONDS, sizeof(*l->sec));
+	if (!l->sec)
+		return -1;
+	layer_read(&l->prev, cpu);
+	return 0;
+}
+
+/* The seconds' deltas are measured when the display thread takes the
+ * second (within its 100 ms poll), not at the exact second boundary. */
+void layer_second(struct layer *l, uint64_t index, int64_t max_ns, uint64_t msw)
+{
+	struct layer_sec now, *d;
+	int i;
+
+	if (!l->sec)
+		return;
+	layer_read(&now, l->cpu);
+	if (l->n < LAYER_MAX_SECONDS) {
+		d = &l->sec[l->n++];
+		d->index = index;
+		d->max_ns = max_ns;
+		d->irqs = now.irqs - l->prev.irqs;
+		for (i = 0; i < LAYER_SOFTIRQS; i++)
+			d->softirq[i] = now.softirq[i] - l->prev.softirq[i];
+		d->steal_ms = now.steal_ms - l->prev.steal_ms;
+		d->psi_some_us = now.psi_some_us < 0 ? -1 :
+				 now.psi_some_us - l->prev.psi_some_us;
+		d->nivcsw = msw - l->prev_msw;
+	} else {
+		l->dropped++;
+	}
+	l->prev = now;
+	l->prev_msw = msw;
+}
+
+static void layer_row(struct json *j, const struct layer_sec *d)
+{
+	int i;
+
+	json_obj_open(j, NULL);
+	json_uint(j, "second", d->index);
+	json_int(j, "max_ns", d->max_ns);
+	json_uint(j, "irqs", d->irqs);
+	json_obj_open(j, "softirqs");
+	for (i = 0; i < LAYER_SOFTIRQS; i++)
+		json_uint(j, softirq_names[i], d->softirq[i]);
+	json_obj_close(j);
+	json_int(j, "steal_ms", d->steal_ms);
+	if (d->psi_some_us < 0)
+		json_null(j, "cpu_pressure_some_us");
+	else
+		json_int(j, "cpu_pressure_some_us", d->psi_some_us);
+	json_uint(j, "involuntary_switches", d->nivcsw);
+	json_obj_close(j);
+}
+
+void layer_json(struct json *j, const char *key, const struct layer *l)
+{
+	uint64_t i;
+
+	json_obj_open(j, key);
+	json_int(j, "cpu", l->cpu);
+	json_uint(j, "dropped", l->dropped);
+	json_arr_open(j, "seconds");
+	for (i = 0; i < l->n; i++)
+		layer_row(j, &l->sec[i]);
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+void layer_free(struct layer *l)
+{
+	free(l->sec);
+	l->sec = NULL;
+}
