@@ -39,12 +39,12 @@ enum { SLOT_FREE, SLOT_RUNNING, SLOT_DONE };
 
 struct req_conn {
 	struct req_server *s;
-	int fd;
-	char peer[96];
-	int64_t last_ns;	/* last request, for the silence limit */
-	int prio;		/* the thread's SCHED_FIFO priority now */
 	pthread_t tid;
+	int64_t last_ns;	/* last request, for the silence limit */
+	int fd;
+	int prio;		/* the thread's SCHED_FIFO priority now */
 	int state;		/* SLOT_*, atomic */
+	char peer[96];
 };
 #define conn req_conn
 
