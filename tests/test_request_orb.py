@@ -182,12 +182,15 @@ def test_hostile_clients_beside_good_ones(leakcheck):
     try:
         time.sleep(0.3)
         # A priority out of range: a refusal frame, then the close.
-        for flags, asked in ((0x80, 0), (0xFF, 127)):
+        for flags, asked in ((0xFF, 127), (0x80 | (PRIO_MAX + 1), PRIO_MAX + 1)):
             with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
                 reply = raw_call(s, flags)
                 assert reply[:4] == b"RE\x01\x01", reply
                 assert [int.from_bytes(reply[o:o + 4], "big") for o in (4, 8, 12)] == [asked, 1, PRIO_MAX]
                 assert s.recv(16) == b""
+        # The flag with priority 0 is no priority: a malformed frame.
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            assert raw_call(s, 0x80) == b""
         # Priority above the server's cap: served, capped.
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
             assert raw_call(s, 0x80 | PRIO_MAX)[:3] == b"RP\x01"
@@ -210,8 +213,8 @@ def test_hostile_clients_beside_good_ones(leakcheck):
             good.communicate()
         rc, sout, serr = stop(srv, signal.SIGINT)
     assert rc == 0
-    for what in (f"priority 0 asked is out of range; accepted: 1 to {PRIO_MAX}",
-                 f"priority 127 asked is out of range; accepted: 1 to {PRIO_MAX}",
+    for what in (f"priority {PRIO_MAX + 1} asked is out of range; accepted: 1 to {PRIO_MAX}",
+                 "unknown flags 0x80", f"priority 127 asked is out of range; accepted: 1 to {PRIO_MAX}",
                  "bad magic", "unknown flags", "truncated frame", "oversized frame"):
         assert what in serr, what
     assert "refused: " not in serr

@@ -80,8 +80,9 @@ enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
 		return REQ_FRAME_MAGIC;
 	if (b[2] != REQ_VERSION)
 		return REQ_FRAME_VERSION;
-	/* 0x80 alone (priority 0) is a frame, refused by range later. */
-	if (b[3] != 0 && !(b[3] & REQ_FLAG_PRIO))
+	/* 0, or the flag with a priority 1..127 (0x80 alone is not one);
+	 * a priority above the system's range is refused by the server. */
+	if (b[3] != 0 && (!(b[3] & REQ_FLAG_PRIO) || b[3] == REQ_FLAG_PRIO))
 		return REQ_FRAME_FLAGS;
 	*seq = get32(b + 4);
 	return REQ_FRAME_OK;

@@ -4,8 +4,8 @@
  *
  * Request, client to server, 8 bytes:
  *   0-1 magic "RQ", 2 version, 3 flags, 4-7 sequence (big-endian)
- *   flags: 0, or REQ_FLAG_PRIO | p: serve this connection at SCHED_FIFO
- *   priority p (the multi-client test). A version 1 client that sends 0
+ *   flags: 0, or REQ_FLAG_PRIO | p (p 1..127): serve this connection at
+ *   SCHED_FIFO priority p (the multi-client test). A version 1 client that sends 0
  *   is served as before, so the version did not change.
  * Reply, server to client, 16 bytes:
  *   0-1 magic "RP", 2 version, 3 low byte of the sequence,
