@@ -111,7 +111,7 @@ struct req_run {
 	int listen_fd;			/* local and server-only modes */
 	int conn_fd;			/* the socket of the client to start */
 	char where[128];		/* server address, for messages */
-	char tmpdir[64];
+	char tmpdir[120];
 	pid_t server_pid;
 	pid_t client_pid[REQ_MAX_CLIENTS];
 	int nclients;			/* client processes started */

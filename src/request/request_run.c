@@ -331,8 +331,9 @@ static int make_tmpdir(struct req_run *run)
 {
 	const char *base = getenv("TMPDIR");
 
+	/* The path must fit the cleanup registry's names (120 bytes). */
 	snprintf(run->tmpdir, sizeof(run->tmpdir), "%s/rtlat-request-XXXXXX",
-		 base && *base && strlen(base) < 40 ? base : "/tmp");
+		 base && *base && strlen(base) < 96 ? base : "/tmp");
 	if (!mkdtemp(run->tmpdir)) {
 		fail(run, "cannot create a temporary directory %s: %s",
 		     run->tmpdir, strerror(errno));
