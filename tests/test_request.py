@@ -365,7 +365,8 @@ def hostile_streams(rng):
 
 def test_hostile_clients_do_not_hurt_the_server(leakcheck):
     port = free_port()
-    srv = start(["request", "-s", "--bind", "127.0.0.1", "-p", str(port), "--timeout", "1"])
+    srv = start(["request", "-s", "--bind", "127.0.0.1", "-p", str(port), "--timeout", "1",
+                 "--max-clients", "1"])
     try:
         wait_line(srv.stdout, rf"server listening on 127\.0\.0\.1:{port} ")
         rng = random.Random(4)

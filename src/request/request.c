@@ -27,10 +27,11 @@
 
 
 static struct req_config cfg;
+static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 
 static struct opt req_opts[] = {
 	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 1000, &cfg.rate_hz,
-	  "client's POSIX timer rate in Hz", NULL, false },
+	  "client's POSIX timer rate in Hz (with --clients: of clients 1..N-1, default 10)", NULL, false },
 	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 20000, &cfg.port,
 	  "TCP port of the server (the default with -s/-c; local: a free one)", NULL, false },
 	{ 's', "server", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.server_only,
@@ -45,8 +46,18 @@ static struct opt req_opts[] = {
 	  "rounds 0..N-1, round k with k load processes (at most 16 per load CPU)", NULL, false },
 	{ 'D', "debug", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.debug,
 	  "debug output on stderr (processes, connections)", NULL, false },
+	{ 0, "clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, 1, &cfg.clients,
+	  "multi-client (ORB) test: client 0 at --rate0 and the highest priority, clients 1..N-1 at --rate and successively lower priorities", NULL, false },
+	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 20, &cfg.rate0_hz,
+	  "with --clients: client 0's timer rate in Hz", NULL, false },
+	{ 0, "clients-sweep", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.sweep,
+	  "with --clients N: rounds with 1, 2, 4, ... N clients and no loads, instead of -i", NULL, false },
+	{ 0, "max-clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, REQ_MAX_CLIENTS, &cfg.max_clients,
+	  "connections the server serves at once, the next refused (local test default: --clients)", NULL, false },
+	{ 0, "server-priority", OPT_CHOICE, OPT_ARG_REQUIRED, "MODE", 0, 0, REQ_PRIO_PROPAGATE, &cfg.server_prio_mode,
+	  "propagate: each connection served at the priority its client's frames carry; fixed: all at the server's own", prio_modes, false },
 	{ 0, "samples", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1LL << 40, 100000, &cfg.samples,
-	  "cycles per round", NULL, false },
+	  "cycles per round (with --clients: of client 0)", NULL, false },
 	{ 0, "sleep", OPT_INT, OPT_ARG_REQUIRED, "USEC", 0, 1000000, 100, &cfg.sleep_us,
 	  "server's nanosleep per request in us", NULL, false },
 	{ 0, "bind", OPT_STRING, OPT_ARG_REQUIRED, "ADDR", 0, 0, 0, &cfg.bind,
@@ -127,6 +138,60 @@ static int make_layout(struct req_run *run)
 	return 0;
 }
 
+static bool given(int short_name, const char *long_name)
+{
+	return opts_find(req_opts, short_name, long_name)->given;
+}
+
+/* A round of the sweep: 1, 2, 4, ... clients, then N. */
+static int sweep_clients(int k, int n)
+{
+	return k < 7 && (1 << k) < n ? 1 << k : n;
+}
+
+static int sweep_rounds(int n)
+{
+	int k = 0;
+
+	while (sweep_clients(k, n) < n)
+		k++;
+	return k + 1;
+}
+
+static int orb_error(struct req_run *run, const char *opt, const char *msg)
+{
+	opts_error(run->prog, opts_find(req_opts, 0, opt), "%s", msg);
+	return -1;
+}
+
+/* The multi-client options: where they apply, and what they imply. */
+static int check_orb(struct req_run *run)
+{
+	run->orb = given(0, "clients") || cfg.sweep;
+	run->max_clients_given = given(0, "max-clients");
+	if (run->orb && cfg.server_only)
+		return orb_error(run, cfg.sweep ? "clients-sweep" : "clients",
+				 "not with -s; accepted: --clients N on the client host (the server serves up to --max-clients)");
+	if (cfg.sweep && !given(0, "clients"))
+		return orb_error(run, "clients-sweep", "needs --clients N; accepted: --clients 1 to 64 --clients-sweep");
+	if (cfg.sweep && given('i', NULL))
+		return orb_error(run, "clients-sweep", "not with -i; accepted: the sweep's rounds are 1, 2, 4, ... N clients");
+	if (!run->orb && given(0, "rate0"))
+		return orb_error(run, "rate0", "only with --clients; accepted: --clients N --rate0 1 to 10000");
+	if (run->orb && !given('C', NULL))
+		cfg.rate_hz = 10;
+	if (cfg.sweep)
+		cfg.rounds = sweep_rounds((int)cfg.clients);
+	if (!cfg.sweep && cfg.clients * cfg.rounds > REQ_MAX_CLIENT_ROUNDS) {
+		opts_error(run->prog, opts_find(req_opts, 0, "clients"),
+			   "%lld clients in %lld rounds need %lld client-rounds of statistics; accepted: clients times rounds up to %d",
+			   cfg.clients, cfg.rounds, cfg.clients * cfg.rounds,
+			   REQ_MAX_CLIENT_ROUNDS);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_modes(struct req_run *run)
 {
 	if (cfg.server_only && cfg.host) {
@@ -141,7 +206,7 @@ static int check_modes(struct req_run *run)
 	}
 	run->mode = cfg.server_only ? REQ_SERVER_ONLY :
 		    cfg.host ? REQ_CLIENT_ONLY : REQ_LOCAL;
-	return 0;
+	return check_orb(run);
 }
 
 /* Sockets before anything else: a busy port or a refused connection is
@@ -175,41 +240,69 @@ static int open_sockets(struct req_run *run)
 	return err;
 }
 
-static void set_hist(struct req_run *run, struct stats *s, enum req_series k,
-		     uint64_t *mem)
+static void set_hist(const struct req_targets *tg, struct stats *s,
+		     enum req_series k, uint64_t *mem)
 {
 	int64_t origin = 0;
 
 	/* Aligned to the log's 10 us bins, centred where values fall. */
-	if (k == RS_INTERVAL && run->tg.period_ns > 5 * NSEC_PER_MSEC)
-		origin = run->tg.period_ns - 5 * NSEC_PER_MSEC;
-	else if (k == RS_SLEEP || (k == RS_RESPONSE && !run->tg.two_hosts))
-		origin = run->tg.sleep_ns;
+	if (k == RS_INTERVAL && tg->period_ns > 5 * NSEC_PER_MSEC)
+		origin = tg->period_ns - 5 * NSEC_PER_MSEC;
+	else if (k == RS_SLEEP || (k == RS_RESPONSE && !tg->two_hosts))
+		origin = tg->sleep_ns;
 	origin -= origin % REQ_LOG_BIN_NS;
 	stats_reset(s);
 	hist_init_mem(&s->hist, origin, REQ_HIST_BUCKET_NS, REQ_HIST_BUCKETS, mem);
 }
 
+/* Round k: its clients and loads; returns its client count. */
+static int plan_round(struct req_run *run, struct req_round *r, int k)
+{
+	r->nclients = cfg.sweep ? sweep_clients(k, (int)cfg.clients) :
+		      run->orb ? (int)cfg.clients : 1;
+	r->nloads = cfg.sweep ? 0 : k;
+	return r->nclients;
+}
+
+static void set_client(struct req_run *run, struct req_cstat *c, int i,
+		       uint64_t *mem)
+{
+	struct req_targets tg;
+	int s;
+
+	req_client_targets(run, i, &tg);
+	for (s = 0; s < RS_N; s++)
+		set_hist(&tg, &c->s[s], s, mem + (size_t)s * REQ_HIST_BUCKETS);
+}
+
 static int alloc_shared(struct req_run *run)
 {
-	int k, s, nr = (int)cfg.rounds;
-	size_t per = hist_bytes(REQ_HIST_BUCKETS);
+	int k, i, nr = (int)cfg.rounds, total = 0;
+	struct req_cstat *cs;
+	struct req_round tmp;
 
-	run->sh_bytes = sizeof(struct req_shared) + nr * sizeof(struct req_round);
+	for (k = 0; k < nr; k++)
+		total += plan_round(run, &tmp, k);
+	run->sh_bytes = sizeof(struct req_shared) + nr * sizeof(struct req_round) +
+			(size_t)total * sizeof(struct req_cstat);
 	run->sh = shared_alloc(run->sh_bytes);
-	run->hist_bytes = per * RS_N * nr;
+	run->hist_bytes = hist_bytes(REQ_HIST_BUCKETS) * RS_N * (size_t)total;
 	run->hist_mem = shared_alloc(run->hist_bytes);
 	if (!run->sh || !run->hist_mem)
 		return -ENOMEM;
 	run->sh->round = -1;
 	run_stop_flag(&run->sh->stop);
-	for (k = 0; k < nr; k++)
-		for (s = 0; s < RS_N; s++)
-			set_hist(run, &run->sh->rounds[k].s[s], s,
-				 run->hist_mem + (size_t)(k * RS_N + s) * REQ_HIST_BUCKETS);
+	cs = (struct req_cstat *)&run->sh->rounds[nr];
+	for (k = 0, total = 0; k < nr; k++) {
+		struct req_round *r = &run->sh->rounds[k];
+
+		r->c = cs + total;
+		for (i = 0; i < plan_round(run, r, k); i++, total++)
+			set_client(run, &r->c[i], i, run->hist_mem +
+				   (size_t)total * RS_N * REQ_HIST_BUCKETS);
+	}
 	return 0;
 }
-
 
 static struct req_run run;
 

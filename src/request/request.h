@@ -21,6 +21,10 @@
 #define REQ_LOADS_PER_CPU	16
 #define REQ_MAX_ROUNDS		(REQ_MAX_LOADS + 1)
 #define REQ_MAX_LOAD_CPUS	64
+/* The multi-client (ORB) test: clients, and client-rounds of statistics
+ * (each 7 series of 80 KB histograms, locked in memory). */
+#define REQ_MAX_CLIENTS		64
+#define REQ_MAX_CLIENT_ROUNDS	512
 
 /* Histograms: 1 us buckets over 10 ms per series; the log shows 10 us. */
 #define REQ_HIST_BUCKET_NS	1000
@@ -32,6 +36,7 @@
 #define REQ_SIG_LOAD		(SIGRTMIN + 2)
 
 enum req_mode { REQ_LOCAL, REQ_CLIENT_ONLY, REQ_SERVER_ONLY };
+enum { REQ_PRIO_PROPAGATE, REQ_PRIO_FIXED };
 
 struct req_config {
 	long long rate_hz;		/* -C */
@@ -48,6 +53,11 @@ struct req_config {
 	bool server_only;		/* -s */
 	bool async;			/* -a */
 	bool debug;			/* -D */
+	long long clients;		/* --clients */
+	long long rate0_hz;		/* --rate0: client 0 in ORB mode */
+	bool sweep;			/* --clients-sweep */
+	long long max_clients;		/* --max-clients */
+	long long server_prio_mode;	/* --server-priority: REQ_PRIO_* */
 	struct test_common common;	/* --json, --strict, ... */
 };
 
@@ -59,10 +69,16 @@ struct req_layout {
 	int main_prio, client_prio, server_prio, load_prio;
 };
 
-struct req_round {
+/* One client's statistics in one round. */
+struct req_cstat {
 	struct stats s[RS_N];
 	uint64_t overruns;		/* timer expirations missed */
-	volatile int done;
+};
+
+struct req_round {
+	int nclients, nloads;
+	struct req_cstat *c;		/* nclients of them (shared memory) */
+	volatile int done;		/* client 0 has its samples */
 };
 
 /* In shared memory: seen by main and every forked process. */
@@ -70,7 +86,8 @@ struct req_shared {
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t server_stop;	/* after the client stopped */
 	volatile int round;		/* round asked by main; -1: none yet */
-	volatile int client_ready;
+	volatile int client_ready[REQ_MAX_CLIENTS];
+	volatile int busy[REQ_MAX_CLIENTS];	/* client recording */
 	volatile int load_ready[REQ_MAX_LOADS];
 	volatile int error;
 	char msg[256];
@@ -89,11 +106,15 @@ struct req_run {
 	size_t sh_bytes;
 	uint64_t *hist_mem;
 	size_t hist_bytes;
+	bool orb;			/* --clients or --clients-sweep */
+	bool max_clients_given;		/* --max-clients */
 	int listen_fd;			/* local and server-only modes */
-	int conn_fd;			/* the client's socket */
+	int conn_fd;			/* the socket of the client to start */
 	char where[128];		/* server address, for messages */
-	char tmpdir[64];
-	pid_t server_pid, client_pid;
+	char tmpdir[120];
+	pid_t server_pid;
+	pid_t client_pid[REQ_MAX_CLIENTS];
+	int nclients;			/* client processes started */
 	pid_t load_pid[REQ_MAX_LOADS];
 	int nloads;			/* load processes started */
 	int rounds_begun;
@@ -131,12 +152,23 @@ void req_child_begin(struct req_run *run, const char *name, int keep_fd,
 void req_fail(struct req_shared *sh, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* request_client.c: never returns. */
-void req_client_child(struct req_run *run);
+/* request_client.c: client i; never returns. */
+void req_client_child(struct req_run *run, int i);
+/* Client i's rate, priority and targets. */
+long long req_client_rate(const struct req_run *run, int i);
+int req_client_prio(const struct req_run *run, int i);
+void req_client_targets(const struct req_run *run, int i,
+			struct req_targets *tg);
+static inline struct req_cstat *req_cs(const struct req_run *run, int k,
+				       int i)
+{
+	return &run->sh->rounds[k].c[i];
+}
 /* request_load.c: never returns. */
 void req_load_child(struct req_run *run, int index);
 
 /* request_server.c */
+struct req_conn;
 struct req_server {
 	const char *prog;
 	int listen_fd;
@@ -144,8 +176,17 @@ struct req_server {
 	int64_t idle_ns;		/* silent client limit */
 	volatile sig_atomic_t *stop;
 	bool verbose;			/* log connects and disconnects */
-	uint64_t served, connections, refused, errors;
+	int max_clients;		/* connections served at once */
+	int own_prio;			/* threads start here; --server-priority fixed */
+	int max_prio;			/* a higher priority asked is capped */
+	bool fixed;			/* --server-priority fixed */
+	uint64_t served, connections, refused, errors;	/* atomic */
+	int nactive;			/* atomic */
+	int wake[2];			/* readable once stopping */
+	struct req_conn *conns;		/* 2 * max_clients slots */
 };
+/* The server settings of this run into s. */
+void req_server_init(struct req_server *s, const struct req_run *run);
 /* Serve until *stop. Returns 0, or -errno if the listener failed. */
 int req_server_run(struct req_server *s);
 /* The local server process: never returns. */

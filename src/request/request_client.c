@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -25,11 +26,34 @@
 
 struct client {
 	struct req_run *run;
+	int index;
 	int fd;
+	int ask_prio;		/* carried in each frame; -1: none (one client) */
+	struct req_targets tg;
 	timer_t timer;
 	sigset_t set;
 	uint32_t seq;
+	char name[16];		/* "client" or "client 3", for messages */
 };
+
+long long req_client_rate(const struct req_run *run, int i)
+{
+	return run->orb && i == 0 ? run->cfg.rate0_hz : run->cfg.rate_hz;
+}
+
+int req_client_prio(const struct req_run *run, int i)
+{
+	int p = run->layout.client_prio - (run->orb ? i : 0);
+
+	return p < 1 ? 1 : p;
+}
+
+void req_client_targets(const struct req_run *run, int i,
+			struct req_targets *tg)
+{
+	*tg = run->tg;
+	tg->period_ns = NSEC_PER_SEC / req_client_rate(run, i);
+}
 
 static int call(struct client *c, struct req_stamps *st)
 {
@@ -39,11 +63,11 @@ static int call(struct client *c, struct req_stamps *st)
 	char why[96];
 	int err;
 
-	req_encode_request(q, c->seq);
+	req_encode_request_prio(q, c->seq, c->ask_prio);
 	st->t0 = clock_now_ns();
 	n = send(c->fd, q, sizeof(q), MSG_NOSIGNAL);
 	if (n != (ssize_t)sizeof(q)) {
-		req_fail(c->run->sh, "client: cannot send to %s: %s", c->run->where,
+		req_fail(c->run->sh, "%s: cannot send to %s: %s", c->name, c->run->where,
 			 n < 0 ? strerror(errno) : "short write");
 		return -1;
 	}
@@ -58,14 +82,15 @@ static int call(struct client *c, struct req_stamps *st)
 	}
 	st->t3 = clock_now_ns();
 	if (got < sizeof(a)) {
-		req_fail(c->run->sh, "client: no reply from %s: %s", c->run->where,
-			 n == 0 ? "connection closed by the server (busy with another client, or stopped)" :
+		req_fail(c->run->sh, "%s: no reply from %s: %s", c->name, c->run->where,
+			 n == 0 ? "connection closed by the server (busy with other clients, see --max-clients, or stopped)" :
 			 errno == EAGAIN ? "timed out" : strerror(errno));
 		return -1;
 	}
 	err = req_decode_reply(a, c->seq, &st->t1, &st->t2);
 	if (err) {
-		req_fail(c->run->sh, "client: bad reply from %s: %s", c->run->where,
+		req_fail(c->run->sh, "%s: %s from %s: %s", c->name,
+			 err == REQ_FRAME_REFUSED ? "request" : "bad reply", c->run->where,
 			 req_frame_strerror(err, a, why, sizeof(why)));
 		return -1;
 	}
@@ -73,21 +98,35 @@ static int call(struct client *c, struct req_stamps *st)
 	return 0;
 }
 
-static void record(struct req_run *run, int k, const struct req_stamps *st,
+/*
+ * Client 0 ends the round when it has its samples; the others record
+ * until then. busy and done are read and written in the opposite order
+ * (sequentially consistent), so once main saw done set and busy clear, no
+ * client writes the round's statistics any more.
+ */
+static void record(struct client *c, int k, const struct req_stamps *st,
 		   int overrun)
 {
-	struct req_round *r = &run->sh->rounds[k];
+	struct req_shared *sh = c->run->sh;
+	struct req_round *r = &sh->rounds[k];
+	struct req_cstat *cs;
 	int64_t v[RS_N];
 	int i;
 
-	if (r->done)
+	if (c->index >= r->nclients)
 		return;
-	req_series_compute(st, &run->tg, v);
+	__atomic_store_n(&sh->busy[c->index], 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->done, __ATOMIC_SEQ_CST))
+		goto out;
+	cs = &r->c[c->index];
+	req_series_compute(st, &c->tg, v);
 	for (i = 0; i < RS_N; i++)
-		stats_add(&r->s[i], v[i]);
-	r->overruns += (uint64_t)overrun;
-	if (r->s[RS_RESPONSE].n >= (uint64_t)run->cfg.samples)
-		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+		stats_add(&cs->s[i], v[i]);
+	cs->overruns += (uint64_t)overrun;
+	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg.samples)
+		__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
+out:
+	__atomic_store_n(&sh->busy[c->index], 0, __ATOMIC_SEQ_CST);
 }
 
 static void client_loop(struct client *c)
@@ -112,7 +151,7 @@ static void client_loop(struct client *c)
 			have_prev = 0;
 		}
 		if (cur >= 0 && have_prev)
-			record(c->run, cur, &st, si.si_overrun);
+			record(c, cur, &st, si.si_overrun);
 		st.t0_prev = st.t0;
 		have_prev = 1;
 	}
@@ -122,7 +161,7 @@ static int start_timer(struct client *c)
 {
 	struct sigevent ev;
 	struct itimerspec its;
-	int64_t period = c->run->tg.period_ns;
+	int64_t period = c->tg.period_ns;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.sigev_notify = SIGEV_SIGNAL;
@@ -153,17 +192,23 @@ static void socket_setup(struct client *c)
 	}
 }
 
-void req_client_child(struct req_run *run)
+void req_client_child(struct req_run *run, int i)
 {
 	const struct req_layout *l = &run->layout;
-	struct client c = { .run = run, .fd = run->conn_fd };
+	struct client c = { .run = run, .index = i, .fd = run->conn_fd };
 	int err;
 
+	c.ask_prio = run->orb ? req_client_prio(run, i) : -1;
+	req_client_targets(run, i, &c.tg);
+	if (run->orb)
+		snprintf(c.name, sizeof(c.name), "client %d", i);
+	else
+		snprintf(c.name, sizeof(c.name), "client");
 	sigemptyset(&c.set);
 	sigaddset(&c.set, REQ_SIG_TIMER);
 	sigprocmask(SIG_BLOCK, &c.set, NULL);
-	req_child_begin(run, "rtlat-client", run->conn_fd, SCHED_FIFO, l->client_prio,
-			l->client_cpu);
+	req_child_begin(run, "rtlat-client", run->conn_fd, SCHED_FIFO,
+			req_client_prio(run, i), l->client_cpu);
 	socket_setup(&c);
 	err = start_timer(&c);
 	if (err) {
@@ -171,11 +216,11 @@ void req_client_child(struct req_run *run)
 
 		if (err == -EAGAIN)
 			rt_sigpending_hint(hint, sizeof(hint));
-		req_fail(run->sh, "client: cannot start the POSIX timer: %s%s%s",
-			 strerror(-err), *hint ? ": " : "", hint);
+		req_fail(run->sh, "%s: cannot start the POSIX timer: %s%s%s",
+			 c.name, strerror(-err), *hint ? ": " : "", hint);
 		_exit(1);
 	}
-	__atomic_store_n(&run->sh->client_ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&run->sh->client_ready[i], 1, __ATOMIC_RELEASE);
 	client_loop(&c);
 	timer_delete(c.timer);
 	close(c.fd);

@@ -44,35 +44,33 @@ int req_rounds_reported(const struct req_run *run)
 	return run->rounds_begun;
 }
 
+/* A round ends when client 0 has its samples. */
 bool req_round_partial(const struct req_run *run, int k)
 {
-	return run->sh->rounds[k].s[RS_RESPONSE].n < (uint64_t)run->cfg.samples;
-}
-
-static double stddev_of(const struct req_run *run, enum req_series s,
-			const struct stats *st)
-{
-	double t;
-
-	return req_series_target(s, &run->tg, &t) ? stats_stddev_about(st, t) :
-	       stats_stddev(st);
+	return req_cs(run, k, 0)->s[RS_RESPONSE].n < (uint64_t)run->cfg.samples;
 }
 
 struct fig {
 	double min, avg, max, sd;
 };
 
-static struct fig figures(const struct req_run *run, int k, enum req_series s)
+/* Client i's series s in round k, in us. */
+static struct fig figures(const struct req_run *run, int k, int i,
+			  enum req_series s)
 {
-	const struct stats *st = &run->sh->rounds[k].s[s];
+	const struct stats *st = &req_cs(run, k, i)->s[s];
 	struct fig f = { 0, 0, 0, 0 };
+	struct req_targets tg;
+	double t;
 
 	if (!st->n)
 		return f;
+	req_client_targets(run, i, &tg);
 	f.min = us((double)st->min);
 	f.avg = us(stats_mean(st));
 	f.max = us((double)st->max);
-	f.sd = us(stddev_of(run, s, st));
+	f.sd = us(req_series_target(s, &tg, &t) ? stats_stddev_about(st, t) :
+		  stats_stddev(st));
 	return f;
 }
 
@@ -117,47 +115,72 @@ void req_print_layout(FILE *f, const struct req_run *run)
 			local ? " (loopback only)" : "");
 	if (run->mode == REQ_SERVER_ONLY)
 		return;
-	fprintf(f, "  client  CPU%d SCHED_FIFO %d  %lld Hz%s%s\n", l->client_cpu,
-		l->client_prio, run->cfg.rate_hz, local ? "" : ", server ",
-		local ? "" : run->where);
+	if (run->orb)
+		fprintf(f, "  clients CPU%d SCHED_FIFO %d..%d  %lld: client 0 %lld Hz, others %lld Hz; server threads at %s%s%s\n",
+			l->client_cpu, req_client_prio(run, 0),
+			req_client_prio(run, (int)run->cfg.clients - 1),
+			run->cfg.clients, run->cfg.rate0_hz, run->cfg.rate_hz,
+			run->cfg.server_prio_mode == REQ_PRIO_FIXED ?
+			"the server's priority (fixed)" : "their client's priority",
+			local ? "" : ", server ", local ? "" : run->where);
+	else
+		fprintf(f, "  client  CPU%d SCHED_FIFO %d  %lld Hz%s%s\n", l->client_cpu,
+			l->client_prio, run->cfg.rate_hz, local ? "" : ", server ",
+			local ? "" : run->where);
 	fprintf(f, "  load    CPU");
 	for (i = 0; i < l->nload_cpus; i++)
 		fprintf(f, "%s%d", i ? "," : "", l->load_cpus[i]);
-	fprintf(f, " SCHED_RR %d  up to %lld process%s\n", l->load_prio,
-		run->cfg.rounds - 1, run->cfg.rounds == 2 ? "" : "es");
+	fprintf(f, " SCHED_RR %d  up to %d process%s\n", l->load_prio,
+		run->sh->rounds[run->cfg.rounds - 1].nloads,
+		run->sh->rounds[run->cfg.rounds - 1].nloads == 1 ? "" : "es");
 	throttling_note(f, run);
 }
 
-static void banner(FILE *f, const struct req_run *run, int k)
+static void banner(FILE *f, const struct req_run *run, int k, int i)
 {
-	uint64_t n = run->sh->rounds[k].s[RS_RESPONSE].n;
+	const struct req_round *r = &run->sh->rounds[k];
+	uint64_t n = r->c[i].s[RS_RESPONSE].n;
 
-	fprintf(f, "=== Load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
-		k, run->cfg.rate_hz, k + 1, run->cfg.rounds,
-		(unsigned long long)n);
+	if (run->orb)
+		fprintf(f, "=== Clients: %d, client %d (SCHED_FIFO %d), load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
+			r->nclients, i, req_client_prio(run, i), r->nloads,
+			req_client_rate(run, i), k + 1, run->cfg.rounds,
+			(unsigned long long)n);
+	else
+		fprintf(f, "=== Load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
+			r->nloads, run->cfg.rate_hz, k + 1, run->cfg.rounds,
+			(unsigned long long)n);
 	if (req_round_partial(run, k))
 		fprintf(f, "; partial round, stopped before %lld", run->cfg.samples);
 	fprintf(f, ") ===\n");
 }
 
-void req_print_round(FILE *f, const struct req_run *run, int k)
+static void print_client(FILE *f, const struct req_run *run, int k, int i)
 {
 	char name[48];
 	struct fig g;
 	int s;
 
-	banner(f, run, k);
+	banner(f, run, k, i);
 	for (s = 0; s < RS_N; s++) {
 		if (!req_series_shown(run, s))
 			continue;
-		g = figures(run, k, s);
+		g = figures(run, k, i, s);
 		fprintf(f, "%-25s  min %.1f(MicroSec) avr %.1f(MicroSec) max %.1f(MicroSec) S %.1f\n",
 			req_series_name(run, s, name, sizeof(name)),
 			g.min, g.avg, g.max, g.sd);
 	}
-	if (run->sh->rounds[k].overruns)
+	if (req_cs(run, k, i)->overruns)
 		fprintf(f, "Timer overruns: %llu\n",
-			(unsigned long long)run->sh->rounds[k].overruns);
+			(unsigned long long)req_cs(run, k, i)->overruns);
+}
+
+void req_print_round(FILE *f, const struct req_run *run, int k)
+{
+	int i;
+
+	for (i = 0; i < run->sh->rounds[k].nclients; i++)
+		print_client(f, run, k, i);
 	fflush(f);
 }
 
@@ -192,51 +215,106 @@ static void log_hist(FILE *f, const struct histogram *h)
 			(unsigned long long)h->overflow);
 }
 
-void req_log_round(FILE *f, const struct req_run *run, int k)
+static void log_client(FILE *f, const struct req_run *run, int k, int i)
 {
+	const struct req_round *r = &run->sh->rounds[k];
 	char name[48];
 	struct fig g;
 	int s;
 
-	if (!f)
-		return;
-	fprintf(f, "Load processes,%d,Rate,%lld,(Hz),Samples,%llu%s\n", k,
-		run->cfg.rate_hz,
-		(unsigned long long)run->sh->rounds[k].s[RS_RESPONSE].n,
-		req_round_partial(run, k) ? ",partial" : "");
+	fprintf(f, "Load processes,%d,Rate,%lld,(Hz),Samples,%llu", r->nloads,
+		req_client_rate(run, i),
+		(unsigned long long)r->c[i].s[RS_RESPONSE].n);
+	if (run->orb)
+		fprintf(f, ",Clients,%d,Client,%d,Priority,%d", r->nclients, i,
+			req_client_prio(run, i));
+	fprintf(f, "%s\n", req_round_partial(run, k) ? ",partial" : "");
 	for (s = 0; s < RS_N; s++) {
 		if (!req_series_shown(run, s))
 			continue;
-		g = figures(run, k, s);
+		g = figures(run, k, i, s);
 		fprintf(f, "%s,Min,%.1f,(MicroSeconds),Avr,%.1f,(MicroSeconds),Max,%.1f,(MicroSeconds),Standard deviation,%.1f\n",
 			req_series_name(run, s, name, sizeof(name)),
 			g.min, g.avg, g.max, g.sd);
 		fprintf(f, "Time(MicroSeconds),Number of Times\n");
-		log_hist(f, &run->sh->rounds[k].s[s].hist);
+		log_hist(f, &r->c[i].s[s].hist);
 		fprintf(f, "\n");
 	}
+}
+
+void req_log_round(FILE *f, const struct req_run *run, int k)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < run->sh->rounds[k].nclients; i++)
+		log_client(f, run, k, i);
 	fflush(f);
+}
+
+/* The other client with the highest maximum Response Time; -1: none. */
+static int worst_other(const struct req_run *run, int k)
+{
+	const struct req_round *r = &run->sh->rounds[k];
+	int i, w = -1;
+
+	for (i = 1; i < r->nclients; i++)
+		if (r->c[i].s[RS_RESPONSE].n && (w < 0 ||
+		    r->c[i].s[RS_RESPONSE].max > r->c[w].s[RS_RESPONSE].max))
+			w = i;
+	return w;
+}
+
+static void table_head(FILE *f, const struct req_run *run)
+{
+	if (!run->orb) {
+		fprintf(f, "\nSummary\n%14s  %-34s  %s\n", "", "Total Jitter (MicroSec)",
+			"Response Time (MicroSec)");
+		fprintf(f, "%14s", "Load processes");
+	} else {
+		fprintf(f, "\nSummary: client 0, and the other client with the highest max Response Time\n");
+		fprintf(f, "%22s  %-34s  %-34s  %s\n", "",
+			"Client 0 Total Jitter (MicroSec)",
+			"Client 0 Response Time (MicroSec)", "Worst other (MicroSec)");
+		fprintf(f, "%7s %14s", "Clients", "Load processes");
+	}
+	fprintf(f, "  %8s %8s %8s %7s  %8s %8s %8s %7s", "min", "avr", "max", "S",
+		"min", "avr", "max", "S");
+	fprintf(f, run->orb ? "  %6s %10s %12s\n" : "\n", "client",
+		"Jitter max", "Response max");
+}
+
+static void table_row(FILE *f, const struct req_run *run, int k)
+{
+	const struct req_round *r = &run->sh->rounds[k];
+	struct fig j = figures(run, k, 0, RS_JITTER);
+	struct fig e = figures(run, k, 0, RS_RESPONSE);
+	int w = worst_other(run, k);
+
+	if (run->orb)
+		fprintf(f, "%7d ", r->nclients);
+	fprintf(f, "%13d%c  %8.1f %8.1f %8.1f %7.1f  %8.1f %8.1f %8.1f %7.1f",
+		r->nloads, req_round_partial(run, k) ? '*' : ' ', j.min, j.avg,
+		j.max, j.sd, e.min, e.avg, e.max, e.sd);
+	if (run->orb && w >= 0)
+		fprintf(f, "  %6d %10.1f %12.1f", w,
+			figures(run, k, w, RS_JITTER).max,
+			figures(run, k, w, RS_RESPONSE).max);
+	else if (run->orb)
+		fprintf(f, "  %6s %10s %12s", "-", "-", "-");
+	fprintf(f, "\n");
 }
 
 void req_print_table(FILE *f, const struct req_run *run)
 {
 	int k, n = req_rounds_reported(run);
 	bool any_partial = false;
-	struct fig j, r;
 
-	fprintf(f, "\nSummary\n%14s  %-34s  %s\n", "", "Total Jitter (MicroSec)",
-		"Response Time (MicroSec)");
-	fprintf(f, "%14s  %8s %8s %8s %7s  %8s %8s %8s %7s\n", "Load processes",
-		"min", "avr", "max", "S", "min", "avr", "max", "S");
+	table_head(f, run);
 	for (k = 0; k < n; k++) {
-		bool partial = req_round_partial(run, k);
-
-		j = figures(run, k, RS_JITTER);
-		r = figures(run, k, RS_RESPONSE);
-		fprintf(f, "%13d%c  %8.1f %8.1f %8.1f %7.1f  %8.1f %8.1f %8.1f %7.1f\n",
-			k, partial ? '*' : ' ', j.min, j.avg, j.max, j.sd,
-			r.min, r.avg, r.max, r.sd);
-		any_partial |= partial;
+		table_row(f, run, k);
+		any_partial |= req_round_partial(run, k);
 	}
 	if (any_partial)
 		fprintf(f, "* partial round\n");
@@ -245,21 +323,32 @@ void req_print_table(FILE *f, const struct req_run *run)
 
 void req_log_table(FILE *f, const struct req_run *run)
 {
-	int k, n = req_rounds_reported(run);
+	int k, w, n = req_rounds_reported(run);
 	struct fig j, r;
 
 	if (!f)
 		return;
-	fprintf(f, "Summary\n");
+	fprintf(f, "Summary\n%s", run->orb ? "Clients," : "");
 	fprintf(f, "Load processes,Total Jitter Min,Total Jitter Avr,Total Jitter Max,Total Jitter Standard deviation,"
-		"Response Time Min,Response Time Avr,Response Time Max,Response Time Standard deviation,Samples,Partial\n");
+		"Response Time Min,Response Time Avr,Response Time Max,Response Time Standard deviation,Samples,Partial%s\n",
+		run->orb ? ",Worst other client,Its Total Jitter Max,Its Response Time Max" : "");
 	for (k = 0; k < n; k++) {
-		j = figures(run, k, RS_JITTER);
-		r = figures(run, k, RS_RESPONSE);
-		fprintf(f, "%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%s\n",
-			k, j.min, j.avg, j.max, j.sd, r.min, r.avg, r.max, r.sd,
-			(unsigned long long)run->sh->rounds[k].s[RS_RESPONSE].n,
+		j = figures(run, k, 0, RS_JITTER);
+		r = figures(run, k, 0, RS_RESPONSE);
+		w = worst_other(run, k);
+		if (run->orb)
+			fprintf(f, "%d,", run->sh->rounds[k].nclients);
+		fprintf(f, "%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%s",
+			run->sh->rounds[k].nloads, j.min, j.avg, j.max, j.sd,
+			r.min, r.avg, r.max, r.sd,
+			(unsigned long long)req_cs(run, k, 0)->s[RS_RESPONSE].n,
 			req_round_partial(run, k) ? "yes" : "no");
+		if (run->orb && w >= 0)
+			fprintf(f, ",%d,%.1f,%.1f", w, figures(run, k, w, RS_JITTER).max,
+				figures(run, k, w, RS_RESPONSE).max);
+		else if (run->orb)
+			fprintf(f, ",,,");
+		fprintf(f, "\n");
 	}
 	fflush(f);
 }
@@ -280,6 +369,15 @@ static void json_settings(struct json *j, const struct req_run *run)
 	json_bool(j, "async", c->async);
 	json_bool(j, "two_hosts", run->tg.two_hosts);
 	json_int(j, "server_idle_timeout_s", c->timeout_s);
+	json_str(j, "server_priority", c->server_prio_mode == REQ_PRIO_FIXED ?
+		 "fixed" : "propagate");
+	json_int(j, "max_clients", run->server ? run->server->max_clients :
+		 run->max_clients_given ? c->max_clients : c->clients);
+	if (run->orb) {
+		json_int(j, "clients", c->clients);
+		json_int(j, "rate0_hz", c->rate0_hz);
+		json_bool(j, "clients_sweep", c->sweep);
+	}
 	json_obj_close(j);
 }
 
@@ -319,22 +417,23 @@ static void json_layout(struct json *j, const struct req_run *run)
 	json_obj_close(j);
 }
 
-static void json_round(struct json *j, const struct req_run *run, int k)
+/* One client's figures of round k: what a round holds in single mode. */
+static void json_client(struct json *j, const struct req_run *run, int k,
+			int i)
 {
-	const struct req_round *r = &run->sh->rounds[k];
+	const struct req_cstat *c = req_cs(run, k, i);
+	struct req_targets tg;
 	double t;
 	int s;
 
-	json_obj_open(j, NULL);
-	json_int(j, "round", k);
-	json_int(j, "load_processes", k);
-	json_uint(j, "samples", r->s[RS_RESPONSE].n);
+	req_client_targets(run, i, &tg);
+	json_uint(j, "samples", c->s[RS_RESPONSE].n);
 	json_bool(j, "partial", req_round_partial(run, k));
-	json_uint(j, "timer_overruns", r->overruns);
+	json_uint(j, "timer_overruns", c->overruns);
 	json_obj_open(j, "series");
 	for (s = 0; s < RS_N; s++)
-		results_stats(j, req_series_info[s].key, &r->s[s],
-			      req_series_target(s, &run->tg, &t) ? &t : NULL);
+		results_stats(j, req_series_info[s].key, &c->s[s],
+			      req_series_target(s, &tg, &t) ? &t : NULL);
 	json_obj_close(j);
 	if (run->tg.two_hosts) {
 		json_arr_open_inline(j, "estimates");
@@ -342,6 +441,36 @@ static void json_round(struct json *j, const struct req_run *run, int k)
 		json_str(j, NULL, "receive");
 		json_arr_close(j);
 	}
+}
+
+static void json_clients(struct json *j, const struct req_run *run, int k)
+{
+	const struct req_round *r = &run->sh->rounds[k];
+	int i;
+
+	json_int(j, "clients", r->nclients);
+	json_int(j, "worst_other_client", worst_other(run, k));
+	json_arr_open(j, "per_client");
+	for (i = 0; i < r->nclients; i++) {
+		json_obj_open(j, NULL);
+		json_int(j, "client", i);
+		json_int(j, "priority", req_client_prio(run, i));
+		json_int(j, "rate_hz", req_client_rate(run, i));
+		json_client(j, run, k, i);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
+static void json_round(struct json *j, const struct req_run *run, int k)
+{
+	json_obj_open(j, NULL);
+	json_int(j, "round", k);
+	json_int(j, "load_processes", run->sh->rounds[k].nloads);
+	if (run->orb)
+		json_clients(j, run, k);
+	else
+		json_client(j, run, k, 0);
 	json_obj_close(j);
 }
 

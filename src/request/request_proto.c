@@ -43,12 +43,34 @@ static uint64_t get64(const uint8_t *b)
 	return (uint64_t)get32(b) << 32 | get32(b + 4);
 }
 
-void req_encode_request(uint8_t b[REQ_REQUEST_LEN], uint32_t seq)
+void req_encode_request_prio(uint8_t b[REQ_REQUEST_LEN], uint32_t seq,
+			     int prio)
 {
 	put16(b, REQ_MAGIC_REQUEST);
 	b[2] = REQ_VERSION;
-	b[3] = 0;
+	b[3] = prio > 0 ? (uint8_t)(REQ_FLAG_PRIO | (prio & 0x7f)) : 0;
 	put32(b + 4, seq);
+}
+
+void req_encode_request(uint8_t b[REQ_REQUEST_LEN], uint32_t seq)
+{
+	req_encode_request_prio(b, seq, 0);
+}
+
+int req_request_prio(const uint8_t b[REQ_REQUEST_LEN])
+{
+	return b[3] & REQ_FLAG_PRIO ? b[3] & 0x7f : -1;
+}
+
+void req_encode_refusal(uint8_t b[REQ_REPLY_LEN], int reason, uint32_t asked,
+			uint32_t lo, uint32_t hi)
+{
+	put16(b, REQ_MAGIC_REFUSE);
+	b[2] = REQ_VERSION;
+	b[3] = (uint8_t)reason;
+	put32(b + 4, asked);
+	put32(b + 8, lo);
+	put32(b + 12, hi);
 }
 
 enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
@@ -58,7 +80,9 @@ enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
 		return REQ_FRAME_MAGIC;
 	if (b[2] != REQ_VERSION)
 		return REQ_FRAME_VERSION;
-	if (b[3] != 0)
+	/* 0, or the flag with a priority 1..127 (0x80 alone is not one);
+	 * a priority above the system's range is refused by the server. */
+	if (b[3] != 0 && (!(b[3] & REQ_FLAG_PRIO) || b[3] == REQ_FLAG_PRIO))
 		return REQ_FRAME_FLAGS;
 	*seq = get32(b + 4);
 	return REQ_FRAME_OK;
@@ -79,6 +103,8 @@ void req_encode_reply(uint8_t b[REQ_REPLY_LEN], uint32_t seq, int64_t t1,
 enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
 				    uint32_t seq, int64_t *t1, int64_t *t2)
 {
+	if (get16(b) == REQ_MAGIC_REFUSE)
+		return REQ_FRAME_REFUSED;
 	if (get16(b) != REQ_MAGIC_REPLY)
 		return REQ_FRAME_MAGIC;
 	if (b[2] != REQ_VERSION)
@@ -110,6 +136,11 @@ const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
 	case REQ_FRAME_SEQ:
 		snprintf(buf, len, "reply to sequence %u, not the request sent",
 			 b[3]);
+		break;
+	case REQ_FRAME_REFUSED:
+		snprintf(buf, len, "refused: priority %u %s; accepted: %u to %u",
+			 get32(b + 4), b[3] == REQ_REFUSE_PRIORITY ?
+			 "out of range" : "not served", get32(b + 8), get32(b + 12));
 		break;
 	}
 	return buf;

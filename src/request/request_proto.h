@@ -3,10 +3,16 @@
  * request_proto.h - the request test's wire format and socket helpers.
  *
  * Request, client to server, 8 bytes:
- *   0-1 magic "RQ", 2 version, 3 flags (0), 4-7 sequence (big-endian)
+ *   0-1 magic "RQ", 2 version, 3 flags, 4-7 sequence (big-endian)
+ *   flags: 0, or REQ_FLAG_PRIO | p (p 1..127): serve this connection at
+ *   SCHED_FIFO priority p (the multi-client test). A version 1 client that sends 0
+ *   is served as before, so the version did not change.
  * Reply, server to client, 16 bytes:
  *   0-1 magic "RP", 2 version, 3 low byte of the sequence,
  *   4-7 t2 - t1 in ns (big-endian, saturated), 8-15 t1 in ns (big-endian)
+ * Refusal, server to client, 16 bytes, then the connection is closed:
+ *   0-1 magic "RE", 2 version, 3 reason (REQ_REFUSE_*), 4-7 the value
+ *   asked, 8-11 and 12-15 the accepted range (big-endian)
  * One request is outstanding at a time: anything else is an error.
  */
 #ifndef RTLAT_REQUEST_PROTO_H
@@ -21,6 +27,9 @@
 #define REQ_VERSION		1
 #define REQ_MAGIC_REQUEST	0x5251	/* "RQ" */
 #define REQ_MAGIC_REPLY		0x5250	/* "RP" */
+#define REQ_MAGIC_REFUSE	0x5245	/* "RE" */
+#define REQ_FLAG_PRIO		0x80	/* low 7 bits: the priority asked */
+#define REQ_REFUSE_PRIORITY	1
 
 enum req_frame_err {
 	REQ_FRAME_OK = 0,
@@ -28,9 +37,17 @@ enum req_frame_err {
 	REQ_FRAME_VERSION,
 	REQ_FRAME_FLAGS,
 	REQ_FRAME_SEQ,
+	REQ_FRAME_REFUSED,	/* a refusal frame: see req_frame_strerror */
 };
 
 void req_encode_request(uint8_t b[REQ_REQUEST_LEN], uint32_t seq);
+/* The same, asking for SCHED_FIFO priority prio (1..127; 0: none). */
+void req_encode_request_prio(uint8_t b[REQ_REQUEST_LEN], uint32_t seq,
+			     int prio);
+/* The priority a valid request asks for (0..127); -1: none. */
+int req_request_prio(const uint8_t b[REQ_REQUEST_LEN]);
+void req_encode_refusal(uint8_t b[REQ_REPLY_LEN], int reason, uint32_t asked,
+			uint32_t lo, uint32_t hi);
 /* Validate a request; *seq gets its sequence number. */
 enum req_frame_err req_decode_request(const uint8_t b[REQ_REQUEST_LEN],
 				      uint32_t *seq);

@@ -17,6 +17,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "request.h"
+#include "request_net.h"
 #include "results.h"
 #include "rtsetup.h"
 #include "test.h"
@@ -73,7 +74,7 @@ static pid_t spawn(struct req_run *run, enum child_kind kind, int index)
 		if (kind == CHILD_SERVER)
 			req_server_child(run);
 		else if (kind == CHILD_CLIENT)
-			req_client_child(run);
+			req_client_child(run, index);
 		req_load_child(run, index);
 	}
 	cleanup_add_child(pid);
@@ -106,12 +107,26 @@ static bool reap_one(struct req_run *run, pid_t *pid, const char *what)
 static bool reap_all(struct req_run *run)
 {
 	bool ended = reap_one(run, &run->server_pid, "server");
+	char what[16];
 	int i;
 
 	for (i = 0; i < run->nloads; i++)
 		ended |= reap_one(run, &run->load_pid[i], "load process");
-	ended |= reap_one(run, &run->client_pid, "client");
+	for (i = 0; i < run->nclients; i++) {
+		snprintf(what, sizeof(what), run->orb ? "client %d" : "client", i);
+		ended |= reap_one(run, &run->client_pid[i], what);
+	}
 	return ended;
+}
+
+static bool any_client(const struct req_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->nclients; i++)
+		if (run->client_pid[i] > 0)
+			return true;
+	return false;
 }
 
 static bool any_child(const struct req_run *run)
@@ -121,7 +136,7 @@ static bool any_child(const struct req_run *run)
 	for (i = 0; i < run->nloads; i++)
 		if (run->load_pid[i] > 0)
 			return true;
-	return run->client_pid > 0 || run->server_pid > 0;
+	return any_client(run) || run->server_pid > 0;
 }
 
 static int progress_shown;
@@ -136,7 +151,7 @@ static void progress_clear(void)
 /* Round k of N, elapsed, remaining: only on a terminal. */
 static void progress(const struct req_run *run, int k)
 {
-	uint64_t n = k >= 0 ? run->sh->rounds[k].s[RS_RESPONSE].n : 0;
+	uint64_t n = k >= 0 ? req_cs(run, k, 0)->s[RS_RESPONSE].n : 0;
 	long long left, el;
 
 	if (k < 0 || !isatty(STDERR_FILENO))
@@ -145,16 +160,15 @@ static void progress(const struct req_run *run, int k)
 	       (run->cfg.rounds - k - 1) * run->cfg.samples;
 	el = (clock_now_ns() - run->t_start) / NSEC_PER_SEC;
 	fprintf(stderr, "\r\033[K%s: round %d of %lld, elapsed %llds, remaining about %llds",
-		run->prog, k + 1, run->cfg.rounds, el, left / run->cfg.rate_hz);
+		run->prog, k + 1, run->cfg.rounds, el, left / req_client_rate(run, 0));
 	progress_shown = 1;
 }
 
 typedef bool (*done_fn)(const struct req_run *run, int arg);
 
-static bool client_ready(const struct req_run *run, int arg)
+static bool client_ready(const struct req_run *run, int i)
 {
-	(void)arg;
-	return __atomic_load_n(&run->sh->client_ready, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&run->sh->client_ready[i], __ATOMIC_ACQUIRE);
 }
 
 static bool load_ready(const struct req_run *run, int i)
@@ -164,7 +178,26 @@ static bool load_ready(const struct req_run *run, int i)
 
 static bool round_done(const struct req_run *run, int k)
 {
-	return __atomic_load_n(&run->sh->rounds[k].done, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&run->sh->rounds[k].done, __ATOMIC_SEQ_CST);
+}
+
+/* After done: until no client is inside record() (see there). */
+#define QUIET_LIMIT_NS	(200 * NSEC_PER_MSEC)
+static void round_quiet(const struct req_run *run)
+{
+	int i;
+
+	int64_t deadline = clock_now_ns() + QUIET_LIMIT_NS;
+
+	/*
+	 * Sleep, not sched_yield(): main runs at the highest priority, where
+	 * a yield lets no lower-priority task run on its CPU. Bounded: a
+	 * client killed inside record() never clears its flag.
+	 */
+	for (i = 0; i < run->nclients; i++)
+		while (__atomic_load_n(&run->sh->busy[i], __ATOMIC_SEQ_CST) &&
+		       run->client_pid[i] > 0 && clock_now_ns() < deadline)
+			usleep(50);
 }
 
 /*
@@ -231,20 +264,32 @@ static void print_round(struct req_run *run, int k)
 	run->rounds_printed = k + 1;
 }
 
+static int start_client(struct req_run *run, int i);
+
 static int run_rounds(struct req_run *run)
 {
 	int k, r;
 
 	for (k = 0; k < run->cfg.rounds; k++) {
-		if (k > 0) {
-			r = start_load(run, k - 1);
+		const struct req_round *rd = &run->sh->rounds[k];
+
+		while (run->nloads < rd->nloads) {
+			r = start_load(run, run->nloads);
+			if (r)
+				return r;
+		}
+		while (run->nclients < rd->nclients) {
+			r = start_client(run, run->nclients);
 			if (r)
 				return r;
 		}
 		__atomic_store_n(&run->sh->round, k, __ATOMIC_RELEASE);
 		run->rounds_begun = k + 1;
-		debug(run, "round %d: %d load process%s", k, k, k == 1 ? "" : "es");
+		debug(run, "round %d: %d load process%s, %d client%s", k, rd->nloads,
+		      rd->nloads == 1 ? "" : "es", rd->nclients,
+		      rd->nclients == 1 ? "" : "s");
 		r = wait_for(run, round_done, k, 0, NULL);
+		round_quiet(run);
 		if (r)
 			return r;
 		print_round(run, k);
@@ -269,8 +314,10 @@ static void stop_all(struct req_run *run)
 	int i;
 
 	run->sh->stop = 1;
-	while (run->client_pid > 0 && clock_now_ns() < deadline) {
-		kill(run->client_pid, REQ_SIG_TIMER);
+	while (any_client(run) && clock_now_ns() < deadline) {
+		for (i = 0; i < run->nclients; i++)
+			if (run->client_pid[i] > 0)
+				kill(run->client_pid[i], REQ_SIG_TIMER);
 		reap_all(run);
 		usleep(2000);
 	}
@@ -281,7 +328,8 @@ static void stop_all(struct req_run *run)
 		reap_all(run);
 		usleep(5000);
 	}
-	kill_rest(&run->client_pid);
+	for (i = 0; i < run->nclients; i++)
+		kill_rest(&run->client_pid[i]);
 	kill_rest(&run->server_pid);
 	for (i = 0; i < run->nloads; i++)
 		kill_rest(&run->load_pid[i]);
@@ -291,8 +339,9 @@ static int make_tmpdir(struct req_run *run)
 {
 	const char *base = getenv("TMPDIR");
 
+	/* The path must fit the cleanup registry's names (120 bytes). */
 	snprintf(run->tmpdir, sizeof(run->tmpdir), "%s/rtlat-request-XXXXXX",
-		 base && *base && strlen(base) < 40 ? base : "/tmp");
+		 base && *base && strlen(base) < 96 ? base : "/tmp");
 	if (!mkdtemp(run->tmpdir)) {
 		fail(run, "cannot create a temporary directory %s: %s",
 		     run->tmpdir, strerror(errno));
@@ -310,28 +359,51 @@ static int open_log(struct req_run *run)
 	return run->log ? 0 : -1;
 }
 
-static int start_pair(struct req_run *run)
+/* Client 0 uses the connection checked before the run; the others
+ * connect as they start (a sweep starts them round by round). */
+static int start_client(struct req_run *run, int i)
 {
-	if (run->mode == REQ_LOCAL) {
-		run->server_pid = spawn(run, CHILD_SERVER, 0);
-		if (run->server_pid < 0)
-			return -1;
-		debug(run, "server: pid %d, CPU %d, SCHED_FIFO %d, %s",
-		      run->server_pid, run->layout.server_cpu,
-		      run->layout.server_prio, run->where);
-		close(run->listen_fd);
-		run->listen_fd = -1;
-	}
-	run->client_pid = spawn(run, CHILD_CLIENT, 0);
-	if (run->client_pid < 0)
+	struct req_net_error e = { 0 };
+	pid_t pid;
+
+	if (i > 0 && req_net_connect(run->mode == REQ_LOCAL ? "127.0.0.1" :
+				     run->cfg.host, (int)run->cfg.port,
+				     &run->conn_fd, NULL, 0, &e)) {
+		fail(run, "client %d: %s", i, e.msg);
 		return -1;
+	}
+	pid = spawn(run, CHILD_CLIENT, i);
 	close(run->conn_fd);
 	run->conn_fd = -1;
-	if (wait_for(run, client_ready, 0, READY_LIMIT_NS, "client"))
+	if (pid < 0)
 		return -1;
-	debug(run, "client: pid %d, CPU %d, SCHED_FIFO %d, %lld Hz",
-	      run->client_pid, run->layout.client_cpu,
-	      run->layout.client_prio, run->cfg.rate_hz);
+	run->client_pid[i] = pid;
+	run->nclients = i + 1;
+	if (wait_for(run, client_ready, i, READY_LIMIT_NS, "client"))
+		return -1;
+	if (run->orb)
+		debug(run, "client %d: pid %d, CPU %d, SCHED_FIFO %d, %lld Hz", i,
+		      pid, run->layout.client_cpu, req_client_prio(run, i),
+		      req_client_rate(run, i));
+	else
+		debug(run, "client: pid %d, CPU %d, SCHED_FIFO %d, %lld Hz", pid,
+		      run->layout.client_cpu, req_client_prio(run, i),
+		      req_client_rate(run, i));
+	return 0;
+}
+
+static int start_server(struct req_run *run)
+{
+	if (run->mode != REQ_LOCAL)
+		return 0;
+	run->server_pid = spawn(run, CHILD_SERVER, 0);
+	if (run->server_pid < 0)
+		return -1;
+	debug(run, "server: pid %d, CPU %d, SCHED_FIFO %d, %s",
+	      run->server_pid, run->layout.server_cpu,
+	      run->layout.server_prio, run->where);
+	close(run->listen_fd);
+	run->listen_fd = -1;
 	return 0;
 }
 
@@ -341,7 +413,7 @@ static void suite_summary(const struct req_run *run)
 	int k;
 
 	for (k = run->rounds_begun - 1; k >= 0; k--) {
-		const struct req_round *r = &run->sh->rounds[k];
+		const struct req_cstat *r = req_cs(run, k, 0);
 
 		if (!r->s[RS_RESPONSE].n)
 			continue;
@@ -387,7 +459,7 @@ int req_measure(struct req_run *run)
 		goto out;
 	req_print_layout(stdout, run);
 	fflush(stdout);
-	if (start_pair(run))
+	if (start_server(run))
 		goto out;
 	run_rounds(run);
 out:
@@ -401,15 +473,13 @@ int req_serve(struct req_run *run)
 	static struct req_server s;
 	int err;
 
-	s.prog = run->prog;
-	s.listen_fd = run->listen_fd;
-	s.sleep_ns = run->tg.sleep_ns;
-	s.idle_ns = run->cfg.timeout_s * NSEC_PER_SEC;
+	req_server_init(&s, run);
 	s.stop = &run_stop_requested;
 	s.verbose = true;
 	run->server = &s;
-	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d; stop with SIGINT or SIGTERM\n",
-	       run->prog, run->where, l->server_cpu, l->server_prio);
+	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d, up to %d clients, each served at %s; stop with SIGINT or SIGTERM\n",
+	       run->prog, run->where, l->server_cpu, l->server_prio, s.max_clients,
+	       s.fixed ? "the server's priority" : "the priority its frames ask");
 	fflush(stdout);
 	err = req_server_run(&s);
 	if (err)

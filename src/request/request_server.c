@@ -1,38 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * request_server.c - the request test's server: one client at a time.
- * Per request: poll, take t1, read the 8-byte frame, nanosleep, take t2,
- * reply with (t1, t2). It is a network service, so it trusts nothing: a
- * malformed, truncated, oversized or wrong-version frame, a client that
- * goes silent or a second client get one log line on stderr and a closed
- * connection; every read and write is bounded in time, so it never hangs.
+ * request_server.c - the request test's server: one thread per
+ * connection, up to max_clients at once, each running at the SCHED_FIFO
+ * priority its client's frames ask for (capped at max_prio), or at the
+ * server's own with --server-priority fixed. Per request: poll, take t1,
+ * read the 8-byte frame, nanosleep, take t2, reply with (t1, t2). It is a
+ * network service, so it trusts nothing: a malformed, truncated,
+ * oversized or wrong-version frame, a priority out of range, a client
+ * that goes silent or one past the limit get one log line on stderr and a
+ * closed connection, that client only; every read and write is bounded in
+ * time, so it never hangs.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "clock.h"
 #include "request.h"
 #include "request_proto.h"
+#include "rtsetup.h"
 
 /* A started frame must be complete within this; replies sent within it. */
 #define FRAME_DEADLINE_NS	NSEC_PER_SEC
 /* Read this much at once, so an oversized frame shows in one read. */
 #define READ_CHUNK		64
 
-struct conn {
-	int fd;
-	char peer[96];
+enum { SLOT_FREE, SLOT_RUNNING, SLOT_DONE };
+
+struct req_conn {
+	struct req_server *s;
+	pthread_t tid;
 	int64_t last_ns;	/* last request, for the silence limit */
+	int fd;
+	int prio;		/* the thread's SCHED_FIFO priority now */
+	int state;		/* SLOT_*, atomic */
+	char peer[96];
 };
+#define conn req_conn
+
+static void count(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
 
 static void slog(const struct req_server *s, const struct conn *c,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -52,7 +71,9 @@ static void slog(const struct req_server *s, const struct conn *c,
 static void drop(struct req_server *s, struct conn *c, bool error)
 {
 	if (error)
-		s->errors++;
+		count(&s->errors);
+	/* The slot is free for the next client before it sees the close. */
+	__atomic_fetch_sub(&s->nactive, 1, __ATOMIC_SEQ_CST);
 	close(c->fd);
 	c->fd = -1;
 }
@@ -114,6 +135,43 @@ static void sleep_ns(int64_t ns)
 		;
 }
 
+/* Refuse a priority out of range, to this client only. */
+static int refuse_prio(struct req_server *s, struct conn *c, int asked)
+{
+	uint8_t out[REQ_REPLY_LEN];
+	int hi = sched_get_priority_max(SCHED_FIFO);
+
+	slog(s, c, "priority %d asked is out of range; accepted: 1 to %d; connection closed",
+	     asked, hi);
+	req_encode_refusal(out, REQ_REFUSE_PRIORITY, (uint32_t)asked, 1,
+			   (uint32_t)hi);
+	req_write_full(c->fd, out, sizeof(out), clock_now_ns() + FRAME_DEADLINE_NS);
+	return -1;
+}
+
+/* Run at the priority the frame asks (-1: the server's own), capped at
+ * max_prio; the system call only when it changes. */
+static int take_prio(struct req_server *s, struct conn *c, int asked)
+{
+	struct sched_param sp;
+	int want = asked;
+
+	if (asked >= 0 && (asked < 1 || asked > sched_get_priority_max(SCHED_FIFO)))
+		return refuse_prio(s, c, asked);
+	if (asked < 0 || s->fixed)
+		want = s->own_prio;
+	if (want > s->max_prio)
+		want = s->max_prio;
+	if (want == c->prio || want < 1)
+		return 0;
+	sp.sched_priority = want;
+	/* Not permitted (no RT rights) is not retried per request: the
+	 * thread stays where it is, as the server's own setting does. */
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	c->prio = want;
+	return 0;
+}
+
 static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
 {
 	uint8_t in[READ_CHUNK], out[REQ_REPLY_LEN];
@@ -122,6 +180,8 @@ static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
 	int err;
 
 	err = read_request(s, c, in, &seq);
+	if (!err)
+		err = take_prio(s, c, req_request_prio(in));
 	if (err) {
 		if (err < 0)
 			drop(s, c, err == -1);
@@ -137,7 +197,7 @@ static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
 		drop(s, c, true);
 		return;
 	}
-	s->served++;
+	count(&s->served);
 	c->last_ns = t2;
 }
 
@@ -149,78 +209,179 @@ static void tune(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-static void accept_one(struct req_server *s, struct conn *c)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	struct conn other = { .fd = -1 };
-	int fd;
-
-	fd = accept4(s->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (c->fd >= 0) {
-		other.fd = fd;
-		req_addr_str((struct sockaddr *)&ss, other.peer, sizeof(other.peer));
-		slog(s, &other, "refused: a client (%s) is being served; connection closed",
-		     c->peer);
-		s->refused++;
-		close(fd);
-		return;
-	}
-	c->fd = fd;
-	req_addr_str((struct sockaddr *)&ss, c->peer, sizeof(c->peer));
-	c->last_ns = clock_now_ns();
-	tune(fd);
-	s->connections++;
-	if (s->verbose)
-		slog(s, c, "connected");
-}
-
 static int poll_timeout_ms(const struct req_server *s, const struct conn *c)
 {
-	int64_t left;
+	int64_t left = c->last_ns + s->idle_ns - clock_now_ns();
 
-	if (c->fd < 0)
-		return 1000;
-	left = c->last_ns + s->idle_ns - clock_now_ns();
 	if (left <= 0)
 		return 0;
 	return left > NSEC_PER_SEC ? 1000 : (int)(left / NSEC_PER_MSEC) + 1;
 }
 
+/* A connection's thread: serve until it ends or the server stops. */
+static void *conn_thread(void *arg)
+{
+	struct conn *c = arg;
+	struct req_server *s = c->s;
+	struct pollfd p[2] = {
+		{ .fd = c->fd, .events = POLLIN },
+		{ .fd = s->wake[0], .events = POLLIN },
+	};
+	int64_t t1;
+	int n;
+
+	prctl(PR_SET_NAME, "rtlat-conn");
+	while (c->fd >= 0) {
+		p[0].revents = p[1].revents = 0;
+		n = poll(p, 2, poll_timeout_ms(s, c));
+		t1 = clock_now_ns();
+		if (p[1].revents || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0 && p[0].revents)
+			serve_one(s, c, t1);
+		if (c->fd >= 0 && clock_now_ns() - c->last_ns >= s->idle_ns) {
+			slog(s, c, "silent for %lld s; connection closed",
+			     (long long)(s->idle_ns / NSEC_PER_SEC));
+			drop(s, c, true);
+		}
+	}
+	if (c->fd >= 0)
+		drop(s, c, false);
+	__atomic_store_n(&c->state, SLOT_DONE, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Join the threads that ended (all, waiting for them, if all). */
+static void reap(struct req_server *s, bool all)
+{
+	int i;
+
+	for (i = 0; i < 2 * s->max_clients; i++) {
+		int st = __atomic_load_n(&s->conns[i].state, __ATOMIC_ACQUIRE);
+
+		if (st == SLOT_DONE || (all && st == SLOT_RUNNING)) {
+			pthread_join(s->conns[i].tid, NULL);
+			s->conns[i].state = SLOT_FREE;
+		}
+	}
+}
+
+static void refuse(struct req_server *s, int fd, const struct sockaddr *sa)
+{
+	struct conn other = { .fd = fd };
+
+	req_addr_str(sa, other.peer, sizeof(other.peer));
+	if (s->max_clients == 1)
+		slog(s, &other, "refused: a client is being served (--max-clients 1); connection closed");
+	else
+		slog(s, &other, "refused: %d clients are being served (--max-clients %d); connection closed",
+		     s->max_clients, s->max_clients);
+	count(&s->refused);
+	close(fd);
+}
+
+/* Threads get no signal: the listener alone sees stops and kicks. */
+static int start_thread(struct conn *c)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	int err = rt_thread_attr(&attr);
+
+	if (err)
+		return err;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&c->tid, &attr, conn_thread, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+static void accept_one(struct req_server *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct conn *c = NULL;
+	int fd, i;
+
+	fd = accept4(s->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	reap(s, false);
+	for (i = 0; i < 2 * s->max_clients && !c; i++)
+		if (s->conns[i].state == SLOT_FREE)
+			c = &s->conns[i];
+	if (!c || __atomic_load_n(&s->nactive, __ATOMIC_SEQ_CST) >= s->max_clients) {
+		refuse(s, fd, (struct sockaddr *)&ss);
+		return;
+	}
+	memset(c, 0, sizeof(*c));
+	c->s = s;
+	c->fd = fd;
+	c->prio = s->own_prio;
+	req_addr_str((struct sockaddr *)&ss, c->peer, sizeof(c->peer));
+	c->last_ns = clock_now_ns();
+	tune(fd);
+	c->state = SLOT_RUNNING;
+	__atomic_fetch_add(&s->nactive, 1, __ATOMIC_SEQ_CST);
+	if (start_thread(c)) {
+		slog(s, c, "cannot start a thread: connection closed");
+		c->state = SLOT_FREE;
+		drop(s, c, true);
+		return;
+	}
+	count(&s->connections);
+	if (s->verbose)
+		slog(s, c, "connected");
+}
+
 int req_server_run(struct req_server *s)
 {
-	struct conn c = { .fd = -1 };
-	struct pollfd p[2];
-	int64_t t1;
+	struct req_conn slots[2 * REQ_MAX_CLIENTS];
+	struct pollfd p;
 	int n, err = 0;
 
+	memset(slots, 0, sizeof(slots));
+	s->conns = slots;
+	if (pipe2(s->wake, O_CLOEXEC))
+		return -errno;
 	while (!*s->stop) {
-		p[0].fd = s->listen_fd;
-		p[0].events = POLLIN;
-		p[1].fd = c.fd;
-		p[1].events = POLLIN;
-		p[0].revents = p[1].revents = 0;
-		n = poll(p, c.fd >= 0 ? 2 : 1, poll_timeout_ms(s, &c));
-		t1 = clock_now_ns();
+		p.fd = s->listen_fd;
+		p.events = POLLIN;
+		p.revents = 0;
+		n = poll(&p, 1, 1000);
 		if (n < 0 && errno != EINTR) {
 			err = -errno;
 			break;
 		}
-		if (n > 0 && c.fd >= 0 && p[1].revents)
-			serve_one(s, &c, t1);
-		if (n > 0 && (p[0].revents & POLLIN))
-			accept_one(s, &c);
-		if (c.fd >= 0 && clock_now_ns() - c.last_ns >= s->idle_ns) {
-			slog(s, &c, "silent for %lld s; connection closed",
-			     (long long)(s->idle_ns / NSEC_PER_SEC));
-			drop(s, &c, true);
-		}
+		if (n > 0 && (p.revents & POLLIN))
+			accept_one(s);
+		reap(s, false);
 	}
-	if (c.fd >= 0)
-		close(c.fd);
+	/* Every connection's thread sees the pipe readable and ends. */
+	if (write(s->wake[1], "x", 1) < 0)
+		err = err ? err : -errno;
+	reap(s, true);
+	close(s->wake[0]);
+	close(s->wake[1]);
+	s->conns = NULL;
 	return err;
+}
+
+void req_server_init(struct req_server *s, const struct req_run *run)
+{
+	memset(s, 0, sizeof(*s));
+	s->prog = run->prog;
+	s->listen_fd = run->listen_fd;
+	s->sleep_ns = run->tg.sleep_ns;
+	s->idle_ns = run->cfg.timeout_s * NSEC_PER_SEC;
+	s->own_prio = run->layout.server_prio;
+	s->max_prio = run->layout.client_prio;
+	s->fixed = run->cfg.server_prio_mode == REQ_PRIO_FIXED;
+	s->max_clients = (int)run->cfg.max_clients;
+	/* The local test serves its own clients, and no one else. */
+	if (run->mode == REQ_LOCAL && !run->max_clients_given)
+		s->max_clients = (int)run->cfg.clients;
 }
 
 static void on_kick(int sig)
@@ -230,17 +391,13 @@ static void on_kick(int sig)
 
 void req_server_child(struct req_run *run)
 {
-	struct req_server s = {
-		.prog = run->prog,
-		.listen_fd = run->listen_fd,
-		.sleep_ns = run->tg.sleep_ns,
-		.idle_ns = run->cfg.timeout_s * NSEC_PER_SEC,
-		.stop = &run->sh->server_stop,
-		.verbose = run->cfg.debug,
-	};
+	struct req_server s;
 	struct sigaction sa;
 	int err;
 
+	req_server_init(&s, run);
+	s.stop = &run->sh->server_stop;
+	s.verbose = run->cfg.debug;
 	/* Main's kick interrupts poll (no SA_RESTART) to see server_stop. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_kick;
