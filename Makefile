@@ -84,7 +84,10 @@ lint:
 bench: rtlat
 	QUICK=$(QUICK) bench/run-all
 
-install: rtlat install-report
+install: install-bin install-report
+
+# The binary and its man pages: all of rtlat that a bare target needs.
+install-bin: rtlat
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
@@ -101,11 +104,11 @@ install-report:
 
 # Separate from install so it never clobbers an installed rt-tests. The
 # names come from the registry (src/tests.c) through rtlat --list-compat.
-install-compat: install
+install-compat: install-bin
 	names=$$(./rtlat --list-compat) && test -n "$$names" && \
 	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
 
 clean: clean-asan
 	rm -rf build rtlat
 
-.PHONY: all bench check check-asan asan-build clean-asan lint install install-report install-compat clean venv
+.PHONY: all bench check check-asan asan-build clean-asan lint install install-bin install-report install-compat clean venv
