@@ -12,8 +12,9 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
-# src/ is in wings: core (shared), pair, timer, request, suite.
-WINGS := core pair timer request suite
+# src/ is in wings: core (shared), pair, timer, request, suite, and the
+# determinism benchmarks bintime, response, sync.
+WINGS := core pair timer request suite bintime
 INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
 SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)

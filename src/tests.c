@@ -11,6 +11,7 @@
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 extern const struct test_ops test_timer, test_request;
+extern const struct test_ops test_bintime;
 
 const struct test_ops *const tests[] = {
 	&test_pmq,
@@ -19,6 +20,7 @@ const struct test_ops *const tests[] = {
 	&test_ptsem,
 	&test_timer,
 	&test_request,
+	&test_bintime,
 	NULL,
 };
 
