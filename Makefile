@@ -14,7 +14,7 @@ LDLIBS += -pthread -lrt -lm
 
 # src/ is in wings: core (shared), pair, timer, request, suite, and the
 # determinism benchmarks bintime, response, sync.
-WINGS := core pair timer request suite bintime response
+WINGS := core pair timer request suite bintime response sync
 INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
 SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)

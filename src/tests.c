@@ -11,7 +11,7 @@
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 extern const struct test_ops test_timer, test_request;
-extern const struct test_ops test_bintime, test_response;
+extern const struct test_ops test_bintime, test_response, test_sync;
 
 const struct test_ops *const tests[] = {
 	&test_pmq,
@@ -22,6 +22,7 @@ const struct test_ops *const tests[] = {
 	&test_request,
 	&test_bintime,
 	&test_response,
+	&test_sync,
 	NULL,
 };
 

@@ -37,6 +37,9 @@ int bench_start(struct bench_thread *bt, int n)
 {
 	int i, err;
 
+	/* A new phase (sync runs three); a stop signal already seen sets
+	 * the flag again in run_stop_flag. */
+	bench_stop = 0;
 	run_stop_flag(&bench_stop);
 	for (i = 0; i < n; i++) {
 		err = run_thread(&bt[i].th, bench_main, &bt[i]);

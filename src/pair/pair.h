@@ -133,6 +133,14 @@ int pair_rt_apply(struct test_run *t);
 int pair_measure(struct test_run *t);
 int pair_report(struct test_run *t, int status);
 long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
+/*
+ * The harness inside another test (rtlat sync): with pair_cfg and a
+ * test_run naming a pair test set by the caller, pair_check, pair_setup
+ * and pair_measure run as usual; pair_current() is the run (its pairs'
+ * statistics), pair_close() closes the transport without a report.
+ */
+struct pair_run *pair_current(void);
+void pair_close(void);
 
 /*
  * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
