@@ -46,7 +46,7 @@ static struct opt resp_opts[] = {
 	{ 0, "block", OPT_INT, OPT_ARG_REQUIRED, "MS", 1, 1000, 10, &cfg.block_ms,
 	  "calibrate the block to about MS milliseconds", NULL, false },
 	{ 0, "work", OPT_CHOICE, OPT_ARG_REQUIRED, "WORK", 0, 0, 0, &cfg.work,
-	  "add (integer loop), copy (memcpy over twice the LLC), whetstone (floating-point mix), fft",
+	  "add (integer loop), copy (memcpy from a source larger than the LLC), whetstone (floating-point mix), fft",
 	  work_names, false },
 	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
 	OPT_END

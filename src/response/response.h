@@ -13,12 +13,12 @@ enum work_kind { WORK_ADD, WORK_COPY, WORK_WHETSTONE, WORK_FFT };
 
 extern const char *const work_names[];
 
-/* Allocate what the work needs (copy: buffers larger than the LLC). */
+/* Allocate what the work needs (copy: a source larger than the LLC). */
 int work_init(enum work_kind k);
 void work_fini(void);
 /* Run units units of the work. */
 void work_run(enum work_kind k, uint64_t units);
-/* Bytes of each copy buffer (0 unless copy). */
+/* Bytes of the copy source (0 unless copy). */
 uint64_t work_copy_bytes(void);
 
 /*

@@ -2,8 +2,8 @@
 /*
  * response_work.c - the four blocks of work and their calibration.
  * add: an integer recurrence the compiler cannot fold; copy: memcpy of
- * 64 KiB chunks walking buffers twice the last-level cache, so misses
- * count; whetstone: a floating-point mix of our own (arithmetic, branches,
+ * 64 KiB chunks walking a source a quarter larger than the last-level
+ * cache into one chunk, so the reads miss; whetstone: a floating-point mix of our own (arithmetic, branches,
  * calls into libm, array updates); fft: the shared radix-2 FFT.
  */
 #include <errno.h>
@@ -41,16 +41,17 @@ static uint64_t llc_bytes(void)
 
 static int copy_init(void)
 {
-	copy_bytes = 2 * llc_bytes();
+	copy_bytes = llc_bytes() + llc_bytes() / 4;
 	if (copy_bytes < COPY_MIN)
 		copy_bytes = COPY_MIN;
 	copy_bytes -= copy_bytes % COPY_CHUNK;
 	copy_src = malloc(copy_bytes);
-	copy_dst = malloc(copy_bytes);
+	copy_dst = malloc(COPY_CHUNK);
 	if (!copy_src || !copy_dst)
 		return -ENOMEM;
+	/* Written, so every page is real (not the shared zero page). */
 	memset(copy_src, 0x5a, copy_bytes);
-	memset(copy_dst, 0, copy_bytes);
+	memset(copy_dst, 0, COPY_CHUNK);
 	return 0;
 }
 
@@ -111,10 +112,10 @@ static void work_copy(uint64_t units)
 	uint64_t i;
 
 	for (i = 0; i < units; i++) {
-		memcpy(copy_dst + copy_off, copy_src + copy_off, COPY_CHUNK);
+		memcpy(copy_dst, copy_src + copy_off, COPY_CHUNK);
 		copy_off = (copy_off + COPY_CHUNK) % copy_bytes;
 	}
-	work_sink += (unsigned char)copy_dst[copy_off];
+	work_sink += (unsigned char)copy_dst[units % COPY_CHUNK];
 }
 
 /* One unit: 100 rounds of a mix of adds, multiplies, divides, a branch,
