@@ -221,3 +221,64 @@ def test_sync_inversion_stopped(tmp_path, leakcheck):
     assert SYNC3.match(out.splitlines()[1])
     assert load(js, "sync")["inversion"]["blocking"]["samples"] > 0
     leakcheck()
+
+
+TPUT = re.compile(rf"^pmq throughput: size (\d+) B, (threads|processes), "
+                  rf"(\d+) pair\(s\): (\d+) msgs in ({NUM}) s, ({NUM}) msgs/s, "
+                  rf"({NUM}) MB/s$")
+
+
+@pytest.mark.parametrize("mode", [[], ["--fork"]])
+def test_pmq_sizes_lines_and_json(mode, tmp_path, leakcheck):
+    js = tmp_path / "t.json"
+    r = run(["pmq", "--sizes", "8,64,4096", "-l", "3000", "--json", str(js)] + mode)
+    assert r.returncode == 0, r.stderr
+    ms = [TPUT.match(line) for line in r.stdout.splitlines()]
+    assert len(ms) == 3 and all(ms), r.stdout
+    assert [int(m[1]) for m in ms] == [8, 64, 4096]
+    assert {m[2] for m in ms} == {"processes" if mode else "threads"}
+    for m in ms:
+        assert int(m[4]) == 3000
+        assert float(m[7]) == pytest.approx(float(m[6]) * int(m[1]) / 1e6, rel=0.01)
+    d = load(js, "pmq")
+    rows = d["throughput"]
+    assert [e["size_bytes"] for e in rows] == [8, 64, 4096]
+    for e in rows:
+        assert e["messages"] == 3000 and e["seconds"] > 0
+        assert e["messages_per_s"] == pytest.approx(3000 / e["seconds"])
+        assert e["mb_per_s"] == pytest.approx(e["messages_per_s"] * e["size_bytes"] / 1e6)
+    leakcheck()
+
+
+def test_pmq_throughput_duration(leakcheck):
+    t0 = time.monotonic()
+    r = run(["pmq", "--throughput", "--size", "256", "-D", "1"])
+    assert r.returncode == 0, r.stderr
+    assert 0.9 < time.monotonic() - t0 < 5
+    m = TPUT.match(r.stdout.strip())
+    assert m and m[1] == "256" and int(m[4]) > 0
+    leakcheck()
+
+
+@pytest.mark.parametrize("args", [["--sizes", "8,x"], ["--sizes", "0"],
+                                  ["--sizes", "8,99999999"], ["--sizes", ""],
+                                  ["--throughput", "-T", "1"]])
+def test_pmq_throughput_bad_input(args, leakcheck):
+    r = run(["pmq"] + args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1
+    assert ("--sizes" in r.stderr) or ("--timeout" in r.stderr)
+    leakcheck()
+
+
+@pytest.mark.parametrize("mode", [[], ["--fork"]])
+def test_pmq_sweep_stopped(mode, tmp_path, leakcheck):
+    js = tmp_path / "t.json"
+    with running(["pmq", "--sizes", "8,64,512", "-D", "10", "--json", str(js)] + mode) as p:
+        time.sleep(0.7)
+        rc, out, err = stop(p, signal.SIGINT)
+    assert rc == 0, err
+    ms = [TPUT.match(line) for line in out.splitlines()]
+    assert len(ms) == 1 and ms[0] and ms[0][1] == "8", out
+    assert load(js, "pmq")["throughput"][0]["messages"] > 0
+    leakcheck()

@@ -7,7 +7,8 @@ import subprocess
 
 from conftest import ROOT, run
 
-TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
+TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
+         "response", "sync"]
 COMPAT = ["pmqtest", "sigwaittest", "svsematest", "ptsematest", "latency", "trltp"]
 
 
