@@ -17,8 +17,6 @@ static struct sync_result cost, sw;
 static struct inv_result inv;
 static const char *error;
 
-int sync_pair_prepare(const char *prog);
-
 static const char *const test_names[] = { "all", "cost", "switch", "inversion", NULL };
 const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex", NULL };
 const char *const sync_proto_names[] = { "none", "inherit", "protect", NULL };
@@ -90,10 +88,11 @@ static int sync_measure(struct test_run *t)
 	int64_t d = sync_cfg.duration_s * NSEC_PER_SEC;
 	int status = 0;
 
+	(void)t;
 	if (wants(SYNC_COST) && !run_stop_requested)
-		status = sync_cost(t->prog, &cost, d ? clock_now_ns() + d : 0, &error);
+		status = sync_cost(&cost, d ? clock_now_ns() + d : 0, &error);
 	if (!status && wants(SYNC_SWITCH) && !run_stop_requested)
-		status = sync_switch(t->prog, &sw, 0, &error);
+		status = sync_switch(&sw, &error);
 	if (!status && wants(SYNC_INVERSION) && !run_stop_requested)
 		status = sync_inversion(&inv, d ? clock_now_ns() + d : 0, &error);
 	return status;

@@ -72,7 +72,7 @@ static int cost_open(void)
 	return 0;
 }
 
-int sync_cost(const char *prog, struct sync_result *r, int64_t end, const char **err)
+int sync_cost(struct sync_result *r, int64_t end, const char **err)
 {
 	struct bench_thread bt = {
 		.prio = (int)sync_cfg.prio, .cpu = (int)sync_cfg.cpu,
@@ -80,7 +80,6 @@ int sync_cost(const char *prog, struct sync_result *r, int64_t end, const char *
 	};
 	int status = 0;
 
-	(void)prog;
 	res = r;
 	end_ns = end;
 	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open()) {

@@ -34,7 +34,7 @@ static int pair_type_opts(const char *prog, const struct test_ops *ops)
 	return opts_parse(prog, "", ops->extra_opts, argc, argv) < 0 ? -1 : 0;
 }
 
-/* Check and set up one pair on sync's CPU and priority. */
+/* One pair on sync's CPU and priority (sync.h). */
 int sync_pair_prepare(const char *prog)
 {
 	const struct test_ops *ops = sync_cfg.type == TYPE_SYSV ? &test_svsem : &test_ptsem;
@@ -60,14 +60,12 @@ double sync_ctx_estimate(double round_trip_ns, double cost_ns)
 	return round_trip_ns / 2.0 - cost_ns;
 }
 
-int sync_switch(const char *prog, struct sync_result *r, int64_t end, const char **err)
+int sync_switch(struct sync_result *r, const char **err)
 {
 	struct pair_run *run = pair_current();
 	static char msg[300];
 	int status;
 
-	(void)prog;
-	(void)end;
 	status = pair_measure(&pair_t);
 	pair_close();
 	r->ran = true;
