@@ -13,8 +13,9 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
-# src/ is in wings: core (shared), pair, timer, request, suite.
-WINGS := core pair timer request suite doctor explain
+# src/ is in wings: core (shared), pair, timer, request, suite, the
+# determinism benchmarks bintime, response, sync, and doctor, explain.
+WINGS := core pair timer request suite bintime response sync doctor explain
 INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
 SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)

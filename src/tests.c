@@ -11,6 +11,7 @@
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 extern const struct test_ops test_timer, test_request;
+extern const struct test_ops test_bintime, test_response, test_sync;
 extern const struct test_ops test_doctor;
 
 const struct test_ops *const tests[] = {
@@ -20,6 +21,9 @@ const struct test_ops *const tests[] = {
 	&test_ptsem,
 	&test_timer,
 	&test_request,
+	&test_bintime,
+	&test_response,
+	&test_sync,
 	&test_doctor,
 	NULL,
 };

@@ -7,7 +7,8 @@ import subprocess
 
 from conftest import ROOT, run
 
-TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "doctor"]
+TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
+         "response", "sync", "doctor"]
 COMPAT = ["pmqtest", "sigwaittest", "svsematest", "ptsematest", "latency", "trltp"]
 
 

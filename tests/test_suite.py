@@ -13,7 +13,9 @@ ROW = re.compile(r"^(?P<test>\S+) +(?P<series>\S+) +(?P<n>\d+)"
                  r"(?: +-?\d+\.\d{2}){5}$")
 EXPECTED = {("pmq", "latency"), ("sigwait", "latency"), ("svsem", "latency"),
             ("ptsem", "latency"), ("timer", "latency"),
-            ("request", "response"), ("request", "total_jitter")}
+            ("request", "response"), ("request", "total_jitter"),
+            ("bintime", "gap"), ("response", "time"), ("sync", "cost"),
+            ("sync", "handoff"), ("sync", "blocking")}
 
 
 def table(out):
@@ -36,7 +38,8 @@ def test_suite_runs_every_test(tmp_path, leakcheck):
     assert {(m["test"], m["series"]) for m in rows} == EXPECTED
     assert all(int(m["n"]) > 0 for m in rows)
     assert lines[-1] == f"results: {out_dir}"
-    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request"):
+    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request",
+              "bintime", "response", "sync"):
         d = json.loads((out_dir / f"{t}.json").read_text())
         assert d["file_version"] == 1 and d["return_code"] == 0
         assert (out_dir / f"{t}.txt").stat().st_size > 0

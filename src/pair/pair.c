@@ -437,6 +437,13 @@ int pair_rt_apply(struct test_run *t)
 int pair_measure(struct test_run *t)
 {
 	(void)t;
+	if (run.cfg.stream)
+		return pair_stream_measure(&run);
+	return pair_measure_once();
+}
+
+int pair_measure_once(void)
+{
 	if (open_transport(&run))
 		return 1;
 	if (start_workers(&run) == 0) {
@@ -486,6 +493,8 @@ static void check_delivered(struct pair_run *r)
 
 int pair_report(struct test_run *t, int status)
 {
+	if (run.cfg.stream)
+		return pair_stream_report(t, &run, status);
 	if (status)
 		run.failed = 1;
 	check_delivered(&run);
@@ -515,4 +524,16 @@ long long pair_suite_args(char *buf, size_t len, long long d, long long prio)
 {
 	snprintf(buf, len, "-S -p %lld -i 1000 -d 0 -q -D %lld", prio, d);
 	return d;
+}
+
+/* rtlat sync runs the harness inside its own test (see pair.h). */
+struct pair_run *pair_current(void)
+{
+	return &run;
+}
+
+void pair_close(void)
+{
+	close_transport(&run);
+	run.nopen = 0;
 }

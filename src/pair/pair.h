@@ -47,6 +47,8 @@ struct pair_worker {
 	volatile int finished;
 };
 
+#define PAIR_MAX_SIZES 32
+
 struct pair {
 	int index;
 	int64_t interval_ns;
@@ -57,6 +59,7 @@ struct pair {
 	volatile uint64_t timeouts;	/* transports with timeouts (pmq -T) */
 	volatile int error;		/* errno of a fatal transport error */
 	struct stats lat;		/* receiver's series, ns */
+	volatile int64_t t_first, t_last; /* stream: first, last receive */
 	void *priv;			/* transport state, shared memory */
 	struct pair_run *run;
 };
@@ -87,6 +90,9 @@ struct transport_ops {
 	void (*close)(struct pair *p);
 	/* The sender's delay before t_send (pmq -f): 0 for none. */
 	int64_t (*send_delay_ns)(const struct pair *p);
+	/* Stream mode (pmq --throughput): the message size for the next
+	 * run of the sweep (cfg.sizes). */
+	void (*set_size)(long long bytes);
 };
 
 struct pair_config {
@@ -101,7 +107,19 @@ struct pair_config {
 	bool smp;			/* -S */
 	bool quiet;			/* -q */
 	bool fork;			/* -f where the transport takes it */
+	/* Stream mode, set by the transport's setup: the sender sends
+	 * without waiting, the receiver counts; one run per size. */
+	bool stream;
+	int nsizes;
+	long long sizes[PAIR_MAX_SIZES];
 	struct test_common common;	/* --json, --strict, ... */
+};
+
+/* Stream mode: one size's result, all pairs together. */
+struct pair_rate {
+	long long size;
+	uint64_t msgs;
+	double secs;
 };
 
 struct pair_run {
@@ -115,6 +133,8 @@ struct pair_run {
 	int nopen;			/* pairs whose transport is open */
 	int started_any;		/* workers were started */
 	int failed;			/* exit status to return */
+	int nrates;			/* stream: sizes run */
+	struct pair_rate rates[PAIR_MAX_SIZES];
 	char fail_msg[256];
 };
 
@@ -133,6 +153,14 @@ int pair_rt_apply(struct test_run *t);
 int pair_measure(struct test_run *t);
 int pair_report(struct test_run *t, int status);
 long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
+/*
+ * The harness inside another test (rtlat sync): with pair_cfg and a
+ * test_run naming a pair test set by the caller, pair_check, pair_setup
+ * and pair_measure run as usual; pair_current() is the run (its pairs'
+ * statistics), pair_close() closes the transport without a report.
+ */
+struct pair_run *pair_current(void);
+void pair_close(void);
 
 /*
  * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",

@@ -11,10 +11,20 @@ struct results;
 #define PAIR_KICK_SIGNAL RUN_KICK_SIGNAL
 
 /* pair_worker.c */
+int pair_receive(struct pair *p, enum pair_dir dir);
+void pair_fail(struct pair *p, int err);
 void *pair_sender(void *arg);
 void *pair_receiver(void *arg);
 /* Run a role in a forked child; never returns. */
 void pair_child(struct pair *p, enum pair_role role);
+
+/* pair_stream.c: stream mode (pmq --throughput), one run per size. */
+int pair_stream_measure(struct pair_run *run);
+/* pair.c: open, start, supervise, stop the workers once. */
+int pair_measure_once(void);
+int pair_stream_report(struct test_run *t, struct pair_run *run, int status);
+void pair_stream_send(struct pair *p);
+void pair_stream_receive(struct pair *p);
 
 /* pair_output.c */
 void pair_print_block(FILE *f, const struct pair_run *run);

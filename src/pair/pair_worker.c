@@ -28,7 +28,7 @@ static bool stopping(const struct pair *p)
 	return shared_of(p)->stop;
 }
 
-static void fail(struct pair *p, int err)
+void pair_fail(struct pair *p, int err)
 {
 	if (!p->error)
 		p->error = err;
@@ -78,7 +78,7 @@ static int worker_start(struct pair *p, enum pair_role role)
 
 /* Receive, retrying while not stopping. Returns 0, -EINTR at stop, or an
  * error. Timeouts are counted (pmq -T) and retried. */
-static int receive(struct pair *p, enum pair_dir dir)
+int pair_receive(struct pair *p, enum pair_dir dir)
 {
 	int err;
 
@@ -121,11 +121,11 @@ static void sender_loop(struct pair *p)
 		p->t_send = clock_now_ns();
 		err = ops->send(p, DIR_FWD);
 		if (!err)
-			err = receive(p, DIR_BACK);
+			err = pair_receive(p, DIR_BACK);
 		if (err == -EINTR)
 			break;
 		if (err) {
-			fail(p, -err);
+			pair_fail(p, -err);
 			break;
 		}
 		p->w[ROLE_SENDER].cur_cpu = sched_getcpu();
@@ -154,10 +154,10 @@ static void receiver_loop(struct pair *p)
 	int err;
 
 	for (i = 0; !p->loops || i < p->loops; i++) {
-		err = receive(p, DIR_FWD);
+		err = pair_receive(p, DIR_FWD);
 		if (err) {
 			if (err != -EINTR)
-				fail(p, -err);
+				pair_fail(p, -err);
 			break;
 		}
 		t_recv = clock_now_ns();
@@ -175,7 +175,7 @@ static void receiver_loop(struct pair *p)
 			break;
 		err = ops->send(p, DIR_BACK);
 		if (err) {
-			fail(p, -err);
+			pair_fail(p, -err);
 			break;
 		}
 	}
@@ -186,7 +186,11 @@ static void run_role(struct pair *p, enum pair_role role)
 	int err = worker_start(p, role);
 
 	if (err && err != -EINTR)
-		fail(p, -err);
+		pair_fail(p, -err);
+	else if (!err && p->run->cfg.stream && role == ROLE_SENDER)
+		pair_stream_send(p);
+	else if (!err && p->run->cfg.stream)
+		pair_stream_receive(p);
 	else if (!err && role == ROLE_SENDER)
 		sender_loop(p);
 	else if (!err)

@@ -18,6 +18,7 @@
 #include "sysinfo.h"
 
 #define MQ_LIMITS "/proc/sys/fs/mqueue/"
+#define STREAM_DEPTH 10
 
 struct pmq_priv {
 	mqd_t q[2];
@@ -25,6 +26,8 @@ struct pmq_priv {
 };
 
 static long long timeout_s, force_s, msg_size;
+static bool throughput, use_fork;
+static const char *sizes;
 
 static struct opt pmq_opts[] = {
 	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &timeout_s,
@@ -33,8 +36,57 @@ static struct opt pmq_opts[] = {
 	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
 	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, &msg_size,
 	  "message size in bytes", NULL, false },
+	{ 0, "throughput", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &throughput,
+	  "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s", NULL, false },
+	{ 0, "sizes", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &sizes,
+	  "--throughput for each size of LIST (8,64,512,4096), one after the other", NULL, false },
+	{ 0, "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &use_fork,
+	  "two processes per pair instead of threads", NULL, false },
 	OPT_END
 };
+
+/* "8,64,512": each 1 to max bytes, at most PAIR_MAX_SIZES of them. */
+static int parse_sizes(struct pair_run *run, long long max)
+{
+	char buf[512], *tok, *save = NULL;
+	long long v;
+
+	snprintf(buf, sizeof(buf), "%s", sizes);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_ll(tok, &v) || v < 1 || v > max ||
+		    run->cfg.nsizes == PAIR_MAX_SIZES) {
+			fprintf(stderr, "%s: option --sizes: '%s' is not a list of sizes; accepted: up to %d comma-separated sizes, each 1 to %lld bytes (e.g. 8,64,512,4096)\n",
+				run->prog, sizes, PAIR_MAX_SIZES, max);
+			return -1;
+		}
+		run->cfg.sizes[run->cfg.nsizes++] = v;
+	}
+	if (run->cfg.nsizes)
+		return 0;
+	fprintf(stderr, "%s: option --sizes: empty; accepted: comma-separated sizes, each 1 to %lld bytes\n",
+		run->prog, max);
+	return -1;
+}
+
+/* --throughput, --sizes: the harness's stream mode. */
+static int stream_setup(struct pair_run *run, long long size_max)
+{
+	run->cfg.fork = use_fork;
+	if (!throughput && !sizes)
+		return 0;
+	if (timeout_s) {
+		fprintf(stderr, "%s: option -T/--timeout: not with --throughput; accepted: one of them\n", run->prog);
+		return -1;
+	}
+	run->cfg.stream = true;
+	if (sizes && parse_sizes(run, size_max > 0 ? size_max : 1LL << 24))
+		return -1;
+	if (!sizes)
+		run->cfg.sizes[run->cfg.nsizes++] = msg_size;
+	if (!run->cfg.duration_s && !run->cfg.loops)
+		run->cfg.duration_s = 1;
+	return 0;
+}
 
 static int pmq_setup(struct pair_run *run)
 {
@@ -56,7 +108,12 @@ static int pmq_setup(struct pair_run *run)
 			queues_max / 2, 2 * run->npairs);
 		return -1;
 	}
-	return 0;
+	return stream_setup(run, size_max);
+}
+
+static void pmq_set_size(long long bytes)
+{
+	msg_size = bytes;
 }
 
 static void pmq_close(struct pair *p)
@@ -79,9 +136,13 @@ static int pmq_open(struct pair *p)
 {
 	struct pmq_priv *q = p->priv;
 	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = msg_size };
+	long long depth = sysinfo_read_ll(MQ_LIMITS "msg_max");
 	char name[64];
 	int d, err = 0;
 
+	/* Streaming: a queue that can take a few messages ahead. */
+	if (p->run->cfg.stream)
+		attr.mq_maxmsg = depth > 0 && depth < STREAM_DEPTH ? depth : STREAM_DEPTH;
 	q->q[0] = q->q[1] = (mqd_t)-1;
 	q->buf = calloc(1, msg_size);
 	if (!q->buf)
@@ -143,6 +204,7 @@ static const struct transport_ops pmq_transport = {
 	.receive = pmq_receive,
 	.close = pmq_close,
 	.send_delay_ns = pmq_send_delay,
+	.set_size = pmq_set_size,
 };
 
 const struct test_ops test_pmq = PAIR_TEST("pmq", "pmqtest",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fft.h - in-place radix-2 complex FFT of double-precision data, the work
- * the request test's load processes do. Split real/imaginary arrays.
+ * the request test's load processes and rtlat response --work fft do.
+ * Split real/imaginary arrays.
  */
 #ifndef RTLAT_FFT_H
 #define RTLAT_FFT_H

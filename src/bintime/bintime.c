@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bintime.c - "rtlat bintime": options, the run and its report. The loop
+ * is in bintime_loop.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bintime.h"
+#include "clock.h"
+#include "json.h"
+#include "opts.h"
+#include "results.h"
+#include "test.h"
+
+struct bt_config {
+	long long duration_s, loops, prio, thresh_us;
+	struct cpu_list cpus;
+	bool quiet;
+	struct test_common common;
+};
+
+static struct bt_config cfg;
+static struct bt_cpu *cpus;
+static struct bench_thread *threads;
+static int ncpus;
+static int64_t t_start;
+static const char *error;
+
+static struct opt bt_opts[] = {
+	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.cpus,
+	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, false },
+	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 10,
+	  &cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: until -l or stopped", NULL, false },
+	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, &cfg.loops,
+	  "clock reads per CPU; 0: until -D or stopped", NULL, false },
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 95, &cfg.prio,
+	  "SCHED_FIFO priority; 0: SCHED_OTHER", NULL, false },
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	  "no header line", NULL, false },
+	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, &cfg.thresh_us,
+	  "count the gaps longer than US microseconds", NULL, false },
+	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
+	OPT_END
+};
+
+static int bt_setup(struct test_run *t)
+{
+	int i;
+
+	(void)t;
+	ncpus = cfg.cpus.n ? cfg.cpus.n : 1;
+	cpus = calloc((size_t)ncpus, sizeof(*cpus));
+	threads = calloc((size_t)ncpus, sizeof(*threads));
+	if (!cpus || !threads)
+		return -1;
+	for (i = 0; i < ncpus; i++) {
+		struct bt_cpu *c = &cpus[i];
+
+		c->cpu = cfg.cpus.n ? cfg.cpus.cpu[i] : cpus_online() - 1;
+		threads[i].cpu = c->cpu;
+		threads[i].prio = (int)cfg.prio;
+		threads[i].fn = bt_loop;
+		threads[i].arg = c;
+		c->loops = (uint64_t)cfg.loops;
+		c->thresh_ns = cfg.thresh_us * NSEC_PER_USEC;
+		if (stats_init(&c->slow, 0, BT_BUCKET_NS, BT_BUCKETS) ||
+		    stats_init(&c->all, 0, BT_BUCKET_NS, BT_BUCKETS))
+			return -1;
+	}
+	return 0;
+}
+
+static int bt_rt_apply(struct test_run *t)
+{
+	(void)t;
+	return rt_probe((int)cfg.prio, cpus[0].cpu);
+}
+
+static int bt_measure(struct test_run *t)
+{
+	int64_t end = 0;
+	int i, err;
+
+	(void)t;
+	t_start = clock_now_ns();
+	if (cfg.duration_s)
+		end = t_start + cfg.duration_s * NSEC_PER_SEC;
+	for (i = 0; i < ncpus; i++)
+		cpus[i].end_ns = end;
+	err = bench_start(threads, ncpus);
+	if (err)
+		error = "cannot start a measuring thread";
+	if (bench_wait(threads, ncpus, end) && !error)
+		error = "a measuring thread could not apply its settings (--strict)";
+	return error ? 1 : 0;
+}
+
+static double ns_per_iter(const struct bt_cpu *c)
+{
+	return c->all.n ? (double)(c->t_last - c->t_first) / (double)c->all.n : 0;
+}
+
+static void print_cpu(const struct bt_cpu *c)
+{
+	const struct stats *s = &c->all;
+	double avg = stats_mean(s);
+
+	printf("CPU%d: reads %llu, %.2f ns/read, gap min %lld avg %.1f p50 %lld p99 %lld p99.99 %lld max %lld ns, blocking %.0f ns, over %lld us: %llu (%lld ns)\n",
+	       c->cpu, (unsigned long long)s->n, ns_per_iter(c),
+	       s->n ? (long long)s->min : 0, avg,
+	       (long long)stats_percentile(s, 50), (long long)stats_percentile(s, 99),
+	       (long long)stats_percentile(s, 99.99), s->n ? (long long)s->max : 0,
+	       s->n ? (double)s->max - avg : 0.0, cfg.thresh_us,
+	       (unsigned long long)c->over_n, (long long)c->over_total);
+}
+
+static void json_body(struct json *j, void *arg)
+{
+	char key[16];
+	int i;
+
+	(void)arg;
+	json_obj_open(j, "settings");
+	json_int(j, "duration_s", cfg.duration_s);
+	json_int(j, "loops", cfg.loops);
+	json_int(j, "priority", cfg.prio);
+	json_int(j, "threshold_us", cfg.thresh_us);
+	json_obj_close(j);
+	json_obj_open(j, "cpus");
+	for (i = 0; i < ncpus; i++) {
+		const struct bt_cpu *c = &cpus[i];
+
+		snprintf(key, sizeof(key), "%d", c->cpu);
+		json_obj_open(j, key);
+		json_double(j, "ns_per_read", ns_per_iter(c));
+		json_double(j, "reads_per_s", ns_per_iter(c) > 0 ? 1e9 / ns_per_iter(c) : 0);
+		json_double(j, "blocking_ns", c->all.n ? (double)c->all.max - stats_mean(&c->all) : 0);
+		json_uint(j, "over_threshold", c->over_n);
+		json_int(j, "over_threshold_total_ns", c->over_total);
+		results_stats(j, "gaps", &c->all, NULL);
+		json_obj_close(j);
+	}
+	json_obj_close(j);
+}
+
+static void summary(void)
+{
+	struct stats m;
+	int i;
+
+	if (!getenv("RTLAT_SUMMARY_FD") || stats_init(&m, 0, BT_BUCKET_NS, BT_BUCKETS))
+		return;
+	for (i = 0; i < ncpus; i++)
+		stats_merge(&m, &cpus[i].all);
+	results_summary("gap", &m);
+	stats_free(&m);
+}
+
+static int bt_report(struct test_run *t, int status)
+{
+	uint64_t n = 0;
+	int i;
+
+	if (t->error)
+		error = t->error;
+	for (i = 0; i < ncpus; i++) {
+		bt_fold(&cpus[i].all, cpus[i].fast, BT_FAST, &cpus[i].slow);
+		n += cpus[i].all.n;
+	}
+	if (!n && !error && run_stop_requested)
+		error = "stopped by a signal before the first sample";
+	if (error)
+		status = 1;
+	if (!cfg.quiet)
+		printf("# bintime: %d CPU(s), SCHED_FIFO %lld, threshold %lld us\n",
+		       ncpus, cfg.prio, cfg.thresh_us);
+	for (i = 0; n && i < ncpus; i++)
+		print_cpu(&cpus[i]);
+	fflush(stdout);
+	if (error)
+		fprintf(stderr, "%s: %s\n", t->prog, error);
+	summary();
+	return bench_json(&t->res, status, error, json_body, NULL);
+}
+
+static void bt_teardown(struct test_run *t)
+{
+	int i;
+
+	(void)t;
+	for (i = 0; cpus && i < ncpus; i++) {
+		stats_free(&cpus[i].slow);
+		stats_free(&cpus[i].all);
+	}
+	free(cpus);
+	free(threads);
+	cpus = NULL;
+	threads = NULL;
+}
+
+static long long bt_suite_args(char *buf, size_t len, long long d, long long prio)
+{
+	d = d < 2 ? d : 2;
+	snprintf(buf, len, "-q -p %lld -D %lld", prio, d);
+	return d;
+}
+
+const struct test_ops test_bintime = {
+	.name = "bintime", .compat = NULL,
+	.title = "longest time the kernel kept a busy SCHED_FIFO thread from running",
+	.opts = bt_opts, .common = &cfg.common, .stop = STOP_BY_HANDLER,
+	.suite_args = bt_suite_args, .setup = bt_setup, .rt_apply = bt_rt_apply,
+	.measure = bt_measure, .report = bt_report, .teardown = bt_teardown,
+};

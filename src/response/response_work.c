@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * response_work.c - the four blocks of work and their calibration.
+ * add: an integer recurrence the compiler cannot fold; copy: memcpy of
+ * 64 KiB chunks walking a source a quarter larger than the last-level
+ * cache into one chunk, so the reads miss; whetstone: a floating-point mix of our own (arithmetic, branches,
+ * calls into libm, array updates); fft: the shared radix-2 FFT.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "fft.h"
+#include "response.h"
+
+#define COPY_CHUNK	(64 * 1024)
+#define COPY_MIN	(16ULL << 20)
+#define FFT_POINTS	1024
+
+const char *const work_names[] = { "add", "copy", "whetstone", "fft", NULL };
+
+/* Results land here so no work is dead code. */
+volatile uint64_t work_sink;
+volatile double work_fsink;
+
+static char *copy_src, *copy_dst;
+static uint64_t copy_bytes, copy_off;
+static struct fft_plan plan;
+static double *fft_re, *fft_im;
+
+static uint64_t llc_bytes(void)
+{
+	long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	if (v <= 0)
+		v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static int copy_init(void)
+{
+	copy_bytes = llc_bytes() + llc_bytes() / 4;
+	if (copy_bytes < COPY_MIN)
+		copy_bytes = COPY_MIN;
+	copy_bytes -= copy_bytes % COPY_CHUNK;
+	copy_src = malloc(copy_bytes);
+	copy_dst = malloc(COPY_CHUNK);
+	if (!copy_src || !copy_dst)
+		return -ENOMEM;
+	/* Written, so every page is real (not the shared zero page). */
+	memset(copy_src, 0x5a, copy_bytes);
+	memset(copy_dst, 0, COPY_CHUNK);
+	return 0;
+}
+
+static int fft_init(void)
+{
+	int i;
+
+	fft_re = calloc(FFT_POINTS, sizeof(double));
+	fft_im = calloc(FFT_POINTS, sizeof(double));
+	if (!fft_re || !fft_im || fft_plan_init(&plan, FFT_POINTS))
+		return -ENOMEM;
+	for (i = 0; i < FFT_POINTS; i++)
+		fft_re[i] = sin(0.1 * i) + 0.5 * cos(0.37 * i);
+	return 0;
+}
+
+int work_init(enum work_kind k)
+{
+	if (k == WORK_COPY)
+		return copy_init();
+	if (k == WORK_FFT)
+		return fft_init();
+	return 0;
+}
+
+void work_fini(void)
+{
+	free(copy_src);
+	free(copy_dst);
+	free(fft_re);
+	free(fft_im);
+	if (plan.n)
+		fft_plan_free(&plan);
+	copy_src = copy_dst = NULL;
+	fft_re = fft_im = NULL;
+	memset(&plan, 0, sizeof(plan));
+}
+
+uint64_t work_copy_bytes(void)
+{
+	return copy_bytes;
+}
+
+static void work_add(uint64_t units)
+{
+	uint64_t i, acc = work_sink | 1;
+
+	for (i = 0; i < units * 1000; i++) {
+		acc += i ^ (acc >> 3);
+		/* The value must exist each round: no closed form. */
+		__asm__ volatile("" : "+r"(acc));
+	}
+	work_sink = acc;
+}
+
+static void work_copy(uint64_t units)
+{
+	uint64_t i;
+
+	for (i = 0; i < units; i++) {
+		memcpy(copy_dst, copy_src + copy_off, COPY_CHUNK);
+		copy_off = (copy_off + COPY_CHUNK) % copy_bytes;
+	}
+	work_sink += (unsigned char)copy_dst[units % COPY_CHUNK];
+}
+
+/* One unit: 100 rounds of a mix of adds, multiplies, divides, a branch,
+ * libm calls and a small array, values kept bounded. */
+static void work_whetstone(uint64_t units)
+{
+	double e[4] = { 1.0, -1.0, -1.0, -1.0 }, x = 0.5, y = 0.75, t = 0.499975;
+	uint64_t u;
+	int i;
+
+	for (u = 0; u < units; u++)
+		for (i = 0; i < 100; i++) {
+			e[0] = (e[0] + e[1] + e[2] - e[3]) * t;
+			e[1] = (e[0] + e[1] - e[2] + e[3]) * t;
+			e[2] = (e[0] - e[1] + e[2] + e[3]) * t;
+			e[3] = (-e[0] + e[1] + e[2] + e[3]) / 2.0;
+			x = t * atan(2.0 * sin(x) * cos(x) / (cos(x + y) + cos(x - y) - 1.0));
+			y = sqrt(exp(log(fabs(y) + 1.0) / 1.5)) - 0.25;
+			if (i & 1)
+				x += e[i & 3] * 1e-9;
+		}
+	work_fsink = x + y + e[0] + e[3];
+}
+
+static void work_fft(uint64_t units)
+{
+	uint64_t u;
+
+	for (u = 0; u < units; u++) {
+		fft_forward(&plan, fft_re, fft_im);
+		fft_inverse(&plan, fft_re, fft_im);
+	}
+	work_fsink = fft_re[1];
+}
+
+void work_run(enum work_kind k, uint64_t units)
+{
+	switch (k) {
+	case WORK_ADD:
+		work_add(units);
+		break;
+	case WORK_COPY:
+		work_copy(units);
+		break;
+	case WORK_WHETSTONE:
+		work_whetstone(units);
+		break;
+	case WORK_FFT:
+		work_fft(units);
+		break;
+	}
+}
+
+uint64_t work_units_for(uint64_t units_probe, int64_t ns_probe, int64_t target_ns)
+{
+	double u;
+
+	if (ns_probe <= 0 || !units_probe)
+		return 1;
+	u = (double)units_probe * (double)target_ns / (double)ns_probe;
+	return u < 1.0 ? 1 : (uint64_t)llround(u);
+}
+
+static int64_t time_units(enum work_kind k, uint64_t units)
+{
+	int64_t t0 = clock_now_ns();
+
+	work_run(k, units);
+	return clock_now_ns() - t0;
+}
+
+/* Double the probe until it takes a quarter of the target, then take
+ * the least disturbed of three runs of it. */
+uint64_t work_calibrate(enum work_kind k, int64_t target_ns, double *ns_per_unit)
+{
+	uint64_t units = 1;
+	int64_t ns, best;
+	int i;
+
+	while ((ns = time_units(k, units)) < target_ns / 4 && units < (1ULL << 40))
+		units *= 2;
+	best = ns;
+	for (i = 0; i < 3; i++) {
+		ns = time_units(k, units);
+		if (ns < best)
+			best = ns;
+	}
+	*ns_per_unit = (double)best / (double)units;
+	return work_units_for(units, best, target_ns);
+}

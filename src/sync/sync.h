@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sync.h - rtlat sync: test 1, a semaphore's cost (post then wait, one
+ * thread, sync_cost.c); test 2, ping-pong through the pair harness and
+ * the context-switch estimate (sync_switch.c); test 3, priority inversion
+ * (sync_inversion.c).
+ */
+#ifndef RTLAT_SYNC_H
+#define RTLAT_SYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "stats.h"
+#include "test.h"
+
+enum sync_test { SYNC_ALL, SYNC_COST, SYNC_SWITCH, SYNC_INVERSION };
+enum sync_type { TYPE_POSIX, TYPE_NAMED, TYPE_SYSV, TYPE_MUTEX };
+enum sync_proto { PROTO_NONE, PROTO_INHERIT, PROTO_PROTECT };
+
+struct sync_config {
+	long long test, type, protocol;
+	long long loops, rounds, duration_s, prio, cpu;
+	long long hog_ms, cs_us, margin_us;
+	bool fork;
+	struct test_common common;
+};
+
+struct sync_result {
+	bool ran;
+	struct stats s;
+};
+
+struct inv_result {
+	bool ran;
+	struct stats s;			/* high task's blocking, ns */
+	uint64_t skipped;		/* rounds the low task was late */
+	uint64_t bounded;		/* rounds within cs + margin */
+	int64_t bound_ns;
+};
+
+extern struct sync_config sync_cfg;
+extern const char *const sync_type_names[];
+extern const char *const sync_proto_names[];
+
+/* Check and set up the pair harness for tests 1 and 2 (sync_switch.c):
+ * 0, or -1 after the message. */
+int sync_pair_prepare(const char *prog);
+/* Each returns 0 or 1 with *err set to a one-line reason. */
+int sync_cost(struct sync_result *r, int64_t end, const char **err);
+int sync_switch(struct sync_result *r, const char **err);
+int sync_inversion(struct inv_result *r, int64_t end, const char **err);
+/* Test 2's estimate from the design text: round trip / 2 - test 1. */
+double sync_ctx_estimate(double round_trip_ns, double cost_ns);
+
+#endif

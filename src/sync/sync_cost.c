@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sync_cost.c - test 1: one thread posts then waits on the same
+ * semaphore (the pair transport's send then receive in one direction,
+ * which never blocks), or locks then unlocks a mutex: the cost of the
+ * calls with no context switch.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include "bench.h"
+#include "clock.h"
+#include "pair.h"
+#include "sync.h"
+
+#define COST_BUCKET_NS	10
+#define COST_BUCKETS	100000		/* 1 ms, then overflow */
+
+static struct sync_result *res;
+static int64_t end_ns;
+
+static void cost_mutex(struct bench_thread *bt)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	uint64_t i;
+	int64_t t0;
+
+	(void)bt;
+	for (i = 0; !sync_cfg.loops || i < (uint64_t)sync_cfg.loops; i++) {
+		if (bench_stop || (end_ns && clock_now_ns() >= end_ns))
+			break;
+		t0 = clock_now_ns();
+		pthread_mutex_lock(&m);
+		pthread_mutex_unlock(&m);
+		stats_add(&res->s, clock_now_ns() - t0);
+	}
+	pthread_mutex_destroy(&m);
+}
+
+static void cost_sem(struct bench_thread *bt)
+{
+	struct pair_run *run = pair_current();
+	struct pair *p = &run->pairs[0];
+	uint64_t i;
+	int64_t t0;
+	int err;
+
+	for (i = 0; !sync_cfg.loops || i < (uint64_t)sync_cfg.loops; i++) {
+		if (bench_stop || (end_ns && clock_now_ns() >= end_ns))
+			break;
+		t0 = clock_now_ns();
+		err = run->ops->send(p, DIR_FWD);
+		if (!err)
+			err = run->ops->receive(p, DIR_FWD);
+		if (err) {
+			bt->err = -err;
+			break;
+		}
+		stats_add(&res->s, clock_now_ns() - t0);
+	}
+}
+
+static int cost_open(void)
+{
+	struct pair_run *run = pair_current();
+
+	if (sync_cfg.type == TYPE_MUTEX)
+		return 0;
+	if (run->ops->open(&run->pairs[0]))
+		return -1;
+	run->nopen = 1;
+	return 0;
+}
+
+int sync_cost(struct sync_result *r, int64_t end, const char **err)
+{
+	struct bench_thread bt = {
+		.prio = (int)sync_cfg.prio, .cpu = (int)sync_cfg.cpu,
+		.fn = sync_cfg.type == TYPE_MUTEX ? cost_mutex : cost_sem,
+	};
+	int status = 0;
+
+	res = r;
+	end_ns = end;
+	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open()) {
+		*err = "test 1: cannot create the semaphore";
+		return 1;
+	}
+	r->ran = true;
+	if (bench_start(&bt, 1)) {
+		*err = "test 1: cannot start the measuring thread";
+		status = 1;
+	}
+	if (bench_wait(&bt, 1, end) && !status) {
+		*err = bt.err == EPERM ? "test 1: the thread could not apply its settings (--strict)" :
+		       "test 1: the semaphore call failed";
+		status = 1;
+	}
+	if (sync_cfg.type != TYPE_MUTEX)
+		pair_close();
+	return status;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sync_inversion.c - test 3, priority inversion on one CPU. Each round
+ * of a fixed timetable: at T the low task takes the lock and computes
+ * for --cs us of CPU time; at T + cs/4 the high task needs the lock; at
+ * T + cs/2 the medium task burns the CPU for --hog ms (wall clock, so it
+ * always ends). Without a protocol the medium task keeps the low one,
+ * and so the high one, off the CPU for the hog; with inherit or protect
+ * the low task runs at the high priority until it unlocks. The high
+ * task's blocking is from T + cs/4 until it holds the lock.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+#include "bench.h"
+#include "clock.h"
+#include "sync.h"
+
+#define INV_BUCKET_NS	1000
+#define INV_BUCKETS	200000		/* 200 ms, then overflow */
+#define INV_START_NS	(20 * NSEC_PER_MSEC)
+
+static pthread_mutex_t lock;
+static int64_t base, period, cs_ns, hog_ns;
+/* The last round the low task took the lock in: under protect the high
+ * task may only run once it is released again. */
+static volatile long long taken = -1;
+static struct inv_result *res;
+static uint64_t rounds;
+static int64_t end_ns;
+
+static int64_t at(uint64_t k, int64_t off)
+{
+	return base + (int64_t)k * period + off;
+}
+
+static bool round_starts(uint64_t k, int64_t off)
+{
+	if (k >= rounds || (end_ns && at(k, 0) >= end_ns))
+		return false;
+	return bench_sleep_until(at(k, off));
+}
+
+static int64_t cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return timespec_to_ns(&ts);
+}
+
+static void low_task(struct bench_thread *bt)
+{
+	uint64_t k;
+	int64_t c0;
+
+	(void)bt;
+	for (k = 0; round_starts(k, 0); k++) {
+		pthread_mutex_lock(&lock);
+		taken = (long long)k;
+		c0 = cpu_now();
+		/* CPU time, not wall time: preempted, it still owes the rest. */
+		while (!bench_stop && cpu_now() - c0 < cs_ns)
+			;
+		pthread_mutex_unlock(&lock);
+	}
+}
+
+static void medium_task(struct bench_thread *bt)
+{
+	uint64_t k;
+
+	(void)bt;
+	for (k = 0; round_starts(k, cs_ns / 2); k++)
+		bench_spin_until(at(k, cs_ns / 2) + hog_ns);
+}
+
+static void high_task(struct bench_thread *bt)
+{
+	uint64_t k;
+	int64_t t1;
+
+	(void)bt;
+	for (k = 0; round_starts(k, cs_ns / 4); k++) {
+		if (taken != (long long)k) {
+			res->skipped++;
+			continue;
+		}
+		pthread_mutex_lock(&lock);
+		t1 = clock_now_ns();
+		pthread_mutex_unlock(&lock);
+		stats_add(&res->s, t1 - at(k, cs_ns / 4));
+		if (t1 - at(k, cs_ns / 4) <= res->bound_ns)
+			res->bounded++;
+	}
+}
+
+static int inv_lock_init(void)
+{
+	static const int proto[] = { PTHREAD_PRIO_NONE, PTHREAD_PRIO_INHERIT, PTHREAD_PRIO_PROTECT };
+	pthread_mutexattr_t a;
+	int err;
+
+	pthread_mutexattr_init(&a);
+	err = pthread_mutexattr_setprotocol(&a, proto[sync_cfg.protocol]);
+	if (!err && sync_cfg.protocol == PROTO_PROTECT)
+		err = pthread_mutexattr_setprioceiling(&a, (int)sync_cfg.prio);
+	if (!err)
+		err = pthread_mutex_init(&lock, &a);
+	pthread_mutexattr_destroy(&a);
+	return err;
+}
+
+int sync_inversion(struct inv_result *r, int64_t end, const char **err)
+{
+	struct bench_thread bt[3] = {
+		{ .prio = (int)sync_cfg.prio - 2, .fn = low_task },
+		{ .prio = (int)sync_cfg.prio - 1, .fn = medium_task },
+		{ .prio = (int)sync_cfg.prio, .fn = high_task },
+	};
+	int i, status = 0;
+
+	res = r;
+	end_ns = end;
+	taken = -1;
+	rounds = (uint64_t)sync_cfg.rounds;
+	cs_ns = sync_cfg.cs_us * NSEC_PER_USEC;
+	hog_ns = sync_cfg.hog_ms * NSEC_PER_MSEC;
+	period = 2 * (cs_ns + hog_ns) + NSEC_PER_MSEC;
+	r->bound_ns = cs_ns + sync_cfg.margin_us * NSEC_PER_USEC;
+	if (stats_init(&r->s, 0, INV_BUCKET_NS, INV_BUCKETS) || inv_lock_init()) {
+		*err = "test 3: cannot create the mutex";
+		return 1;
+	}
+	r->ran = true;
+	for (i = 0; i < 3; i++)
+		bt[i].cpu = (int)sync_cfg.cpu;
+	base = clock_now_ns() + INV_START_NS;
+	if (bench_start(bt, 3)) {
+		*err = "test 3: cannot start the tasks";
+		status = 1;
+	}
+	if (bench_wait(bt, 3, 0) && !status) {
+		*err = "test 3: a task could not apply its priority (--strict)";
+		status = 1;
+	}
+	pthread_mutex_destroy(&lock);
+	return status;
+}

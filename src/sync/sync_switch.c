@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sync_switch.c - the pair harness inside rtlat sync: --type picks the
+ * pair test and its hand-off (posix: ptsem sem, named: ptsem named-sem,
+ * sysv: svsem, mutex: ptsem mutex), test 1 uses its transport from one
+ * thread, test 2 runs it as a pair: two threads (or, -f, processes) on
+ * one CPU hand off and back, so every hand-off is a context switch.
+ */
+#include <stdio.h>
+#include "opts.h"
+#include "pair.h"
+#include "sync.h"
+
+#define SWITCH_INTERVAL_US 10
+
+extern const struct test_ops test_ptsem, test_svsem;
+
+static struct test_run pair_t;
+
+/* The pair test's own option, as if given on its command line. */
+static int pair_type_opts(const char *prog, const struct test_ops *ops)
+{
+	static const char *const ptsem_types[] = { "sem", "named-sem", NULL, "mutex" };
+	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
+	int argc = 1;
+
+	opts_defaults(ops->extra_opts);
+	if (ops == &test_ptsem) {
+		argv[argc++] = "--type";
+		argv[argc++] = (char *)ptsem_types[sync_cfg.type];
+	} else if (sync_cfg.fork) {
+		argv[argc++] = "-f";
+	}
+	return opts_parse(prog, "", ops->extra_opts, argc, argv) < 0 ? -1 : 0;
+}
+
+/* One pair on sync's CPU and priority (sync.h). */
+int sync_pair_prepare(const char *prog)
+{
+	const struct test_ops *ops = sync_cfg.type == TYPE_SYSV ? &test_svsem : &test_ptsem;
+
+	opts_defaults(pair_opts);
+	pair_cfg.loops = sync_cfg.loops;
+	pair_cfg.duration_s = sync_cfg.duration_s;
+	pair_cfg.prio = sync_cfg.prio;
+	pair_cfg.affinity = sync_cfg.cpu;
+	pair_cfg.threads = 1;
+	pair_cfg.interval_us = SWITCH_INTERVAL_US;
+	pair_cfg.quiet = true;
+	pair_t.ops = ops;
+	pair_t.prog = prog;
+	pair_t.opts = pair_opts;
+	if (pair_type_opts(prog, ops) || pair_check(&pair_t))
+		return -1;
+	return pair_setup(&pair_t) ? -1 : 0;
+}
+
+double sync_ctx_estimate(double round_trip_ns, double cost_ns)
+{
+	return round_trip_ns / 2.0 - cost_ns;
+}
+
+int sync_switch(struct sync_result *r, const char **err)
+{
+	struct pair_run *run = pair_current();
+	static char msg[300];
+	int status;
+
+	status = pair_measure(&pair_t);
+	pair_close();
+	r->ran = true;
+	r->s = run->pairs[0].lat;
+	if (status || run->failed) {
+		snprintf(msg, sizeof(msg), "test 2: %s", run->fail_msg[0] ? run->fail_msg : "failed");
+		*err = msg;
+		return 1;
+	}
+	return 0;
+}
