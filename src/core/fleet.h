@@ -36,6 +36,10 @@ struct fleet_opts {
 };
 
 #define FLEET_OPT_ENTRIES(f)							\
+	FLEET_VERDICT_ENTRIES(f), FLEET_BASELINE_ENTRIES(f)
+
+/* Thresholds and outputs: every test and rtlat suite. */
+#define FLEET_VERDICT_ENTRIES(f)							\
 	{ 0, "max-latency", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000000, 0,	\
 	  &(f)->max_latency_us,							\
 	  "exit 3 if a maximum latency exceeds US microseconds", NULL, false },	\
@@ -48,7 +52,10 @@ struct fleet_opts {
 	  &(f)->openmetrics,							\
 	  "write the figures to FILE in the OpenMetrics text format", NULL, false }, \
 	{ 0, "lava", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(f)->lava,		\
-	  "print a lava-test-case line per figure at the end", NULL, false },	\
+	  "print a lava-test-case line per figure at the end", NULL, false }
+
+/* A test's, not rtlat suite's (which runs each test once). */
+#define FLEET_BASELINE_ENTRIES(f)						\
 	{ 0, "iterations", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1000, 1,		\
 	  &(f)->iterations, "run the test N times, judge the median worst figure", \
 	  NULL, false },							\

@@ -219,6 +219,9 @@ static void print_verdict(const char *prog, bool judged)
 			fprintf(stderr, "%s: %s/%s: worst %.3f us, baseline %.3f us\n",
 				prog, fleet_get(i)->test, fleet_get(i)->series,
 				v.worst_ns / 1e3, v.base_ns / 1e3);
+		else if (fleet_opts()->baseline)
+			fprintf(stderr, "%s: %s/%s: not in the baseline, not judged against it\n",
+				prog, fleet_get(i)->test, fleet_get(i)->series);
 		if (!v.failure)
 			continue;
 		failed++;

@@ -4,7 +4,8 @@
  * table, one JSON (and the test's own text output) per test in a results
  * directory. Each test runs as a child "rtlat SUBCOMMAND ..." that reports
  * its headline series through a pipe (results_summary), so the suite
- * never parses JSON.
+ * never parses JSON. The thresholds and fleet outputs (fleet.h) judge the
+ * same summaries.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "fleet.h"
 #include "opts.h"
 #include "stopsig.h"
 #include "test.h"
@@ -31,6 +33,7 @@ static unsigned long long only;		/* bit i: tests[i]; 0: all */
 static const char *names[32];		/* the registry's, for --only */
 static volatile sig_atomic_t interrupted;
 static pid_t current;
+static struct fleet_opts fleet;		/* judged on the tests' summaries */
 
 static struct opt suite_opts[] = {
 	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5, &duration_s,
@@ -41,13 +44,14 @@ static struct opt suite_opts[] = {
 	  "results directory (default results/rtlat-DATE-TIME)", NULL, false },
 	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0, &only,
 	  "comma-separated subset of the tests", names, false },
+	FLEET_VERDICT_ENTRIES(&fleet),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
 };
 
 struct row {
 	char test[16];
-	char line[200];
+	char line[512];
 };
 
 static struct row rows[SUITE_MAX_ROWS];
@@ -78,6 +82,7 @@ static long long build_args(const struct test_ops *t, char **av, int *n,
 static void read_rows(int fd, const char *test)
 {
 	char buf[4096], *line, *save;
+	struct fleet_rec rec;
 	ssize_t got;
 	size_t len = 0;
 
@@ -96,6 +101,8 @@ static void read_rows(int fd, const char *test)
 		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
 		snprintf(rows[nrows].line, sizeof(rows[nrows].line), "%s", line);
 		nrows++;
+		if (!fleet_rec_parse(line, test, &rec))
+			fleet_add(&rec);
 	}
 }
 
@@ -203,8 +210,9 @@ int suite_main(int argc, char **argv)
 
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
 		names[i] = tests[i]->name;
-	if (run_parse("rtlat suite", suite_title,
-		      suite_opts, argc, argv) || make_dir(dir, sizeof(dir)))
+	fleet_begin(&fleet, "suite");
+	if (run_parse("rtlat suite", suite_title, suite_opts, argc, argv) ||
+	    fleet_check("rtlat suite", suite_opts) || make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	stopsig_install(on_signal);
 	for (i = 0; tests[i] && !interrupted; i++) {
@@ -222,5 +230,5 @@ int suite_main(int argc, char **argv)
 			strsignal(interrupted));
 	print_table();
 	printf("results: %s\n", dir);
-	return failed || interrupted ? 1 : 0;
+	return fleet_end("rtlat suite", failed || interrupted ? 1 : 0);
 }
