@@ -49,6 +49,12 @@ static struct opt suite_opts[] = {
 	OPT_END
 };
 
+/* For the man page and the completion (manpage.c). */
+struct opt *suite_options(void)
+{
+	return suite_opts;
+}
+
 struct row {
 	char test[16];
 	char line[512];
