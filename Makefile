@@ -39,10 +39,11 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 -include $(OBJS:.o=.d)
 
 # Test dependencies go into a local venv, never into the system.
-$(VENV)/.done: tests/requirements.txt
+$(VENV)/.done: tests/requirements.txt report/pyproject.toml
 	PYTHON=$(PYTHON) tests/install-deps
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q -r tests/requirements.txt
+	$(VENV)/bin/pip install -q -e report/
 	touch $@
 
 venv: $(VENV)/.done
@@ -77,10 +78,20 @@ lint:
 	clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE $(INCLUDES) 2>&1 | \
 		{ grep -E 'warning:|error:' && exit 1 || exit 0; }
 
-install: rtlat
+install: rtlat install-report
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
+
+# rtlat-report (Python, matplotlib) in its own venv under PREFIX/lib, never
+# into the system's Python; BINDIR/rtlat-report links to it. Packagers
+# install report/ with their Python tooling instead (pip install ./report).
+REPORT_VENV = $(PREFIX)/lib/rtlat-report
+install-report:
+	$(PYTHON) -m venv --clear $(DESTDIR)$(REPORT_VENV)
+	$(DESTDIR)$(REPORT_VENV)/bin/pip install -q ./report
+	install -d $(DESTDIR)$(BINDIR)
+	ln -sf $(REPORT_VENV)/bin/rtlat-report $(DESTDIR)$(BINDIR)/rtlat-report
 
 # Separate from install so it never clobbers an installed rt-tests. The
 # names come from the registry (src/tests.c) through rtlat --list-compat.
@@ -91,4 +102,4 @@ install-compat: install
 clean: clean-asan
 	rm -rf build rtlat
 
-.PHONY: all check check-asan asan-build clean-asan lint install install-compat clean venv
+.PHONY: all check check-asan asan-build clean-asan lint install install-report install-compat clean venv

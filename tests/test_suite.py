@@ -71,3 +71,37 @@ def test_suite_interrupted_prints_what_ran(tmp_path, leakcheck):
     assert tests[:1] == ["pmq"] and "request" not in tests
     json.loads((tmp_path / "i" / "pmq.json").read_text())
     leakcheck()
+
+
+def report_tool():
+    import shutil
+    import sys
+    from pathlib import Path
+    tool = Path(sys.executable).parent / "rtlat-report"
+    return str(tool) if tool.exists() else shutil.which("rtlat-report")
+
+
+def test_suite_report_writes_the_page_and_says_where(tmp_path, leakcheck):
+    import os
+    tool = report_tool()
+    assert tool, "make check installs rtlat-report into the venv"
+    out = tmp_path / "r"
+    r = run(["suite", "--only", "pmq", "--duration", "1", "--report",
+             "-o", str(out)], env={**os.environ, "RTLAT_REPORT": tool},
+            timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == f"report: {out}/report.html"
+    page = (out / "report.html").read_text()
+    assert "<html" in page.lower() and "pmq" in page
+    leakcheck()
+
+
+def test_suite_report_without_the_tool_is_bad_input(tmp_path):
+    import os
+    env = {**os.environ, "RTLAT_REPORT": str(tmp_path / "missing")}
+    r = run(["suite", "--only", "pmq", "--report", "-o", str(tmp_path / "r")],
+            env=env)
+    assert r.returncode == 2
+    line, = r.stderr.strip().splitlines()
+    assert "--report" in line and "accepted:" in line
+    assert not (tmp_path / "r").exists()

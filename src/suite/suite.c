@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
 const char suite_title[] = "every test with short defaults, one table";
 static long long duration_s, prio;
 static const char *outdir;
+static bool report;
+static char report_tool[PATH_MAX];
 static unsigned long long only;		/* bit i: tests[i]; 0: all */
 static const char *names[32];		/* the registry's, for --only */
 static volatile sig_atomic_t interrupted;
@@ -44,6 +47,8 @@ static struct opt suite_opts[] = {
 	  "results directory (default results/rtlat-DATE-TIME)", NULL, false },
 	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0, &only,
 	  "comma-separated subset of the tests", names, false },
+	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &report,
+	  "write report.html into the results directory with rtlat-report", NULL, false },
 	FLEET_VERDICT_ENTRIES(&fleet),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
@@ -209,6 +214,65 @@ static int make_dir(char *dir, size_t len)
 	return 0;
 }
 
+/*
+ * rtlat-report: $RTLAT_REPORT, then the PATH, then a checkout's test venv
+ * beside the binary (.venv/bin, where make check installs it).
+ */
+static bool find_report_tool(void)
+{
+	const char *env = getenv("RTLAT_REPORT"), *path = getenv("PATH");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return snprintf(report_tool, sizeof(report_tool), "%s", env) > 0 &&
+		       access(report_tool, X_OK) == 0;
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(report_tool, sizeof(report_tool), "%.*s/rtlat-report",
+			 (int)len, path);
+		if (len && access(report_tool, X_OK) == 0)
+			return true;
+		path += len + (path[len] == ':');
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(report_tool, sizeof(report_tool), "%.*s/.venv/bin/rtlat-report",
+		 (int)(sizeof(report_tool) - 24), exe);
+	return access(report_tool, X_OK) == 0;
+}
+
+/* rtlat-report DIR: it prints "report: DIR/report.html" itself. */
+static int write_report(const char *dir)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execl(report_tool, "rtlat-report", dir, (char *)NULL);
+		fprintf(stderr, "rtlat suite: --report: cannot run %s: %s\n",
+			report_tool, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	fprintf(stderr, "rtlat suite: --report: rtlat-report failed; the results are in %s\n",
+		dir);
+	return -1;
+}
+
 int suite_main(int argc, char **argv)
 {
 	char dir[4096];
@@ -218,7 +282,14 @@ int suite_main(int argc, char **argv)
 		names[i] = tests[i]->name;
 	fleet_begin(&fleet, "suite");
 	if (run_parse("rtlat suite", suite_title, suite_opts, argc, argv) ||
-	    fleet_check("rtlat suite", suite_opts) || make_dir(dir, sizeof(dir)))
+	    fleet_check("rtlat suite", suite_opts))
+		return OPTS_EXIT_USAGE;
+	if (report && !find_report_tool()) {
+		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
+			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH or in $RTLAT_REPORT (make install, or pip install ./report)");
+		return OPTS_EXIT_USAGE;
+	}
+	if (make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	stopsig_install(on_signal);
 	for (i = 0; tests[i] && !interrupted; i++) {
@@ -236,5 +307,7 @@ int suite_main(int argc, char **argv)
 			strsignal(interrupted));
 	print_table();
 	printf("results: %s\n", dir);
+	if (report && nrows && write_report(dir))
+		failed = 1;
 	return fleet_end("rtlat suite", failed || interrupted ? 1 : 0);
 }

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""python -m rtlat_report"""
+import sys
+
+from .cli import main
+
+sys.exit(main())

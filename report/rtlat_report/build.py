@@ -1,0 +1,456 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""From runs to the document: an overview (inputs, warnings, one summary
+row per test and run with ratios), the system snapshot, then one section
+per test, its runs overlaid in every figure and side by side in every
+table."""
+import re
+from dataclasses import replace
+
+from . import plots
+from .document import Document, Figure, Note, Section, Table
+from .model import PERCENTILES, last_round, merge
+from .plots import fmt_us
+
+ORDER = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
+STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
+    ["max", "overflow"]
+# Settings that differ between any two runs without meaning anything.
+VOLATILE = re.compile(r"(^|\.)(port|server|tid|json|cmdline)$")
+
+
+def ratio(a, b):
+    if a is None or b is None or a == 0:
+        return "–"
+    return f"×{b / a:.2f}"
+
+
+def stat_row(d):
+    if d is None:
+        return ["–"] * len(STAT_HEADER)
+    if d.samples == 0:
+        return ["0"] + ["–"] * (len(STAT_HEADER) - 1)
+    vals = [d.min_ns, d.avg_ns, d.stddev_ns] + \
+        [d.percentile(p) for p in PERCENTILES] + [d.max_ns]
+    return [str(d.samples)] + [fmt_us(v) for v in vals] + \
+        [str(d.overflow) if d.bucket_ns else "–"]
+
+
+def ratio_row(base, d):
+    if base is None or d is None or not base.samples or not d.samples:
+        return ["–"] * len(STAT_HEADER)
+    vals = [(x.min_ns, x.avg_ns, x.stddev_ns) +
+            tuple(x.percentile(p) for p in PERCENTILES) + (x.max_ns,)
+            for x in (base, d)]
+    return [ratio(base.samples, d.samples)] + \
+        [ratio(a, b) for a, b in zip(*vals)] + ["–"]
+
+
+def groups(runs):
+    """Test key -> [(run index, run, test)], in the suite's order."""
+    keys = []
+    for r in runs:
+        keys += [k for k in r.tests if k not in keys]
+    rank = {k: (ORDER.index(k) if k in ORDER else len(ORDER), k)
+            for k in keys}
+    return [(k, [(i, r, r.tests[k]) for i, r in enumerate(runs)
+                 if k in r.tests]) for k in sorted(keys, key=rank.get)]
+
+
+def build(runs, title, generated):
+    doc = Document(title=title, generated=generated)
+    grouped = groups(runs)
+    doc.sections.append(overview(runs, grouped))
+    doc.sections.append(system_section(runs))
+    for key, members in grouped:
+        doc.sections.append(test_section(key, members, len(runs) > 1))
+    return doc
+
+
+def overview(runs, grouped):
+    s = Section("overview", "Overview")
+    s.blocks.append(Table("Inputs", ["run", "path", "tests", "host",
+                                     "kernel", "preemption", "tool"],
+                          [input_row(r) for r in runs], numeric_from=99))
+    s.blocks += [Note(w, "warn") for w in warnings(runs)]
+    header = ["test", "run", "series"] + STAT_HEADER
+    rows, cls = [], []
+    for key, members in grouped:
+        base = members[0][2].headline()
+        for n, (_, run, t) in enumerate(members):
+            d = t.headline()
+            rows.append([key, run.label, headline_name(t, d)] + stat_row(d))
+            cls.append("")
+            if n and len(members) > 1:
+                rows.append([key, f"{run.label} / {members[0][1].label}",
+                             "ratio"] + ratio_row(base, d))
+                cls.append("ratio")
+    s.blocks.append(Table("Summary: every sample of each test (request: "
+                          "Response Time of the most loaded round), µs",
+                          header, rows, cls, numeric_from=3))
+    return s
+
+
+def headline_name(t, d):
+    if d is None:
+        return "–"
+    if t.kind == "request":
+        r = last_round(t)
+        return f"response, {plural(r.load_processes, 'load')}"
+    return "all" if len(t.dists) > 1 else d.name
+
+
+def first_system(run):
+    for t in run.tests.values():
+        if t.system:
+            return t.system
+    return {}
+
+
+def input_row(run):
+    sy = first_system(run)
+    tools = sorted({t.tool for t in run.tests.values()})
+    return [run.label, run.path, ", ".join(k for k, _ in groups([run])),
+            str(sy.get("host") or "–"), str(sy.get("kernel") or "–"),
+            str(sy.get("preempt_model") or "–"), ", ".join(tools)]
+
+
+def warnings(runs):
+    out = []
+    for r in runs:
+        out += [f"{r.label}: {n}" for n in r.notes]
+        for t in r.tests.values():
+            out += [f"{r.label} / {t.key}: {w}" for w in test_warnings(t)]
+    return out
+
+
+def test_warnings(t):
+    out = []
+    if t.rt is not None and t.rt.get("rt") is False:
+        why = "; ".join(str(x) for x in t.rt.get("reasons") or []) or \
+            "no reason recorded"
+        out.append(f"not real-time (rt: false): {why}")
+    if t.return_code not in (None, 0):
+        out.append(f"return code {t.return_code}")
+    if any(r.partial for r in t.rounds):
+        out.append("a round was interrupted (partial)")
+    if t.dists and all(d.samples == 0 for d in t.dists):
+        out.append("no samples (stopped at once?)")
+    return out
+
+
+SYSTEM_ROWS = [
+    ("host", "host"), ("kernel", "kernel"), ("kernel_version", "uname -v"),
+    ("machine", "machine"), ("preempt_model", "preemption model"),
+    ("sys_kernel_realtime", "/sys/kernel/realtime"),
+    ("clocksource", "clocksource"), ("cpus_online", "CPUs online"),
+    ("isolated_cpus", "isolated CPUs"), ("governors", "frequency governors"),
+    ("cmdline", "kernel command line"),
+]
+
+
+def throttling(sy):
+    rt, per = sy.get("sched_rt_runtime_us"), sy.get("sched_rt_period_us")
+    if rt is None:
+        return "–"
+    if rt == -1:
+        return "off (sched_rt_runtime_us -1)"
+    return f"on: {rt} of {per} µs"
+
+
+def rt_applied(run):
+    """What the real-time setup achieved, per test of the run."""
+    yes, no, unknown = [], [], []
+    for t in run.tests.values():
+        if t.rt is None:
+            unknown.append(t.key)
+        elif t.rt.get("rt") is False:
+            no.append(t.key)
+        else:
+            yes.append(t.key)
+    parts = []
+    if yes and not no and not unknown:
+        return "yes (every test)"
+    if yes:
+        parts.append("yes: " + ", ".join(yes))
+    if no:
+        parts.append("NO: " + ", ".join(no))
+    if unknown:
+        parts.append("not recorded: " + ", ".join(unknown))
+    return "; ".join(parts) or "–"
+
+
+def rt_detail(run, key):
+    vals = {str(t.rt.get(key)) for t in run.tests.values()
+            if t.rt is not None and key in t.rt}
+    return ", ".join(sorted(vals)) or "–"
+
+
+def cell(v):
+    if v is None or v == "":
+        return "–"
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or "–"
+    return str(v)
+
+
+def system_section(runs):
+    s = Section("system", "System")
+    systems = [first_system(r) for r in runs]
+    rows = [[name] + [cell(sy.get(key)) for sy in systems]
+            for key, name in SYSTEM_ROWS]
+    rows.append(["RT throttling"] + [throttling(sy) for sy in systems])
+    rows.append(["real-time setup applied"] + [rt_applied(r) for r in runs])
+    rows += [[f"RT: {k}"] + [rt_detail(r, k) for r in runs]
+             for k in ("mlockall", "cpu_dma_latency", "strict")]
+    cls = [diff_class(row[1:]) for row in rows]
+    for i, row in enumerate(rows):
+        if any(v.startswith("NO") or "NO:" in v for v in row[1:]):
+            cls[i] = "warn"
+    s.blocks.append(Table("System snapshot (first file of each run; rows "
+                          "that differ between runs are marked)",
+                          ["", *[r.label for r in runs]], rows, cls,
+                          numeric_from=99))
+    return s
+
+
+def diff_class(values):
+    return "differs" if len(set(values)) > 1 else ""
+
+
+def test_section(key, members, compare):
+    t0 = members[0][2]
+    s = Section(f"test-{slug(key)}", f"{key} ({t0.kind})")
+    s.blocks.append(Table("Runs", ["run", "tool", "command", "started",
+                                   "return code"],
+                          [[r.label, t.tool, t.cmdline or "–",
+                            t.start_time or "–", cell(t.return_code)]
+                           for _, r, t in members], numeric_from=99))
+    if compare:
+        s.blocks += settings_tables(members)
+    for _, r, t in members:
+        s.blocks += [Note(f"{r.label}: {n}") for n in t.notes]
+        s.blocks += [Note(f"{r.label}: {w}", "warn")
+                     for w in test_warnings(t)]
+    if t0.kind == "request":
+        s.blocks += request_blocks(key, members, compare)
+    else:
+        s.blocks += dist_blocks(key, members, compare)
+        if t0.kind == "timer":
+            s.blocks += timer_blocks(key, members)
+    return s
+
+
+def slug(key):
+    return re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
+
+
+def settings_tables(members):
+    keys = []
+    for _, _, t in members:
+        keys += [k for k in t.settings if k not in keys]
+    rows, diff = [], []
+    for k in keys:
+        vals = [cell(t.settings.get(k)) for _, _, t in members]
+        rows.append([k] + vals)
+        if len(set(vals)) > 1 and not VOLATILE.search(k):
+            diff.append(rows[-1])
+    header = ["setting"] + [r.label for _, r, _ in members]
+    out = []
+    if diff:
+        out.append(Note("settings differ between the compared runs: " +
+                        "; ".join(f"{d[0]} " + " vs ".join(d[1:])
+                                  for d in diff), "warn"))
+        out.append(Table("Settings that differ", header, diff,
+                         ["differs"] * len(diff), numeric_from=99))
+    out.append(Table("All settings", header, rows,
+                     [diff_class(r[1:]) for r in rows], collapsed=True,
+                     numeric_from=99))
+    return out
+
+
+def curves_for(members, compare, pick):
+    """Figure curves: one per pair/CPU for one run; one per run (all its
+    pairs/CPUs together) when runs are compared."""
+    out = []
+    for i, r, t in members:
+        ds = pick(t)
+        if compare:
+            d = ds[0] if len(ds) == 1 else merge("all", ds)
+            if d.has_hist:
+                out.append((r.label, d, plots.color(i)))
+        else:
+            out += [(d.name, d, plots.color(j)) for j, d in enumerate(ds)
+                    if d.has_hist]
+    return out
+
+
+def dist_figures(fid, title, curves):
+    if not curves:
+        return [Note(f"{title}: no histogram to draw")]
+    return [Figure(f"{fid}-hist", f"{title}: histogram",
+                   plots.histogram_figure(f"{title}: histogram", curves)),
+            Figure(f"{fid}-pct", f"{title}: percentiles",
+                   plots.percentile_figure(f"{title}: percentiles", curves))]
+
+
+def dist_blocks(key, members, compare):
+    curves = curves_for(members, compare, lambda t: t.dists)
+    out = dist_figures(slug(key), key, curves)
+    out.append(percentile_table(key, members, compare))
+    ranking = worst_ranking(members)
+    if ranking:
+        out.append(ranking)
+    return out
+
+
+def percentile_table(key, members, compare):
+    """Every pair/CPU of every run, the run's all-samples row, and with
+    several runs the ratio of each run's all-samples row to the first's."""
+    rows, cls = [], []
+    base = members[0][2].headline()
+    for n, (_, r, t) in enumerate(members):
+        for d in t.dists:
+            rows.append([r.label, d.name] + stat_row(d))
+            cls.append("")
+        if len(t.dists) > 1:
+            rows.append([r.label, "all"] + stat_row(t.headline()))
+            cls.append("total")
+        if compare and n:
+            rows.append([f"{r.label} / {members[0][1].label}", "ratio"] +
+                        ratio_row(base, t.headline()))
+            cls.append("ratio")
+    return Table(f"{key}: percentiles (µs; p-values are histogram upper "
+                 "bounds, overflow = samples beyond the histogram)",
+                 ["run", "series"] + STAT_HEADER, rows, cls, numeric_from=2)
+
+
+def worst_ranking(members):
+    """Pairs/CPUs of every run, worst maximum first."""
+    entries = [(r.label, d) for _, r, t in members for d in t.dists
+               if d.samples > 0]
+    if len(entries) < 2 or all(len(t.dists) < 2 for _, _, t in members):
+        return None
+    entries.sort(key=lambda e: -(e[1].max_ns or 0))
+    rows = [[str(i + 1), label, d.name, fmt_us(d.max_ns),
+             fmt_us(d.percentile("p99.99")), fmt_us(d.percentile("p99")),
+             fmt_us(d.avg_ns)] for i, (label, d) in enumerate(entries)]
+    return Table("Worst first (by max, µs)", ["rank", "run", "series", "max",
+                                              "p99.99", "p99", "avg"],
+                 rows, numeric_from=3)
+
+
+def timer_blocks(key, members):
+    out = []
+    curves = [(r.label, t.seconds, plots.color(i))
+              for i, r, t in members if t.seconds]
+    if curves:
+        out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second",
+                          plots.seconds_figure(
+                              f"{key}: min / avg / max of each second",
+                              curves), wide=True))
+    rows = []
+    for _, r, t in members:
+        for kind in ("min", "avg", "max"):
+            m = t.seconds_summary.get(kind)
+            if m:
+                rows.append([r.label, f"each second's {kind}"] +
+                            [fmt_us(m.get(k)) for k in
+                             ("min_ns", "avg_ns", "max_ns", "stddev_ns")])
+        rows.append([r.label, "overruns / msw",
+                     cell(t.extra.get("overruns")), cell(t.extra.get("msw")),
+                     "", ""])
+    out.append(Table(f"{key}: per-second figures (µs)",
+                     ["run", "figure", "min", "avg", "max", "stddev"], rows,
+                     numeric_from=2))
+    return out
+
+
+REQUEST_SERIES = ["interval", "send", "sleep", "receive", "response",
+                  "total_jitter", "round_trip"]
+
+
+def request_blocks(key, members, compare):
+    fid = slug(key)
+    out = [Figure(f"{fid}-loads", f"{key}: against load processes",
+                  plots.loads_figure(
+                      f"{key}: average and maximum against load processes",
+                      [(r.label, t.rounds, plots.color(i))
+                       for i, r, t in members]), wide=True)]
+    for series, name in plots.REQUEST_PANELS:
+        if compare:
+            def pick(t, s=series):
+                r = last_round(t)
+                return [r.series[s]] if r and s in r.series else []
+        else:
+            def pick(t, s=series):
+                return [rename(r.series[s], round_name(r))
+                        for r in t.rounds if s in r.series]
+        out += dist_figures(f"{fid}-{series.replace('_', '-')}",
+                            f"{key}: {name}" +
+                            (" (most loaded round)" if compare else ""),
+                            curves_for(members, compare, pick))
+    if compare:
+        out.append(loads_comparison(members))
+    out += [round_table(key, r, t) for _, r, t in members]
+    return out
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def round_name(r):
+    return plural(r.load_processes, "load") + \
+        (" (partial)" if r.partial else "")
+
+
+def rename(d, name):
+    return replace(d, name=name)
+
+
+def round_table(key, run, t):
+    rows = []
+    for r in t.rounds:
+        names = [s for s in REQUEST_SERIES if s in r.series] + \
+            [s for s in r.series if s not in REQUEST_SERIES]
+        for s in names:
+            d = r.series[s]
+            rows.append([str(r.load_processes), s] + stat_row(d)[:-1] +
+                        ["yes" if r.partial else "", cell(r.overruns)])
+    return Table(f"{key}: {run.label}: per round (µs)",
+                 ["loads", "series"] + STAT_HEADER[:-1] +
+                 ["partial", "timer overruns"], rows, numeric_from=2)
+
+
+def loads_comparison(members):
+    """Response and Total Jitter per load count, the runs side by side,
+    each later run's ratio to the first."""
+    base = {r.load_processes: r for r in members[0][2].rounds}
+    loads = sorted({r.load_processes for _, _, t in members for r in t.rounds})
+    header, rows = ["loads"], []
+    for _, run, _ in members:
+        header += [f"{run.label} {s} {k}" for s in ("response", "jitter")
+                   for k in ("avg", "max")]
+    for n in loads:
+        row = [str(n)]
+        for _, _, t in members:
+            r = next((x for x in t.rounds if x.load_processes == n), None)
+            row += loads_cells(base.get(n), r, t is members[0][2])
+        rows.append(row)
+    return Table("Response Time and Total Jitter per load count (µs; "
+                 "ratios to the first run)", header, rows)
+
+
+def loads_cells(base, r, first):
+    out = []
+    for s in ("response", "total_jitter"):
+        for k in ("avg_ns", "max_ns"):
+            d = r.series.get(s) if r else None
+            v = getattr(d, k) if d and d.samples else None
+            b = base.series.get(s) if base else None
+            bv = getattr(b, k) if b and b.samples else None
+            txt = fmt_us(v)
+            if not first and v is not None:
+                txt += f" ({ratio(bv, v)})"
+            out.append(txt)
+    return out

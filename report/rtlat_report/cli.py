@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat-report INPUT... : one HTML page (or markdown) from rtlat result
+directories and JSON files. Exit status: 0 done, 1 the output could not be
+written, 2 bad input (nothing written)."""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+from . import __version__
+from .load import InputError, load_input
+
+PROG = "rtlat-report"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Histograms, percentile plots, per-second and per-round "
+        "figures and side-by-side comparisons of rtlat results (result "
+        "directories of `rtlat suite`, --json files of every subcommand, "
+        "rt-tests' pmqtest/cyclictest --json) in one self-contained HTML "
+        "page.",
+        epilog="Several inputs are compared: every figure overlays them, "
+        "tables show them side by side with the ratio to the first. "
+        "Example: rtlat-report stock/ rt/ --labels stock,rt -o cmp.html")
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="a results directory or a JSON file")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="where to write ('-' = stdout; default: "
+                   "DIR/report.html for one directory, else "
+                   "rtlat-report.html; markdown: stdout)")
+    p.add_argument("--labels", metavar="A,B,...",
+                   help="one name per input, comma-separated (default: "
+                   "the directory or file names)")
+    p.add_argument("--format", choices=("html", "md"), default="html",
+                   help="html (default) or md: markdown tables for CI logs "
+                   "and pull-request comments")
+    p.add_argument("--png", metavar="DIR",
+                   help="also write every figure as DIR/NAME.png")
+    p.add_argument("--title", default=None, help="page title")
+    p.add_argument("--version", action="version",
+                   version=f"{PROG} {__version__}")
+    return p.parse_args(argv)
+
+
+def fail(msg, status=2):
+    print(f"{PROG}: {msg}", file=sys.stderr)
+    return status
+
+
+def labels_for(args):
+    if args.labels is not None:
+        labels = [x.strip() for x in args.labels.split(",")]
+        if len(labels) != len(args.inputs) or not all(labels):
+            raise InputError(f"--labels: {len(args.inputs)} non-empty names "
+                             f"expected (one per input), got "
+                             f"'{args.labels}'")
+        return labels
+    names = [os.path.basename(os.path.normpath(p)) for p in args.inputs]
+    names = [os.path.splitext(n)[0] if n.endswith(".json") else n
+             for n in names]
+    seen = {}
+    for i, n in enumerate(names):
+        seen[n] = seen.get(n, 0) + 1
+        if seen[n] > 1:
+            names[i] = f"{n} ({seen[n]})"
+    return names
+
+
+def default_output(args):
+    if args.output:
+        return args.output
+    if args.format == "md":
+        return "-"
+    if len(args.inputs) == 1 and os.path.isdir(args.inputs[0]):
+        return os.path.join(args.inputs[0], "report.html")
+    return "rtlat-report.html"
+
+
+def check_output(out):
+    if out == "-":
+        return
+    d = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(d):
+        raise InputError(f"--output: directory '{d}' does not exist")
+    if os.path.isdir(out):
+        raise InputError(f"--output: '{out}' is a directory")
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    out = default_output(args)
+    try:
+        labels = labels_for(args)
+        check_output(out)
+        runs = [load_input(p, lab) for p, lab in zip(args.inputs, labels)]
+    except InputError as e:
+        return fail(str(e))
+    # matplotlib takes a second to import: only once the input is good.
+    from . import html, markdown
+    from .build import build
+    title = args.title or ("rtlat report: " + " vs ".join(labels))
+    doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"))
+    try:
+        render_figures(doc, args.png)
+        text = markdown.render(doc, os.path.dirname(os.path.abspath(out))
+                               if out != "-" else None) \
+            if args.format == "md" else html.render(doc)
+        write(out, text)
+    except OSError as e:
+        return fail(f"cannot write: {e}", 1)
+    if out != "-":
+        print(f"report: {out}")
+    return 0
+
+
+def render_figures(doc, png_dir):
+    from . import plots
+    if png_dir:
+        os.makedirs(png_dir, exist_ok=True)
+    for f in doc.figures():
+        f.svg = plots.to_svg(f.fig)
+        if png_dir:
+            f.png_path = os.path.join(png_dir, f"{f.id}.png")
+            plots.to_png(f.fig, f.png_path)
+        plots.close(f.fig)
+        f.fig = None
+
+
+def write(out, text):
+    """A regular file is written whole or not at all (temp + rename)."""
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    d = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=".rtlat-report-", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The report as a format-free document: sections of tables, figures and
+notes. build.py fills it, html.py and markdown.py write it, so the two
+formats always say the same thing."""
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+
+@dataclass
+class Table:
+    caption: str
+    header: List[str]
+    rows: List[List[str]]
+    row_class: List[str] = field(default_factory=list)  # "", differs, warn
+    collapsed: bool = False     # HTML: folded; markdown: left out
+    numeric_from: int = 1       # columns from here are right-aligned
+
+
+@dataclass
+class Figure:
+    id: str
+    title: str
+    fig: object                  # a matplotlib Figure until rendered
+    wide: bool = False           # spans the page instead of half of it
+    svg: str = ""
+    png_path: Optional[str] = None
+
+
+@dataclass
+class Note:
+    text: str
+    level: str = "note"          # note or warn
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    blocks: list = field(default_factory=list)
+    level: int = 2
+
+
+@dataclass
+class Document:
+    title: str
+    generated: str
+    sections: List[Section] = field(default_factory=list)
+
+    def figures(self):
+        return [b for s in self.sections for b in s.blocks
+                if isinstance(b, Figure)]

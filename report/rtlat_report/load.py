@@ -1,0 +1,340 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Readers: rtlat's JSON of every subcommand (pair tests, timer, request,
+and any later test whose statistics use the same keys), rt-tests' own JSON
+(pmqtest and friends, cyclictest --json), and result directories. Every
+key is optional: what is missing is left out of the report and noted."""
+import json
+import os
+import re
+import shlex
+
+from .model import Dist, Round, Run, Test
+
+RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
+
+
+class InputError(Exception):
+    """A file or directory the user named cannot be read (exit status 2)."""
+
+
+def num(x):
+    """A JSON number as float; None for anything else (bools included)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    return float(x)
+
+
+def obj(x, *keys):
+    """x[k1][k2]... where every step is a dict, else {}."""
+    for k in keys:
+        x = x.get(k) if isinstance(x, dict) else None
+    return x if isinstance(x, dict) else {}
+
+
+def dist_from_stats(name, s):
+    """rtlat's statistics object: samples, min/avg/max/stddev_ns,
+    percentiles_ns, histogram {origin_ns, bucket_ns, buckets, underflow,
+    overflow, counts [[start_ns, count]...]}."""
+    d = Dist(name=name, samples=int(num(s.get("samples")) or 0))
+    if d.samples > 0:
+        d.min_ns, d.avg_ns = num(s.get("min_ns")), num(s.get("avg_ns"))
+        d.max_ns, d.stddev_ns = num(s.get("max_ns")), num(s.get("stddev_ns"))
+        pct = obj(s, "percentiles_ns")
+        d.pct = {k: num(v) for k, v in pct.items() if num(v) is not None}
+    _hist_into(d, obj(s, "histogram"))
+    return d
+
+
+def _hist_into(d, h):
+    bucket = num(h.get("bucket_ns"))
+    if not bucket or bucket <= 0:
+        return
+    d.bucket_ns = bucket
+    d.origin_ns = num(h.get("origin_ns")) or 0
+    n = num(h.get("buckets"))
+    d.range_end_ns = d.origin_ns + n * bucket if n else None
+    d.underflow = int(num(h.get("underflow")) or 0)
+    d.overflow = int(num(h.get("overflow")) or 0)
+    rows = h.get("counts") if isinstance(h.get("counts"), list) else []
+    d.bins = sorted((num(r[0]), int(num(r[1])))
+                    for r in rows if isinstance(r, list) and len(r) == 2
+                    and num(r[0]) is not None and num(r[1]))
+
+
+def dist_from_us(name, samples, o):
+    """rt-tests' figures: min/avg/max in microseconds, no histogram."""
+    d = Dist(name=name, samples=int(samples or 0))
+    if d.samples > 0:
+        d.min_ns, d.avg_ns, d.max_ns = (
+            None if num(o.get(k)) is None else num(o.get(k)) * 1000
+            for k in ("min", "avg", "max"))
+    return d
+
+
+def threads(data):
+    t = data.get("thread")
+    if not isinstance(t, dict):
+        return []
+    return sorted(((k, v) for k, v in t.items() if isinstance(v, dict)),
+                  key=lambda kv: int(kv[0]) if kv[0].isdigit() else 1 << 30)
+
+
+def read_pair(t, data):
+    for i, th in threads(data):
+        snd, rcv = obj(th, "sender"), obj(th, "receiver")
+        cpu = rcv.get("cpu", snd.get("cpu"))
+        name = f"pair {i} (CPU{cpu})" if cpu is not None else f"pair {i}"
+        if "latency" in rcv:
+            t.dists.append(dist_from_stats(name, obj(rcv, "latency")))
+        else:
+            t.dists.append(dist_from_us(name, num(snd.get("samples")), rcv))
+        if num(rcv.get("timeoutcount")):
+            t.extra.setdefault("timeouts", {})[name] = int(rcv["timeoutcount"])
+    if t.dists and not any(d.has_hist for d in t.dists):
+        t.notes.append("no histogram in this file (rt-tests' JSON has only "
+                       "min/avg/max): figures not drawn")
+
+
+def cyclictest_range(cmdline):
+    """-h/--histogram/-H/--histofall N: buckets 0..N-1 µs."""
+    try:
+        argv = shlex.split(cmdline)
+    except ValueError:
+        return None
+    for i, a in enumerate(argv):
+        m = re.match(r"^(?:-h|-H|--histogram|--histofall)=?(\d*)$", a)
+        if m:
+            v = m.group(1) or (argv[i + 1] if i + 1 < len(argv) else "")
+            return int(v) if v.isdigit() else None
+    return None
+
+
+def read_cyclic(t, data):
+    unit = 1.0 if num(data.get("resolution_in_ns")) else 1000.0
+    cells = cyclictest_range(t.cmdline)
+    for i, th in threads(data):
+        name = f"thread {i} (CPU{th.get('cpu', '?')})"
+        d = dist_from_us(name, num(th.get("cycles")), th)
+        if unit == 1.0 and d.samples:
+            d.min_ns, d.avg_ns, d.max_ns = (num(th.get(k)) for k in
+                                            ("min", "avg", "max"))
+        h = obj(th, "histogram")
+        rows = sorted((int(k) * unit, int(num(v))) for k, v in h.items()
+                      if k.lstrip("-").isdigit() and num(v))
+        if rows and d.samples:
+            d.bins, d.bucket_ns = rows, unit
+            d.range_end_ns = cells * unit if cells else None
+            d.overflow = max(0, d.samples - sum(c for _, c in rows))
+        t.dists.append(d)
+    if not any(d.has_hist for d in t.dists):
+        t.notes.append("no histogram in this file (run cyclictest with "
+                       "-h N for one): figures not drawn")
+
+
+def read_timer(t, data):
+    cpu = obj(data, "settings").get("cpu")
+    name = f"latency (CPU{cpu})" if cpu is not None else "latency"
+    t.dists.append(dist_from_stats(name, obj(data, "latency")))
+    secs = obj(data, "seconds")
+    t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
+                         if obj(secs, k)}
+    t.seconds = seconds_from_json(secs.get("series")) or \
+        seconds_from_text(t.path)
+    for k in ("overruns", "msw"):
+        if num(data.get(k)) is not None:
+            t.extra[k] = int(data[k])
+    if not t.seconds:
+        t.notes.append("no per-second series (neither in the JSON nor RTD "
+                       "lines in the text output beside it; the suite runs "
+                       "the timer with -q): the over-time plot is not drawn")
+
+
+def seconds_from_json(rows):
+    """A future per-second array: [[t, min_ns, avg_ns, max_ns], ...] or
+    [{min_ns, avg_ns, max_ns}, ...]."""
+    if not isinstance(rows, list):
+        return None
+    out = []
+    for i, r in enumerate(rows):
+        if isinstance(r, dict):
+            v = [num(r.get(k)) for k in ("min_ns", "avg_ns", "max_ns")]
+            t = num(r.get("second")) or i + 1
+        elif isinstance(r, list) and len(r) >= 4:
+            t, v = num(r[0]), [num(x) for x in r[1:4]]
+        else:
+            continue
+        if None not in v and t is not None:
+            out.append((t, *v))
+    return out or None
+
+
+def seconds_from_text(json_path):
+    """RTD lines (min, avg, max of each second, µs) of the Xenomai-style
+    output written next to the JSON (suite: TEST.txt)."""
+    txt = os.path.splitext(json_path)[0] + ".txt"
+    try:
+        with open(txt, encoding="utf-8", errors="replace") as f:
+            rows = [m.groups() for m in map(RTD.match, f) if m]
+    except OSError:
+        return None
+    return [(i + 1, *(float(v) * 1000 for v in r))
+            for i, r in enumerate(rows)] or None
+
+
+def read_request(t, data):
+    req = obj(data, "request")
+    t.settings.update(flatten(obj(req, "settings")))
+    t.settings.update(flatten(obj(req, "layout"), "layout."))
+    rounds = req.get("rounds") if isinstance(req.get("rounds"), list) else []
+    for i, r in enumerate(x for x in rounds if isinstance(x, dict)):
+        series = {k: dist_from_stats(k, v)
+                  for k, v in obj(r, "series").items() if isinstance(v, dict)}
+        loads = num(r.get("load_processes"))
+        t.rounds.append(Round(
+            index=int(num(r.get("round")) or i),
+            load_processes=int(loads) if loads is not None else i,
+            samples=int(num(r.get("samples")) or 0),
+            partial=r.get("partial") is True,
+            overruns=None if num(r.get("timer_overruns")) is None
+            else int(r["timer_overruns"]),
+            series=series))
+    if not t.rounds:
+        t.notes.append("no rounds in this file")
+
+
+def read_generic(t, data):
+    """Any object with rtlat's statistics keys, named by its path."""
+    def walk(o, path):
+        if isinstance(o, dict):
+            if "samples" in o and ("min_ns" in o or "histogram" in o):
+                t.dists.append(dist_from_stats(path or t.name, o))
+                return
+            for k, v in o.items():
+                if k not in ("system", "rt", "sysinfo", "settings"):
+                    walk(v, f"{path}.{k}" if path else k)
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                walk(v, f"{path}[{i}]")
+    walk(data, "")
+    if not t.dists:
+        t.notes.append("no latency statistics recognised in this file")
+
+
+def flatten(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        elif isinstance(v, list):
+            out[prefix + k] = ", ".join(str(x) for x in v)
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def kind_of(data):
+    if isinstance(data.get("request"), dict):
+        return "request"
+    if obj(data, "settings").get("test") == "timer" or \
+            obj(data, "rtlat").get("test") == "timer" or \
+            isinstance(data.get("seconds"), dict):
+        return "timer"
+    ths = [th for _, th in threads(data)]
+    if ths and all("receiver" in th for th in ths):
+        return "pair"
+    if ths and all("cycles" in th or "histogram" in th for th in ths):
+        return "cyclic"
+    return "generic"
+
+
+def test_name(data, path):
+    name = obj(data, "rtlat").get("test") or obj(data, "settings").get("test")
+    if isinstance(name, str) and name:
+        return name
+    cmd = data.get("cmdline:")
+    if isinstance(cmd, str) and cmd.split():
+        return os.path.basename(cmd.split()[0])
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def preempt_model(version):
+    """From uname -v when the file has no snapshot (rt-tests)."""
+    for model in ("PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT"):
+        if model in version.split():
+            return model
+    return None
+
+
+def system_of(data):
+    """rtlat's `system` snapshot, completed from rt-tests' `sysinfo`."""
+    si, sy = obj(data, "sysinfo"), dict(obj(data, "system"))
+    sys_out = {"host": si.get("nodename")}
+    sys_out["kernel"] = sy.pop("kernel", None) or si.get("release")
+    sys_out["kernel_version"] = sy.pop("kernel_version", None) or \
+        si.get("version")
+    sys_out["machine"] = sy.pop("machine", None) or si.get("machine")
+    if "preempt_model" not in sy and isinstance(si.get("version"), str):
+        sy["preempt_model"] = preempt_model(si["version"])
+    if "sys_kernel_realtime" not in sy and "realtime" in si:
+        sy["sys_kernel_realtime"] = si.get("realtime")
+    sys_out.update(sy)
+    return {k: v for k, v in sys_out.items() if v is not None or k in sy}
+
+
+READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
+           "cyclic": read_cyclic, "generic": read_generic}
+
+
+def load_file(path, key=None):
+    """One result file as a Test. Raises InputError if it is not JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read: {e}") from e
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a result file (no JSON object)")
+    name = test_name(data, path)
+    t = Test(key=key or name, name=name, kind=kind_of(data), path=path)
+    rl = obj(data, "rtlat")
+    ver = rl.get("version") or data.get("rt_test_version:")
+    t.tool = f"{'rtlat' if rl else 'rt-tests'} {ver or ''}".strip()
+    t.cmdline = str(rl.get("cmdline") or data.get("cmdline:") or "")
+    t.start_time = str(data.get("start_time") or "")
+    rc = num(data.get("return_code"))
+    t.return_code = None if rc is None else int(rc)
+    t.settings = flatten(obj(data, "settings"))
+    t.system = system_of(data)
+    t.rt = obj(data, "rt") or None
+    READERS[t.kind](t, data)
+    return t
+
+
+def load_input(path, label):
+    """A results directory (every *.json in it) or one file, as a Run."""
+    run = Run(label=label, path=path)
+    if os.path.isdir(path):
+        files = sorted(f for f in os.listdir(path) if f.endswith(".json"))
+        for f in files:
+            try:
+                _add(run, load_file(os.path.join(path, f)))
+            except InputError as e:
+                run.notes.append(f"skipped {e}")
+        if not run.tests:
+            raise InputError(f"{path}: no result files (*.json) in it")
+    elif os.path.exists(path):
+        _add(run, load_file(path))
+    else:
+        raise InputError(f"{path}: no such file or directory")
+    return run
+
+
+def _add(run, t):
+    """Two files of one test in one directory keep both (by file name)."""
+    key = t.name
+    if key in run.tests:
+        key = f"{t.name} ({os.path.basename(t.path)})"
+    t.key = key
+    run.tests[key] = t

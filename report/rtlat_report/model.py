@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What a report is made of: distributions (a histogram plus its exact
+figures), tests, runs. Every reader turns its file into these, so the
+plots and tables never look at raw JSON."""
+import math
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+PERCENTILES = ("p50", "p90", "p99", "p99.9", "p99.99")
+PCT_VALUE = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99.9": 99.9,
+             "p99.99": 99.99}
+
+
+@dataclass
+class Dist:
+    """One latency distribution (a pair's receiver, a CPU, a request
+    series). Values in ns. bins: (start_ns, count) of the non-empty
+    buckets; underflow/overflow: samples below origin_ns / at or above
+    range_end_ns, counted, never dropped."""
+    name: str
+    samples: int = 0
+    min_ns: Optional[float] = None
+    avg_ns: Optional[float] = None
+    max_ns: Optional[float] = None
+    stddev_ns: Optional[float] = None
+    pct: Dict[str, float] = field(default_factory=dict)
+    bins: List[Tuple[float, int]] = field(default_factory=list)
+    bucket_ns: Optional[float] = None
+    origin_ns: float = 0
+    range_end_ns: Optional[float] = None
+    underflow: int = 0
+    overflow: int = 0
+
+    @property
+    def has_hist(self):
+        return self.bucket_ns is not None and self.samples > 0 and \
+            (bool(self.bins) or self.overflow > 0 or self.underflow > 0)
+
+    def percentile(self, key):
+        """The file's own value, else derived from the histogram."""
+        if key in self.pct:
+            return self.pct[key]
+        if not self.has_hist:
+            return None
+        return hist_percentile(self, PCT_VALUE[key])
+
+
+def hist_percentile(d, p):
+    """Upper bound of the bucket holding the p-th percentile sample, at most
+    the exact max (as rtlat computes them); overflow samples are at max."""
+    total = d.underflow + sum(c for _, c in d.bins) + d.overflow
+    if total <= 0:
+        return None
+    rank = max(1, math.ceil(p / 100.0 * total))
+    seen = d.underflow
+    if rank <= seen:
+        return d.min_ns if d.min_ns is not None else d.origin_ns
+    for start, count in d.bins:
+        seen += count
+        if rank <= seen:
+            upper = start + d.bucket_ns - 1
+            return min(upper, d.max_ns) if d.max_ns is not None else upper
+    return d.max_ns
+
+
+def merge(name, dists):
+    """All samples of several distributions in one (the run's every pair
+    together), exact where the inputs are: counts add, min/max are the
+    extremes, the mean is weighted, the deviation pooled."""
+    dists = [d for d in dists if d.samples > 0]
+    out = Dist(name=name)
+    if not dists:
+        return out
+    n = sum(d.samples for d in dists)
+    out.samples = n
+    out.min_ns = _extreme(min, [d.min_ns for d in dists])
+    out.max_ns = _extreme(max, [d.max_ns for d in dists])
+    if all(d.avg_ns is not None for d in dists):
+        out.avg_ns = sum(d.avg_ns * d.samples for d in dists) / n
+        out.stddev_ns = _pooled_sd(dists, out.avg_ns, n)
+    hists = [d for d in dists if d.has_hist]
+    if len(hists) == len(dists) and len({d.bucket_ns for d in hists}) == 1:
+        _merge_hists(out, hists)
+    return out
+
+
+def _extreme(fn, values):
+    values = [v for v in values if v is not None]
+    return fn(values) if values else None
+
+
+def _pooled_sd(dists, mean, n):
+    if any(d.stddev_ns is None for d in dists) or n < 2:
+        return None
+    ss = sum((d.samples - 1) * d.stddev_ns ** 2 +
+             d.samples * (d.avg_ns - mean) ** 2 for d in dists)
+    return math.sqrt(max(ss, 0.0) / (n - 1))
+
+
+def _merge_hists(out, hists):
+    counts = {}
+    for d in hists:
+        for start, c in d.bins:
+            counts[start] = counts.get(start, 0) + c
+    out.bins = sorted(counts.items())
+    out.bucket_ns = hists[0].bucket_ns
+    out.origin_ns = min(d.origin_ns for d in hists)
+    ends = [d.range_end_ns for d in hists if d.range_end_ns is not None]
+    out.range_end_ns = min(ends) if ends else None
+    out.underflow = sum(d.underflow for d in hists)
+    out.overflow = sum(d.overflow for d in hists)
+
+
+@dataclass
+class Round:
+    """One round of the request test: k load processes."""
+    index: int
+    load_processes: int
+    samples: int
+    partial: bool
+    overruns: Optional[int]
+    series: Dict[str, Dist]
+
+
+@dataclass
+class Test:
+    """One result file, normalised. kind: pair, timer, request, cyclic
+    (cyclictest) or generic (anything else with latency statistics)."""
+    key: str
+    name: str
+    kind: str
+    path: str
+    tool: str = ""
+    cmdline: str = ""
+    start_time: str = ""
+    return_code: Optional[int] = None
+    settings: Dict[str, object] = field(default_factory=dict)
+    system: Dict[str, object] = field(default_factory=dict)
+    rt: Optional[dict] = None
+    dists: List[Dist] = field(default_factory=list)
+    seconds: Optional[List[Tuple[float, float, float, float]]] = None
+    seconds_summary: Dict[str, dict] = field(default_factory=dict)
+    rounds: List[Round] = field(default_factory=list)
+    extra: Dict[str, object] = field(default_factory=dict)
+    notes: List[str] = field(default_factory=list)
+
+    def headline(self):
+        """The one distribution a summary row shows: every sample of the
+        test (all pairs/CPUs together); request: Response Time of the most
+        loaded round, as `rtlat suite` reports it."""
+        if self.kind == "request":
+            r = last_round(self)
+            return r.series.get("response") if r else None
+        if len(self.dists) == 1:
+            return self.dists[0]
+        if not self.dists:
+            return None
+        return merge("all", self.dists)
+
+
+def last_round(test):
+    full = [r for r in test.rounds if r.samples > 0]
+    return full[-1] if full else None
+
+
+@dataclass
+class Run:
+    """One input (a results directory or a file) under its label."""
+    label: str
+    path: str
+    tests: Dict[str, Test] = field(default_factory=dict)
+    notes: List[str] = field(default_factory=list)

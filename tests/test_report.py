@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat-report: the HTML page from a real suite run and from recorded
+fixtures (comparisons, rt-tests' JSON, edge cases), markdown, PNG export,
+bad input, and a real browser rendering the page."""
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import html5lib
+import pytest
+
+from conftest import run
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures" / "report"
+REPORT = str(Path(sys.executable).parent / "rtlat-report")
+PAIRS = ("pmq", "sigwait", "svsem", "ptsem")
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def report(*args, timeout=60):
+    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def parse(path):
+    """The page parsed strictly (html5lib raises on any parse error);
+    returns the tree and {figure id: SVG root} of every embedded plot."""
+    text = Path(path).read_text(encoding="utf-8")
+    assert "http://" not in text.replace("http://www.w3.org", "")
+    assert "https://" not in text and "<script" not in text
+    tree = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False) \
+        .parse(text)
+    figs = {}
+    for fig in tree.iter("figure"):
+        img = fig.find("img")
+        src = img.get("src")
+        assert src.startswith("data:image/svg+xml;base64,"), src[:40]
+        svg = ET.fromstring(base64.b64decode(src.split(",", 1)[1]))
+        assert svg.tag == SVG_NS + "svg"
+        figs[fig.get("id").removeprefix("fig-")] = svg
+    return tree, figs
+
+
+def svg_text(svg):
+    return " ".join(t.text or "" for t in svg.iter(SVG_NS + "text"))
+
+
+def sections(tree):
+    return {s.get("id") for s in tree.iter("section")}
+
+
+def tables(tree):
+    """{caption: [[cell text...] per row]}"""
+    out = {}
+    for t in tree.iter("table"):
+        cap = "".join(t.find("caption").itertext())
+        out[cap] = [["".join(td.itertext()) for td in tr]
+                    for tr in t.iter("tr")]
+    return out
+
+
+def table(tree, prefix):
+    return next(v for k, v in tables(tree).items() if k.startswith(prefix))
+
+
+def section(tree, sid):
+    return next(s for s in tree.iter("section") if s.get("id") == sid)
+
+
+def expect_test_figures(figs, test):
+    assert {f"{test}-hist", f"{test}-pct"} <= set(figs), sorted(figs)
+
+
+@pytest.fixture(scope="module")
+def suite_dir(tmp_path_factory):
+    """A real suite run: every subcommand's JSON as the suite writes it."""
+    d = tmp_path_factory.mktemp("suite") / "res"
+    r = run(["suite", "--duration", "1", "-o", str(d)], timeout=120)
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+def test_report_of_a_real_suite_run(suite_dir):
+    r = report(suite_dir)
+    assert r.returncode == 0, r.stderr
+    out = suite_dir / "report.html"
+    assert r.stdout == f"report: {out}\n"
+    tree, figs = parse(out)
+    assert {"overview", "system"} | {f"test-{t}" for t in PAIRS} | \
+        {"test-timer", "test-request"} <= sections(tree)
+    for t in PAIRS + ("timer",):
+        expect_test_figures(figs, t)
+        # One curve per pair: each pair named in the legend.
+        if t != "timer":
+            assert "pair 0 (CPU0)" in svg_text(figs[f"{t}-hist"])
+            assert "pair 1 (CPU1)" in svg_text(figs[f"{t}-pct"])
+    assert {"request-loads", "request-response-hist", "request-response-pct",
+            "request-total-jitter-hist", "request-total-jitter-pct"} <= set(figs)
+    assert re.search(r"p99\.9 [\d.]+, p99\.99 [\d.]+, max [\d.]+ µs",
+                     svg_text(figs["pmq-pct"]))
+    summary = table(tree, "Summary")
+    assert [row[0] for row in summary[1:]] == \
+        list(PAIRS) + ["timer", "request"]
+    for t in PAIRS:
+        rows = table(tree, f"{t}: percentiles")
+        assert rows[0][:3] == ["run", "series", "samples"]
+        assert [row[1] for row in rows[1:]] == \
+            ["pair 0 (CPU0)", "pair 1 (CPU1)", "all"]
+    rounds = table(tree, "request: res: per round")
+    assert {row[0] for row in rounds[1:]} == {"0", "1"}
+    assert "total_jitter" in {row[1] for row in rounds[1:]}
+    snap = table(tree, "System snapshot")
+    assert "RT throttling" in [row[0] for row in snap]
+
+
+def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
+    out = tmp_path / "cmp.html"
+    r = report(FIX / "suite-a", FIX / "suite-b", FIX / "timer-seconds",
+               "--labels", "stock,rt,long", "-o", out)
+    assert r.returncode == 0, r.stderr
+    tree, figs = parse(out)
+    for t in PAIRS:
+        text = svg_text(figs[f"{t}-hist"])
+        assert "stock (n=" in text and "rt (n=" in text
+        rows = table(tree, f"{t}: percentiles")
+        ratio = [row for row in rows if row[1] == "ratio"]
+        assert len(ratio) == 1 and ratio[0][0] == "rt / stock"
+        assert all(c == "–" or re.fullmatch(r"×\d+\.\d\d", c)
+                   for c in ratio[0][2:])
+        diff = table(section(tree, f"test-{t}"), "Settings that differ")
+        assert ["priority", "99", "80"] in diff
+    # The timer run with RTD lines beside its JSON has the per-second plot.
+    assert "long: max of each second" in svg_text(figs["timer-seconds"])
+    assert len(table(tree, "Summary")) == 1 + 4 * 3 + 5 + 3
+    loads = table(tree, "Response Time and Total Jitter per load count")
+    assert loads[0][1:3] == ["stock response avg", "stock response max"]
+    assert re.search(r"\(×\d+\.\d\d\)", loads[1][5])
+    differs = [row[0] for row in table(tree, "System snapshot")]
+    assert "kernel command line" in differs
+
+
+def test_rt_tests_json(tmp_path):
+    out = tmp_path / "rt.html"
+    r = report(FIX / "rt-tests", "-o", out)
+    assert r.returncode == 0, r.stderr
+    tree, figs = parse(out)
+    assert {"test-pmqtest", "test-cyclictest",
+            "test-cyclictest-cyclictest-json"} <= sections(tree)
+    # cyclictest -h 400: samples beyond 400 µs are counted as overflow.
+    rows = table(tree, "cyclictest (cyclictest.json): percentiles")
+    assert any(int(row[-1]) > 0 for row in rows[1:] if row[-1].isdigit())
+    assert "overflow" in svg_text(figs["cyclictest-cyclictest-json-hist"])
+    pmq = table(tree, "pmqtest: percentiles")
+    assert pmq[1][:4] == ["rt-tests", "pair 0 (CPU0)", "300", "4.00"]
+    text = Path(out).read_text()
+    assert "no histogram in this file" in text
+
+
+def test_edge_cases(tmp_path):
+    out = tmp_path / "edge.html"
+    r = report(FIX / "edge", "-o", out)
+    assert r.returncode == 0, r.stderr
+    tree, figs = parse(out)
+    text = " ".join(tree.find("body").itertext())
+    assert "skipped" in text and "truncated.json: not JSON" in text
+    assert "not real-time (rt: false): cannot hold /dev/cpu_dma_latency" \
+        in text
+    assert "no samples" in text and "(partial)" in text
+    # 12 s outlier: in the overflow bar, the exact max in the legend.
+    hist = svg_text(figs["svsem-hist"])
+    assert "overflow 3" in hist and "max 12000000 µs" in hist
+    # One sample still draws; missing keys are left out, not fatal.
+    expect_test_figures(figs, "pmq")
+    assert "timer-hist" not in figs
+    # A test without its own view: any statistics object, named by its key.
+    expect_test_figures(figs, "bintime")
+    assert table(tree, "bintime: percentiles")[1][1] == "gaps"
+    warn_rows = [row for row in table(tree, "System snapshot")
+                 if row[0] == "real-time setup applied"]
+    assert "NO: ptsem" in warn_rows[0][1]
+
+
+def test_markdown_and_png(tmp_path):
+    png = tmp_path / "png"
+    r = report(FIX / "suite-a" / "pmq.json", FIX / "suite-b" / "pmq.json",
+               "--labels", "a,b", "--format", "md", "--png", png)
+    assert r.returncode == 0, r.stderr
+    md = r.stdout
+    assert md.startswith("# rtlat report: a vs b\n")
+    assert "| pmq | a | all | 1998 |" in md
+    assert re.search(r"^\| pmq \| b / a \| ratio \| ×", md, re.M)
+    assert "**warning:** settings differ between the compared runs: " \
+        "priority 99 vs 80" in md
+    assert sorted(p.name for p in png.iterdir()) == \
+        ["pmq-hist.png", "pmq-pct.png"]
+    for f in png.iterdir():
+        assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({f})" in md
+    w = report(FIX / "rt-tests", "--format", "md", "-o", tmp_path / "r.md",
+               "--png", tmp_path / "p2")
+    assert w.returncode == 0 and w.stdout == f"report: {tmp_path / 'r.md'}\n"
+    assert "](p2/cyclictest-cyclictest-json-hist.png)" in \
+        (tmp_path / "r.md").read_text()
+
+
+@pytest.mark.parametrize("args, pattern", [
+    (["/nonexistent"], r"/nonexistent: no such file or directory"),
+    (["A", "B", "--labels", "x"], r"--labels: 2 non-empty names expected"),
+    (["A", "-o", "/nonexistent/r.html"], r"--output: directory .* not exist"),
+    (["EMPTY"], r"no result files"),
+    (["BAD"], r"bad.json: not JSON"),
+])
+def test_bad_input(tmp_path, args, pattern):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "bad.json").write_text("{")
+    subst = {"A": FIX / "suite-a", "B": FIX / "suite-b",
+             "EMPTY": tmp_path / "empty", "BAD": tmp_path / "bad.json"}
+    before = set(os.listdir(tmp_path))
+    r = report(*[subst.get(a, a) for a in args])
+    assert r.returncode == 2, r.stderr
+    assert re.search(pattern, r.stderr) and len(r.stderr.splitlines()) == 1
+    assert r.stdout == "" and set(os.listdir(tmp_path)) == before
+    assert not (FIX / "suite-a" / "report.html").exists()
+
+
+# Appended to a copy of the page: the browser writes what it rendered
+# into the DOM, which --dump-dom prints after the load.
+PROBE = """<script>
+window.addEventListener("load", () => {
+  const box = e => { const r = e.getBoundingClientRect();
+                     return r.width > 0 && r.height > 0; };
+  const imgs = [...document.images], svgs = [...document.querySelectorAll("svg")];
+  const out = {
+    images: imgs.length, svgs: svgs.length,
+    broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0 &&
+                               i.naturalHeight > 0 && box(i))).map(i => i.alt),
+    empty_svgs: svgs.filter(s => !box(s)).length,
+    height: document.documentElement.scrollHeight,
+    width: document.documentElement.scrollWidth,
+  };
+  const pre = document.createElement("pre");
+  pre.id = "rtlat-probe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def chromium(tmp_path, *args):
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert exe, "chromium missing: tests/install-deps installs it"
+    return subprocess.run(
+        [exe, "--headless", "--no-sandbox", "--disable-gpu",
+         "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}",
+         "--virtual-time-budget=5000", "--window-size=1150,1400", *args],
+        capture_output=True, text=True, timeout=60)
+
+
+def test_browser_renders_the_page(tmp_path):
+    page = tmp_path / "r.html"
+    r = report(FIX / "suite-a", FIX / "suite-b", "--labels", "a,b",
+               "-o", page)
+    assert r.returncode == 0, r.stderr
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    dom = chromium(tmp_path, "--dump-dom", probe.as_uri())
+    m = re.search(r'<pre id="rtlat-probe">(.*?)</pre>', dom.stdout)
+    assert m, dom.stderr[-2000:]
+    got = json.loads(m.group(1).replace("&quot;", '"'))
+    n_figs = page.read_text().count("<figure")
+    assert got["images"] == n_figs >= 12 and got["broken"] == []
+    assert got["empty_svgs"] == 0
+    assert 5000 < got["height"] < 60000 and got["width"] <= 1150
+    shot = tmp_path / "shot.png"
+    s = chromium(tmp_path, f"--screenshot={shot}", page.as_uri())
+    assert shot.exists(), s.stderr[-2000:]
+    from PIL import Image
+    im = Image.open(shot).convert("L")
+    assert im.size == (1150, 1400)
+    lo, hi = im.getextrema()
+    assert lo < 64 and hi > 230     # text and background, not a blank page
+    # Not mostly one colour: a rendered page has many distinct greys.
+    assert len(im.getcolors(256 * 256) or []) > 20
