@@ -54,9 +54,14 @@ static struct opt suite_opts[] = {
 	OPT_END
 };
 
-/* For the man page and the completion (manpage.c). */
+/* The table, with --only's names from the registry (also for the man
+ * page and the completion, manpage.c). */
 struct opt *suite_options(void)
 {
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
+		names[i] = tests[i]->name;
 	return suite_opts;
 }
 
@@ -278,10 +283,8 @@ int suite_main(int argc, char **argv)
 	char dir[4096];
 	int i, rc, failed = 0;
 
-	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
-		names[i] = tests[i]->name;
 	fleet_begin(&fleet, "suite");
-	if (run_parse("rtlat suite", suite_title, suite_opts, argc, argv) ||
+	if (run_parse("rtlat suite", suite_title, suite_options(), argc, argv) ||
 	    fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
