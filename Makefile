@@ -44,7 +44,7 @@ rtlat: $(OBJS)
 
 build/%.o: src/%.c | build
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
 build:
 	mkdir -p build
@@ -134,7 +134,17 @@ uninstall:
 		rm -f $(DESTDIR)$(BINDIR)/rtlat-report
 	rm -rf $(DESTDIR)$(REPORT_VENV)
 
+# The Debian package (debian/), built from the committed tree (git archive
+# HEAD) in build/deb, so nothing is written outside the checkout; lintian
+# must find no error.
+VERSION := $(shell sed -n 's/.*RTLAT_VERSION "\(.*\)"/\1/p' src/core/version.h)
+deb:
+	rm -rf build/deb && mkdir -p build/deb/rtlat-$(VERSION)
+	git archive HEAD | tar -x -C build/deb/rtlat-$(VERSION)
+	cd build/deb/rtlat-$(VERSION) && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error build/deb/rtlat_$(VERSION)_*.changes
+
 clean: clean-asan
 	rm -rf build rtlat
 
-.PHONY: man install-bin uninstall all check check-asan asan-build clean-asan lint install install-report install-compat clean venv
+.PHONY: deb man install-bin uninstall all check check-asan asan-build clean-asan lint install install-report install-compat clean venv
