@@ -107,12 +107,12 @@ static void see_also(FILE *f, const char *self)
 	int i;
 
 	fputs(".SH SEE ALSO\n", f);
-	if (strcmp(self, "rtlat"))
+	if (strcmp(self, "rtlat") != 0)
 		fputs(".BR rtlat (1),\n", f);
 	for (i = 0; tests[i]; i++)
-		if (strcmp(self, tests[i]->name))
+		if (strcmp(self, tests[i]->name) != 0)
 			fprintf(f, ".BR rtlat\\-%s (1),\n", tests[i]->name);
-	if (strcmp(self, "suite"))
+	if (strcmp(self, "suite") != 0)
 		fputs(".BR rtlat\\-suite (1),\n", f);
 	fputs(".BR rtlat\\-report (1),\n.BR cyclictest (8),\n.BR pmqtest (8)\n", f);
 }
