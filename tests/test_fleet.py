@@ -5,7 +5,9 @@ real short run and read by a real parser."""
 import json
 import os
 import re
+import signal
 import subprocess
+import time
 
 import junitparser
 import pytest
@@ -13,7 +15,7 @@ import yaml
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import RTLAT, ROOT, run
+from conftest import RTLAT, ROOT, run, running, stop
 
 TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
 FLEET_OPTS = ["--max-latency", "--max-p99", "--junit", "--openmetrics",
@@ -249,4 +251,20 @@ def test_lava_definition_runs_with_a_stub(tmp_path, leakcheck):
     assert got["pmq-latency-min"][0] == "pass"
     assert float(got["pmq-latency-min"][1]) <= float(got["pmq-latency-max"][1])
     assert got["pmq-run"] == ("pass", None)
+    leakcheck()
+
+
+def test_stop_signal_ends_the_iterations(tmp_path, leakcheck):
+    js = tmp_path / "r.json"
+    with running(["pmq", "-q", "-i", "1000", "-D", "20", "--iterations", "3",
+                  "--json", str(js), "--lava"]) as p:
+        time.sleep(1.0)
+        rc, out, err = stop(p, signal.SIGINT)
+    assert rc == 0, err
+    assert err.splitlines() == ["rtlat pmq: iteration 1 of 3"]
+    assert len(re.findall(r"^#1 -> #0", out, re.M)) == 1
+    assert {m["name"] for m in lava_lines(out)} >= {"pmq-latency-max", "pmq-run"}
+    # the stopped iteration's JSON stays
+    d = json.loads(js.read_text())
+    assert d["return_code"] == 0 and d["fleet"]["series"][0]["samples"] > 0
     leakcheck()

@@ -4,8 +4,9 @@
  * whole lifecycle in a forked child (a test's state is made for one run),
  * which sends its series back as summary lines; the last iteration runs in
  * this process, which then holds every iteration's series, so the JSON,
- * the verdict and the fleet outputs cover them all. The children write no
- * files of their own.
+ * the verdict and the fleet outputs cover them all. Every iteration writes
+ * the --json (each over the last, with the iterations so far), so a run
+ * stopped in an early iteration still leaves its JSON.
  */
 #include <errno.h>
 #include <signal.h>
@@ -29,7 +30,6 @@ static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 		_exit(1);
 	unsetenv("RTLAT_SUMMARY_FD");
-	t->ops->common->json = NULL;
 	status = once(t);
 	for (i = from; i < fleet_raw_count(); i++)
 		if (fleet_rec_format(line, sizeof(line), fleet_raw(i)) > 0 &&
