@@ -101,13 +101,6 @@ void fleet_begin(const struct fleet_opts *o, const char *test)
 	snprintf(test_name, sizeof(test_name), "%s", test);
 }
 
-bool fleet_wanted(void)
-{
-	return opts && (opts->max_latency_us || opts->max_p99_us || opts->junit ||
-			opts->openmetrics || opts->lava || opts->baseline ||
-			opts->iterations > 1);
-}
-
 static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 {
 	uint64_t n = m->n + r->n;

@@ -99,8 +99,6 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 void fleet_begin(const struct fleet_opts *o, const char *test);
 /* Keep a record (results_summary does it for every test). */
 void fleet_add(const struct fleet_rec *r);
-/* Is anything of this asked (so the tests build their summary)? */
-bool fleet_wanted(void);
 /* Check the option values together: 0, or -1 after the line (exit 2). */
 int fleet_check(const char *prog, struct opt *tbl);
 /* The "fleet" object of the JSON file, if thresholds or a baseline are set. */
