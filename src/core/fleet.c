@@ -71,6 +71,7 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 			  const char *series, const struct stats *s)
 {
 	const struct histogram *h = &s->hist;
+	uint64_t sum = h->underflow;
 	uint32_t b;
 	int i;
 
@@ -84,14 +85,13 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	r->p50 = stats_percentile(s, 50.0);
 	r->p99 = stats_percentile(s, 99.0);
 	r->p9999 = stats_percentile(s, 99.99);
-	/* A bucket counts under a bound when all of it is below the bound. */
-	for (i = 0; i < FLEET_NLE; i++) {
-		r->le[i] = h->origin + (int64_t)h->width <= fleet_le_ns[i] ? h->underflow : 0;
-		for (b = 0; b < h->nbuckets; b++) {
-			if (hist_bucket_start(h, b) + (int64_t)h->width > fleet_le_ns[i])
-				break;
-			r->le[i] += h->count[b];
-		}
+	/* A bucket counts under a bound when all of it is below the bound
+	 * (underflow: below the first bucket). One pass over the buckets. */
+	for (i = 0, b = 0; i < FLEET_NLE; i++) {
+		while (b < h->nbuckets &&
+		       hist_bucket_start(h, b) + (int64_t)h->width <= fleet_le_ns[i])
+			sum += h->count[b++];
+		r->le[i] = h->origin <= fleet_le_ns[i] ? sum : 0;
 	}
 }
 
