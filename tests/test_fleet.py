@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import time
 
@@ -267,4 +268,19 @@ def test_stop_signal_ends_the_iterations(tmp_path, leakcheck):
     # the stopped iteration's JSON stays
     d = json.loads(js.read_text())
     assert d["return_code"] == 0 and d["fleet"]["series"][0]["samples"] > 0
+    leakcheck()
+
+
+def test_an_error_wins_over_a_threshold_and_is_in_the_junit(tmp_path, leakcheck):
+    full = tmp_path / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    j = tmp_path / "j.xml"
+    r = run(PMQ + ["--max-latency", "1", "--json", str(full), "--junit", str(j), "--lava"])
+    assert r.returncode == 1
+    cases = [c for s in junitparser.JUnitXml.fromfile(str(j)) for c in s]
+    assert [(c.classname, c.name) for c in cases] == [("rtlat.pmq", "latency"), ("rtlat", "run")]
+    assert isinstance(cases[0].result[0], junitparser.Failure)
+    assert isinstance(cases[1].result[0], junitparser.Error)
+    res = {m["name"]: m["result"] for m in lava_lines(r.stdout)}
+    assert res["pmq-run"] == "fail" and res["pmq-latency-max"] == "fail"
     leakcheck()

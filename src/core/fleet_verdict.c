@@ -228,7 +228,9 @@ static void print_verdict(const char *prog, bool judged)
 		fprintf(stderr, "%s: %s/%s: FAIL: %s\n", prog, fleet_get(i)->test,
 			fleet_get(i)->series, v.why);
 	}
-	if (judged)
+	if (judged && !fleet_count())
+		fprintf(stderr, "%s: verdict: none (no series was measured)\n", prog);
+	else if (judged)
 		fprintf(stderr, "%s: verdict: %s (%d of %d series failed)\n", prog,
 			failed ? "FAIL" : "PASS", failed, fleet_count());
 }
