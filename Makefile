@@ -5,6 +5,7 @@ CC ?= cc
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+COMPLDIR = $(PREFIX)/share/bash-completion/completions
 PYTHON ?= python3
 VENV ?= .venv
 QUICK ?= 0
@@ -23,14 +24,29 @@ LIBOBJS := $(filter-out build/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := build/unit-tests
 
-all: rtlat
+all: rtlat man
+
+# Man pages and bash completion are written by rtlat from its option
+# tables (rtlat --man NAME, rtlat --completion), so they never drift.
+man: build/man/.done build/rtlat.bash
+
+build/man/.done: rtlat
+	rm -rf build/man && mkdir -p build/man
+	for n in rtlat rtlat-report suite $$(./rtlat --help | awk '/^  [a-z]/ {print $$1}'); do \
+		case $$n in rtlat*) f=$$n ;; *) f=rtlat-$$n ;; esac; \
+		./rtlat --man $$n > build/man/$$f.1 || exit 1; \
+	done
+	touch $@
+
+build/rtlat.bash: rtlat
+	./rtlat --completion > $@
 
 rtlat: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: src/%.c | build
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
 build:
 	mkdir -p build
@@ -87,11 +103,12 @@ bench: rtlat
 
 install: install-bin install-report
 
-# The binary and its man pages: all of rtlat that a bare target needs.
-install-bin: rtlat
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+# The binary, its man pages and bash completion (what debian/ packages).
+install-bin: rtlat man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 build/rtlat.bash $(DESTDIR)$(COMPLDIR)/rtlat
 
 # rtlat-report (Python, matplotlib) in its own venv under PREFIX/lib, never
 # into the system's Python; BINDIR/rtlat-report links to it. Packagers
@@ -107,9 +124,34 @@ install-report:
 # names come from the registry (src/tests.c) through rtlat --list-compat.
 install-compat: install-bin
 	names=$$(./rtlat --list-compat) && test -n "$$names" && \
-	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; done
+	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; \
+		ln -sf rtlat $(DESTDIR)$(COMPLDIR)/$$n; done
+
+# Removes what install and install-compat put there; a compatible name
+# only when it is our link (never an installed rt-tests).
+uninstall:
+	for n in $$(./rtlat --list-compat); do \
+		for d in $(DESTDIR)$(BINDIR) $(DESTDIR)$(COMPLDIR); do \
+			[ "$$(readlink $$d/$$n 2>/dev/null)" = rtlat ] && rm -f $$d/$$n; \
+		done; \
+	done; true
+	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(COMPLDIR)/rtlat
+	for f in build/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/$${f##*/}; done
+	[ "$$(readlink $(DESTDIR)$(BINDIR)/rtlat-report 2>/dev/null)" != "$(REPORT_VENV)/bin/rtlat-report" ] || \
+		rm -f $(DESTDIR)$(BINDIR)/rtlat-report
+	rm -rf $(DESTDIR)$(REPORT_VENV)
+
+# The Debian package (debian/), built from the committed tree (git archive
+# HEAD) in build/deb, so nothing is written outside the checkout; lintian
+# must find no error.
+VERSION := $(shell sed -n 's/.*RTLAT_VERSION "\(.*\)"/\1/p' src/core/version.h)
+deb:
+	rm -rf build/deb && mkdir -p build/deb/rtlat-$(VERSION)
+	git archive HEAD | tar -x -C build/deb/rtlat-$(VERSION)
+	cd build/deb/rtlat-$(VERSION) && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error build/deb/rtlat_$(VERSION)_*.changes
 
 clean: clean-asan
 	rm -rf build rtlat
 
-.PHONY: all bench check check-asan asan-build clean-asan lint install install-bin install-report install-compat clean venv
+.PHONY: all bench check check-asan asan-build clean-asan lint install install-bin install-report install-compat uninstall deb man clean venv

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "manpage.h"
 #include "opts.h"
 #include "test.h"
 #include "version.h"
@@ -19,7 +20,7 @@ static void usage(FILE *f)
 	int i;
 
 	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n"
-		"       rtlat --version | --list-compat\n\n");
+		"       rtlat --version | --list-compat | --completion | --man NAME\n\n");
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "  %-9s %s%s%s%s\n", tests[i]->name, tests[i]->title,
 			tests[i]->compat ? " (as " : "",
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return OPTS_EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "--man") || !strcmp(argv[1], "--completion"))
+		return manpage_main(argc, argv);
 	if (global_option(argv[1]) == 0)
 		return 0;
 	t = test_find(argv[1]);

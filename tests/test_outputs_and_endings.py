@@ -21,7 +21,8 @@ TIMER = ["timer", "-T", "1", "-q", "-p", "1000"]
 REQUEST = ["request", "-i", "1", "--samples", "100"]
 # Every output option that writes a file, with a short run that writes it.
 OUTPUTS = [(PAIR, "--json"), (TIMER, "--json"), (TIMER, "-g"),
-           (TIMER, "--histfile"), (REQUEST, "--json"), (REQUEST, "-l")]
+           (TIMER, "--histfile"), (REQUEST, "--json"), (REQUEST, "-l"),
+           (PAIR, "--junit"), (PAIR, "--openmetrics")]
 
 
 def mknod_copy(tmp_path, name, major, minor):

@@ -312,8 +312,12 @@ def test_break_on_preemption(parallel_runs):
 
 
 def test_suite_summary_row(parallel_runs):
+    # name samples min avg max p99 p99.99 (what the table shows), then p50
+    # and the 16 cumulative OpenMetrics bucket counts (fleet_rec_format).
     row = parallel_runs[2].strip().split("\t")
-    assert row[0] == "latency" and len(row) == 7 and int(row[1]) > 0
+    assert row[0] == "latency" and len(row) == 8 + 16 and int(row[1]) > 0
+    le = [int(x) for x in row[8:]]
+    assert le == sorted(le) and le[-1] <= int(row[1])
 
 
 @pytest.mark.parametrize("when,sig,hist", [

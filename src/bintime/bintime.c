@@ -150,7 +150,7 @@ static void summary(void)
 	struct stats m;
 	int i;
 
-	if (!getenv("RTLAT_SUMMARY_FD") || stats_init(&m, 0, BT_BUCKET_NS, BT_BUCKETS))
+	if (stats_init(&m, 0, BT_BUCKET_NS, BT_BUCKETS))
 		return;
 	for (i = 0; i < ncpus; i++)
 		stats_merge(&m, &cpus[i].all);

@@ -306,7 +306,7 @@ static bool default_shown(const struct opt *o)
 }
 
 /* "(1..100) [default 5]" after an option's help. */
-static void usage_tail(FILE *f, const struct opt *o)
+void opts_usage_tail(FILE *f, const struct opt *o)
 {
 	if (o->type == OPT_INT || o->type == OPT_DURATION)
 		fprintf(f, " (%lld..%lld)", o->min, o->max);
@@ -342,7 +342,7 @@ void opts_usage(FILE *f, const char *prog, const char *synopsis,
 			snprintf(left + n, sizeof(left) - n, "%s--%s%s",
 				 n ? ", " : "", o->long_name, arg);
 		fprintf(f, "  %-28s %s", left, o->help ? o->help : "");
-		usage_tail(f, o);
+		opts_usage_tail(f, o);
 		fputc('\n', f);
 	}
 }

@@ -77,6 +77,8 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 void opts_defaults(struct opt *tbl);
 void opts_usage(FILE *f, const char *prog, const char *synopsis,
 		const struct opt *tbl);
+/* " (1..100) [default 5]": an option's range and default (help, man). */
+void opts_usage_tail(FILE *f, const struct opt *o);
 /* The entry for a short or long name, NULL if absent. */
 struct opt *opts_find(struct opt *tbl, int short_name, const char *long_name);
 /* Concatenate tables (each OPT_END-terminated) into a new malloc'd table. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cleanup.h"
+#include "fleet.h"
 #include "json.h"
 #include "opts.h"
 #include "outfile.h"
@@ -78,7 +79,8 @@ struct json *results_open(struct results *r, int return_code)
 	json_str(&jw, "rt_test_version:", RTLAT_VERSION);
 	put_time(&jw, "start_time", r->start);
 	put_time(&jw, "end_time", time(NULL));
-	json_int(&jw, "return_code", return_code);
+	/* A run that ends well but over a threshold exits 3 (fleet_end). */
+	json_int(&jw, "return_code", !return_code && fleet_exceeded() ? 3 : return_code);
 	sysinfo_json_compat(&jw);
 	return &jw;
 }
@@ -92,6 +94,7 @@ int results_close(struct results *r, struct json *j)
 	json_str(j, "clock", "CLOCK_MONOTONIC");
 	json_str(j, "unit", "ns");
 	json_obj_close(j);
+	fleet_json(j);
 	sysinfo_json(j);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */
@@ -146,17 +149,17 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 void results_summary(const char *series, const struct stats *s)
 {
 	const char *env = getenv("RTLAT_SUMMARY_FD");
-	char line[256];
+	struct fleet_rec r;
+	char line[512];
 	long long fd;
 	int n;
 
+	/* Kept for the verdict, the fleet outputs and the JSON's "fleet". */
+	fleet_rec_from_stats(&r, NULL, series, s);
+	fleet_add(&r);
 	if (!env || parse_ll(env, &fd) || fd < 0)
 		return;
-	n = snprintf(line, sizeof(line), "%s\t%llu\t%lld\t%.1f\t%lld\t%lld\t%lld\n",
-		     series, (unsigned long long)s->n, s->n ? (long long)s->min : 0,
-		     stats_mean(s), s->n ? (long long)s->max : 0,
-		     (long long)stats_percentile(s, 99.0),
-		     (long long)stats_percentile(s, 99.99));
+	n = fleet_rec_format(line, sizeof(line), &r);
 	if (n > 0 && write((int)fd, line, (size_t)n) < 0)
 		return;
 }

@@ -36,9 +36,10 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 		   const double *target);
 
 /*
- * Report a headline series to "rtlat suite": when RTLAT_SUMMARY_FD names
- * a pipe, one tab-separated line "name samples min avg max p99 p99.99"
- * (ns) is written to it. Does nothing otherwise.
+ * Report a headline series: kept for the thresholds, baseline and fleet
+ * outputs (fleet.h) and the JSON's "fleet" object, and for "rtlat suite":
+ * when RTLAT_SUMMARY_FD names a pipe, one tab-separated line "name samples
+ * min avg max p99 p99.99 p50 le..." (ns, fleet_rec_format) is written to it.
  */
 void results_summary(const char *series, const struct stats *s);
 

@@ -125,6 +125,29 @@ static int run_measure(struct test_run *t)
 	return ops->measure(t);
 }
 
+/* One run, from the results on (once per --iteration). */
+static int run_once(struct test_run *t)
+{
+	const struct test_ops *ops = t->ops;
+	int status;
+
+	results_begin(&t->res, ops->common->json, ops->name, t->argc, t->argv);
+	if (cleanup_init() || (ops->setup && ops->setup(t))) {
+		fprintf(stderr, "%s: cannot set up: %s\n", t->prog, strerror(ENOMEM));
+		status = 1;
+		goto out;
+	}
+	status = run_measure(t);
+	status = ops->report(t, status);
+out:
+	if (ops->teardown)
+		ops->teardown(t);
+	tracefs_close();
+	rt_fini();
+	cleanup_run();
+	return status;
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
@@ -136,24 +159,13 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	t.argc = argc;
 	t.argv = argv;
 	run_signals(ops);
+	fleet_begin(&ops->common->fleet, ops->name);
 	t.opts = ops->extra_opts ? opts_join(ops->opts, ops->extra_opts) : ops->opts;
 	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv) ||
-	    (ops->check && ops->check(&t)))
+	    (ops->check && ops->check(&t)) || fleet_check(t.prog, t.opts))
 		goto out_opts;
-	results_begin(&t.res, ops->common->json, ops->name, argc, argv);
-	if (cleanup_init() || (ops->setup && ops->setup(&t))) {
-		fprintf(stderr, "%s: cannot set up: %s\n", t.prog, strerror(ENOMEM));
-		status = 1;
-		goto out;
-	}
-	status = run_measure(&t);
-	status = ops->report(&t, status);
-out:
-	if (ops->teardown)
-		ops->teardown(&t);
-	tracefs_close();
-	rt_fini();
-	cleanup_run();
+	status = fleet_iterate(&t, run_once);
+	status = fleet_end(t.prog, status);
 out_opts:
 	if (t.opts != ops->opts)
 		free(t.opts);

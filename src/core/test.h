@@ -6,7 +6,10 @@
  *   program name, stop signals -> defaults, parse, check (exit 2) ->
  *   results_begin, cleanup_init, setup (exit 1 "cannot set up") ->
  *   rt_init, rt_apply -> measure (start, supervise, stop) -> report ->
- *   teardown, tracefs_close, rt_fini, cleanup_run.
+ *   teardown, tracefs_close, rt_fini, cleanup_run -> fleet_end (exit 3
+ *   if a threshold was exceeded; JUnit, OpenMetrics, LAVA lines).
+ * With --iterations N the part from results_begin on runs N times
+ * (fleet_iter.c).
  *
  * Adding a test: one file with its struct test_ops, one row in tests[]
  * (src/tests.c).
@@ -18,6 +21,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "fleet.h"
 #include "opts.h"
 #include "results.h"
 #include "rtsetup.h"
@@ -28,13 +32,15 @@ struct test_common {
 	bool strict;			/* --strict */
 	bool no_mlock;			/* --no-mlock */
 	bool no_dma_latency;		/* --no-dma-latency */
+	struct fleet_opts fleet;	/* thresholds, baseline, fleet outputs */
 };
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(c)->json, json_help, NULL, false },					\
-	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency)
+	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
+	FLEET_OPT_ENTRIES(&(c)->fleet)
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)

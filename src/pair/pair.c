@@ -456,13 +456,14 @@ int pair_measure_once(void)
 	return run.failed;
 }
 
-/* All pairs as one series, for the suite's table. */
+/* All pairs as one series: the suite's table, the fleet outputs, the
+ * JSON's "fleet" (a later --baseline). */
 static void report_summary(const struct pair_run *run)
 {
 	struct stats all;
 	int i;
 
-	if (!getenv("RTLAT_SUMMARY_FD") || !run->pairs ||
+	if (!run->pairs ||
 	    stats_init(&all, 0, HIST_BUCKET_NS, HIST_BUCKETS))
 		return;
 	for (i = 0; i < run->npairs; i++)
@@ -514,8 +515,8 @@ int pair_report(struct test_run *t, int status)
 		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
 			run.prog, run.shared->break_pair,
 			ns_to_us_round((double)run.shared->break_ns), run.cfg.breaktrace_us);
-	pair_write_json(&run, &t->res);
 	report_summary(&run);
+	pair_write_json(&run, &t->res);
 	return run.failed ? 1 : 0;
 }
 

@@ -447,8 +447,8 @@ int req_report(struct req_run *run, struct results *res)
 	if (run->log && outfile_close(&run->log_file, run->prog))
 		run->failed = 1;
 	run->log = NULL;
-	req_write_json(run, res);
 	suite_summary(run);
+	req_write_json(run, res);
 	return run->failed ? 1 : 0;
 }
 

@@ -4,7 +4,8 @@
  * table, one JSON (and the test's own text output) per test in a results
  * directory. Each test runs as a child "rtlat SUBCOMMAND ..." that reports
  * its headline series through a pipe (results_summary), so the suite
- * never parses JSON.
+ * never parses JSON. The thresholds and fleet outputs (fleet.h) judge the
+ * same summaries.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "fleet.h"
 #include "opts.h"
 #include "stopsig.h"
 #include "test.h"
@@ -34,6 +36,7 @@ static unsigned long long only;		/* bit i: tests[i]; 0: all */
 static const char *names[32];		/* the registry's, for --only */
 static volatile sig_atomic_t interrupted;
 static pid_t current;
+static struct fleet_opts fleet;		/* judged on the tests' summaries */
 
 static struct opt suite_opts[] = {
 	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5, &duration_s,
@@ -46,13 +49,25 @@ static struct opt suite_opts[] = {
 	  "comma-separated subset of the tests", names, false },
 	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &report,
 	  "write report.html into the results directory with rtlat-report", NULL, false },
+	FLEET_VERDICT_ENTRIES(&fleet),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
 };
 
+/* The table, with --only's names from the registry (also for the man
+ * page and the completion, manpage.c). */
+struct opt *suite_options(void)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
+		names[i] = tests[i]->name;
+	return suite_opts;
+}
+
 struct row {
 	char test[16];
-	char line[200];
+	char line[512];
 };
 
 static struct row rows[SUITE_MAX_ROWS];
@@ -83,6 +98,7 @@ static long long build_args(const struct test_ops *t, char **av, int *n,
 static void read_rows(int fd, const char *test)
 {
 	char buf[4096], *line, *save;
+	struct fleet_rec rec;
 	ssize_t got;
 	size_t len = 0;
 
@@ -101,6 +117,8 @@ static void read_rows(int fd, const char *test)
 		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
 		snprintf(rows[nrows].line, sizeof(rows[nrows].line), "%s", line);
 		nrows++;
+		if (!fleet_rec_parse(line, test, &rec))
+			fleet_add(&rec);
 	}
 }
 
@@ -265,10 +283,9 @@ int suite_main(int argc, char **argv)
 	char dir[4096];
 	int i, rc, failed = 0;
 
-	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
-		names[i] = tests[i]->name;
-	if (run_parse("rtlat suite", suite_title,
-		      suite_opts, argc, argv))
+	fleet_begin(&fleet, "suite");
+	if (run_parse("rtlat suite", suite_title, suite_options(), argc, argv) ||
+	    fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
 		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
@@ -295,5 +312,5 @@ int suite_main(int argc, char **argv)
 	printf("results: %s\n", dir);
 	if (report && nrows && write_report(dir))
 		failed = 1;
-	return failed || interrupted ? 1 : 0;
+	return fleet_end("rtlat suite", failed || interrupted ? 1 : 0);
 }

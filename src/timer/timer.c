@@ -329,9 +329,9 @@ static int timer_report(struct test_run *t, int status)
 	report_end(&run);
 	if (timer_write_histfile(&run))
 		status = 1;
+	results_summary("latency", &run.all);
 	if (timer_write_json(&run, &t->res, actual, requested, status))
 		status = 1;
-	results_summary("latency", &run.all);
 	return status;
 }
 

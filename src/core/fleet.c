@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fleet.c - thresholds, baseline and the verdict over the headline series
+ * every test reports (see fleet.h). The records are few (a handful of
+ * series per iteration) and all judging happens after the measurement.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fleet.h"
+#include "json.h"
+#include "stats.h"
+
+#define FLEET_MAX_RAW 512
+#define FLEET_MAX 64
+
+/* 1 us to 1 s in 1-2-5 steps (then +Inf): fine where RT latencies are. */
+const long long fleet_le_ns[FLEET_NLE] = {
+	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+	1000000, 2000000, 5000000, 10000000, 100000000, 1000000000, 10000000000LL,
+};
+
+static const struct fleet_opts *opts;
+static char test_name[24];
+static struct fleet_rec raw[FLEET_MAX_RAW];	/* every iteration's */
+static int nraw;
+static struct fleet_rec merged[FLEET_MAX];	/* one per test and series */
+static int nmerged;
+
+int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
+{
+	int n, i;
+
+	n = snprintf(buf, len, "%s\t%llu\t%lld\t%.1f\t%lld\t%lld\t%lld\t%lld",
+		     r->series, (unsigned long long)r->n, r->min, r->avg, r->max,
+		     r->p99, r->p9999, r->p50);
+	for (i = 0; i < FLEET_NLE && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, "\t%llu", (unsigned long long)r->le[i]);
+	if (n > 0 && (size_t)n + 1 < len) {
+		buf[n++] = '\n';
+		buf[n] = '\0';
+	}
+	return n > 0 && (size_t)n < len ? n : -1;
+}
+
+int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r)
+{
+	unsigned long long n, le;
+	const char *p;
+	int i, used;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->test, sizeof(r->test), "%s", test);
+	if (sscanf(line, "%31[^\t]\t%llu\t%lld\t%lf\t%lld\t%lld\t%lld\t%lld%n",
+		   r->series, &n, &r->min, &r->avg, &r->max, &r->p99, &r->p9999,
+		   &r->p50, &used) != 8)
+		return -1;
+	r->n = n;
+	p = line + used;
+	for (i = 0; i < FLEET_NLE; i++) {
+		if (sscanf(p, "\t%llu%n", &le, &used) != 1)
+			return -1;
+		r->le[i] = le;
+		p += used;
+	}
+	return 0;
+}
+
+void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
+			  const char *series, const struct stats *s)
+{
+	const struct histogram *h = &s->hist;
+	uint64_t sum = h->underflow;
+	uint32_t b;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->test, sizeof(r->test), "%s", test ? test : "");
+	snprintf(r->series, sizeof(r->series), "%s", series);
+	r->n = s->n;
+	r->min = s->n ? s->min : 0;
+	r->max = s->n ? s->max : 0;
+	r->avg = stats_mean(s);
+	r->p50 = stats_percentile(s, 50.0);
+	r->p99 = stats_percentile(s, 99.0);
+	r->p9999 = stats_percentile(s, 99.99);
+	/* A bucket counts under a bound when all of it is below the bound
+	 * (underflow: below the first bucket). One pass over the buckets. */
+	for (i = 0, b = 0; i < FLEET_NLE; i++) {
+		while (b < h->nbuckets &&
+		       hist_bucket_start(h, b) + (int64_t)h->width <= fleet_le_ns[i])
+			sum += h->count[b++];
+		r->le[i] = h->origin <= fleet_le_ns[i] ? sum : 0;
+	}
+}
+
+void fleet_begin(const struct fleet_opts *o, const char *test)
+{
+	opts = o;
+	snprintf(test_name, sizeof(test_name), "%s", test);
+}
+
+static void merge(struct fleet_rec *m, const struct fleet_rec *r)
+{
+	uint64_t n = m->n + r->n;
+	int i;
+
+	if (r->n && (!m->n || r->min < m->min))
+		m->min = r->min;
+	if (r->max > m->max)
+		m->max = r->max;
+	/* Percentiles of merged runs: the worst iteration's (an upper bound). */
+	if (r->p50 > m->p50)
+		m->p50 = r->p50;
+	if (r->p99 > m->p99)
+		m->p99 = r->p99;
+	if (r->p9999 > m->p9999)
+		m->p9999 = r->p9999;
+	m->avg = n ? (m->avg * (double)m->n + r->avg * (double)r->n) / (double)n : 0;
+	m->n = n;
+	for (i = 0; i < FLEET_NLE; i++)
+		m->le[i] += r->le[i];
+}
+
+void fleet_add(const struct fleet_rec *r)
+{
+	int i;
+
+	if (nraw == FLEET_MAX_RAW)
+		return;
+	raw[nraw] = *r;
+	if (!raw[nraw].test[0])
+		snprintf(raw[nraw].test, sizeof(raw[nraw].test), "%s", test_name);
+	r = &raw[nraw++];
+	for (i = 0; i < nmerged; i++)
+		if (!strcmp(merged[i].test, r->test) && !strcmp(merged[i].series, r->series))
+			break;
+	if (i == nmerged) {
+		if (nmerged == FLEET_MAX)
+			return;
+		merged[nmerged++] = *r;
+		return;
+	}
+	merge(&merged[i], r);
+}
+
+int fleet_count(void)
+{
+	return nmerged;
+}
+
+const struct fleet_rec *fleet_get(int i)
+{
+	return &merged[i];
+}
+
+const char *fleet_host(void)
+{
+	static char host[256];
+
+	if (!host[0] && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "unknown");
+	return host;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The worst figure of a series over the iterations: the median of their
+ * maxima (the upper one of an even count), so a run fails the baseline
+ * when half the iterations or more regress, as Linaro's wrappers judge.
+ */
+long long fleet_worst(const struct fleet_rec *m)
+{
+	static long long v[FLEET_MAX_RAW];
+	int i, n = 0;
+
+	for (i = 0; i < nraw; i++)
+		if (!strcmp(raw[i].test, m->test) && !strcmp(raw[i].series, m->series))
+			v[n++] = raw[i].max;
+	if (!n)
+		return m->max;
+	qsort(v, n, sizeof(v[0]), cmp_ll);
+	return v[n / 2];
+}
+
+int fleet_raw_count(void)
+{
+	return nraw;
+}
+
+const struct fleet_rec *fleet_raw(int i)
+{
+	return &raw[i];
+}
+
+const struct fleet_opts *fleet_opts(void)
+{
+	return opts;
+}
+
+const char *fleet_test(void)
+{
+	return test_name;
+}

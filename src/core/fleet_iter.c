@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fleet_iter.c - --iterations N: iterations 1..N-1 each run the test's
+ * whole lifecycle in a forked child (a test's state is made for one run),
+ * which sends its series back as summary lines; the last iteration runs in
+ * this process, which then holds every iteration's series, so the JSON,
+ * the verdict and the fleet outputs cover them all. Every iteration writes
+ * the --json (each over the last, with the iterations so far), so a run
+ * stopped in an early iteration still leaves its JSON.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fleet.h"
+#include "test.h"
+
+#define POLL_NS 10000000LL
+
+static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
+		  pid_t parent)
+{
+	char line[512];
+	int status, i, from = fleet_raw_count();
+
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+		_exit(1);
+	unsetenv("RTLAT_SUMMARY_FD");
+	status = once(t);
+	for (i = from; i < fleet_raw_count(); i++)
+		if (fleet_rec_format(line, sizeof(line), fleet_raw(i)) > 0 &&
+		    write(fd, line, strlen(line)) < 0)
+			break;
+	close(fd);
+	exit(status);
+}
+
+static void read_recs(int fd)
+{
+	static char buf[16384];
+	char *line, *save;
+	struct fleet_rec r;
+	size_t len = 0;
+	ssize_t got;
+
+	while (len < sizeof(buf) - 1) {
+		got = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (got > 0)
+			len += (size_t)got;
+		else if (got == 0 || errno != EINTR)
+			break;
+	}
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!fleet_rec_parse(line, fleet_test(), &r))
+			fleet_add(&r);
+}
+
+/* A stop signal to this process reaches the iteration running. */
+static bool stop_seen(const struct test_run *t)
+{
+	if (t->ops->stop == STOP_BY_SIGWAIT)
+		return run_stop_wait(POLL_NS);
+	usleep(POLL_NS / 1000);
+	return run_stop_requested;
+}
+
+/* One iteration in a child: its exit status; *stopped on a stop signal. */
+static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
+			 bool *stopped)
+{
+	pid_t parent = getpid(), pid;
+	int fds[2], status = 0;
+
+	if (pipe(fds))
+		return 1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		child(t, once, fds[1], parent);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return 1;
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (!*stopped && stop_seen(t)) {
+			*stopped = true;
+			kill(pid, SIGTERM);
+		}
+	}
+	read_recs(fds[0]);
+	close(fds[0]);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int fleet_iterate(struct test_run *t, int (*once)(struct test_run *))
+{
+	const struct fleet_opts *o = fleet_opts();
+	long long n = o ? o->iterations : 1, i;
+	bool stopped = false;
+	int status;
+
+	for (i = 1; i < n; i++) {
+		fprintf(stderr, "%s: iteration %lld of %lld\n", t->prog, i, n);
+		status = iterate_child(t, once, &stopped);
+		if (status == 1 || stopped)
+			return status;
+	}
+	if (n > 1)
+		fprintf(stderr, "%s: iteration %lld of %lld\n", t->prog, n, n);
+	return once(t);
+}

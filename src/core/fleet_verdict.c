@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fleet_verdict.c - judging the series against --max-latency, --max-p99
+ * and --baseline, the verdict's lines and JSON, and fleet_end(), which
+ * writes the fleet outputs and gives the final exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "fleet.h"
+#include "json.h"
+
+#define BASE_MAX 64
+#define BASE_FILE_MAX (256L << 20)
+
+struct base_rec {
+	char key[64];		/* "test/series" */
+	long long max_ns;
+};
+
+static struct base_rec base[BASE_MAX];
+static int nbase;
+static time_t started;
+
+/* The value of "key": in [p, end), as a number or a string. */
+static int field(const char *p, const char *end, const char *key, char *out, size_t len)
+{
+	char pat[48];
+	const char *v;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	v = strstr(p, pat);
+	if (!v || v >= end)
+		return -1;
+	v += strlen(pat);
+	if (*v == '"')
+		v++;
+	n = strcspn(v, "\",\n}");
+	if (n >= len)
+		return -1;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * The "fleet" object rtlat writes into every --json (fleet_json below):
+ * read with the writer's own layout in mind (each series a flat object),
+ * which is all a baseline needs; anything else is "not a baseline".
+ */
+static int parse_baseline(const char *text)
+{
+	const char *p = strstr(text, "\"fleet\": {"), *end;
+	char test[24], series[32], max[32];
+
+	p = p ? strstr(p, "\"series\": [") : NULL;
+	while (p && (p = strchr(p + 1, '{')) != NULL && nbase < BASE_MAX) {
+		end = strchr(p, '}');
+		if (!end || field(p, end, "test", test, sizeof(test)) ||
+		    field(p, end, "series", series, sizeof(series)) ||
+		    field(p, end, "max_ns", max, sizeof(max)) ||
+		    parse_ll(max, &base[nbase].max_ns))
+			break;
+		snprintf(base[nbase].key, sizeof(base[nbase].key), "%s/%s", test, series);
+		nbase++;
+		p = end;
+	}
+	return nbase ? 0 : -1;
+}
+
+static int load_baseline(const char *prog, struct opt *o, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	long size = -1;
+	int ret = -1;
+
+	if (f && !fseek(f, 0, SEEK_END))
+		size = ftell(f);
+	if (size >= 0 && size < BASE_FILE_MAX && !fseek(f, 0, SEEK_SET))
+		text = calloc(1, (size_t)size + 1);
+	if (text && fread(text, 1, (size_t)size, f) == (size_t)size)
+		ret = parse_baseline(text);
+	if (!f || ret)
+		opts_error(prog, o, "cannot use '%s': %s; accepted: a --json file of an earlier run of this rtlat",
+			   path, f ? "no rtlat figures in it" : strerror(errno));
+	if (f)
+		fclose(f);
+	free(text);
+	return ret;
+}
+
+int fleet_check(const char *prog, struct opt *tbl)
+{
+	const struct fleet_opts *o = fleet_opts();
+
+	started = time(NULL);
+	if (!o || !o->baseline)
+		return 0;
+	return load_baseline(prog, opts_find(tbl, 0, "baseline"), o->baseline);
+}
+
+static long long base_of(const struct fleet_rec *r)
+{
+	char key[64];
+	int i;
+
+	snprintf(key, sizeof(key), "%s/%s", r->test, r->series);
+	for (i = 0; i < nbase; i++)
+		if (!strcmp(base[i].key, key))
+			return base[i].max_ns;
+	return -1;
+}
+
+void fleet_judge(int i, struct fleet_judged *v)
+{
+	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_rec *r = fleet_get(i);
+	long long tol = o ? o->tolerance_pct : 0;
+
+	v->failure = NULL;
+	v->why[0] = '\0';
+	v->worst_ns = fleet_worst(r);
+	v->base_ns = base_of(r);
+	if (!o)
+		return;
+	if (o->max_latency_us && r->max > o->max_latency_us * 1000) {
+		v->failure = "max-latency";
+		snprintf(v->why, sizeof(v->why), "max %.3f us > --max-latency %lld us",
+			 r->max / 1e3, o->max_latency_us);
+	} else if (o->max_p99_us && r->p99 > o->max_p99_us * 1000) {
+		v->failure = "max-p99";
+		snprintf(v->why, sizeof(v->why), "p99 %.3f us > --max-p99 %lld us",
+			 r->p99 / 1e3, o->max_p99_us);
+	} else if (v->base_ns >= 0 &&
+		   (double)v->worst_ns > (double)v->base_ns * (1.0 + tol / 100.0)) {
+		v->failure = "baseline";
+		snprintf(v->why, sizeof(v->why),
+			 "worst %.3f us > baseline %.3f us + %lld%%",
+			 v->worst_ns / 1e3, v->base_ns / 1e3, tol);
+	}
+}
+
+bool fleet_exceeded(void)
+{
+	struct fleet_judged v;
+	int i;
+
+	for (i = 0; i < fleet_count(); i++) {
+		fleet_judge(i, &v);
+		if (v.failure)
+			return true;
+	}
+	return false;
+}
+
+static void json_series(struct json *j, int i)
+{
+	const struct fleet_rec *r = fleet_get(i);
+	struct fleet_judged v;
+
+	fleet_judge(i, &v);
+	json_obj_open(j, NULL);
+	json_str(j, "test", r->test);
+	json_str(j, "series", r->series);
+	json_uint(j, "samples", r->n);
+	json_int(j, "min_ns", r->min);
+	json_double(j, "avg_ns", r->avg);
+	json_int(j, "max_ns", r->max);
+	json_int(j, "p99_ns", r->p99);
+	json_int(j, "p99.99_ns", r->p9999);
+	json_int(j, "worst_ns", v.worst_ns);
+	if (v.base_ns >= 0)
+		json_int(j, "baseline_max_ns", v.base_ns);
+	else
+		json_null(j, "baseline_max_ns");
+	json_str(j, "result", v.failure ? "fail" : "pass");
+	if (v.failure)
+		json_str(j, "failure", v.why);
+	json_obj_close(j);
+}
+
+void fleet_json(struct json *j)
+{
+	const struct fleet_opts *o = fleet_opts();
+	int i;
+
+	if (!fleet_count())
+		return;
+	json_obj_open(j, "fleet");
+	json_str(j, "verdict", fleet_exceeded() ? "fail" : "pass");
+	json_int(j, "iterations", o ? o->iterations : 1);
+	json_int(j, "max_latency_us", o ? o->max_latency_us : 0);
+	json_int(j, "max_p99_us", o ? o->max_p99_us : 0);
+	if (o && o->baseline)
+		json_str(j, "baseline", o->baseline);
+	else
+		json_null(j, "baseline");
+	json_int(j, "tolerance_pct", o ? o->tolerance_pct : 0);
+	json_arr_open(j, "series");
+	for (i = 0; i < fleet_count(); i++)
+		json_series(j, i);
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+/* One line per series that failed, and one for the whole when judged. */
+static void print_verdict(const char *prog, bool judged)
+{
+	struct fleet_judged v;
+	int i, failed = 0;
+
+	for (i = 0; i < fleet_count(); i++) {
+		fleet_judge(i, &v);
+		if (v.base_ns >= 0)
+			fprintf(stderr, "%s: %s/%s: worst %.3f us, baseline %.3f us\n",
+				prog, fleet_get(i)->test, fleet_get(i)->series,
+				v.worst_ns / 1e3, v.base_ns / 1e3);
+		else if (fleet_opts()->baseline)
+			fprintf(stderr, "%s: %s/%s: not in the baseline, not judged against it\n",
+				prog, fleet_get(i)->test, fleet_get(i)->series);
+		if (!v.failure)
+			continue;
+		failed++;
+		fprintf(stderr, "%s: %s/%s: FAIL: %s\n", prog, fleet_get(i)->test,
+			fleet_get(i)->series, v.why);
+	}
+	if (judged && !fleet_count())
+		fprintf(stderr, "%s: verdict: none (no series was measured)\n", prog);
+	else if (judged)
+		fprintf(stderr, "%s: verdict: %s (%d of %d series failed)\n", prog,
+			failed ? "FAIL" : "PASS", failed, fleet_count());
+}
+
+int fleet_end(const char *prog, int status)
+{
+	const struct fleet_opts *o = fleet_opts();
+	bool judged;
+
+	if (!o)
+		return status;
+	judged = o->max_latency_us || o->max_p99_us || o->baseline;
+	if (judged || fleet_exceeded())
+		print_verdict(prog, judged);
+	if (o->junit && fleet_write_junit(prog, o->junit, (long long)(time(NULL) - started), status))
+		status = 1;
+	if (o->openmetrics && fleet_write_openmetrics(prog, o->openmetrics))
+		status = 1;
+	if (o->lava) {
+		fflush(stdout);
+		fleet_print_lava(stdout, fleet_test(), status);
+		fflush(stdout);
+	}
+	if (!status && fleet_exceeded())
+		status = 3;
+	return status;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* manpage.h - "rtlat --man NAME" and "rtlat --completion" (manpage.c). */
+#ifndef RTLAT_MANPAGE_H
+#define RTLAT_MANPAGE_H
+
+/* argv[1] is --man or --completion: write the page or script to stdout;
+ * the exit status. */
+int manpage_main(int argc, char **argv);
+
+#endif

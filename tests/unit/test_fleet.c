@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_fleet.c - the fleet records on known inputs: OpenMetrics bucket
+ * counts from a histogram, the summary line both ways, merging and the
+ * median worst figure over iterations, thresholds. */
+#include <string.h>
+#include "fleet.h"
+#include "stats.h"
+#include "unit.h"
+
+/* 500 ns buckets from 0, 100 buckets (0..50 us), values given in ns. */
+static void rec_of(struct fleet_rec *r, const char *series, const long long *v, int n)
+{
+	struct stats s;
+	int i;
+
+	CHECK(stats_init(&s, 0, 500, 100) == 0);
+	for (i = 0; i < n; i++)
+		stats_add(&s, v[i]);
+	fleet_rec_from_stats(r, "pmq", series, &s);
+	stats_free(&s);
+}
+
+UNIT_TEST(fleet_buckets_and_figures)
+{
+	static const long long v[] = { 700, 1500, 1900, 4000, 9000, 60000 };
+	struct fleet_rec r;
+
+	rec_of(&r, "latency", v, 6);
+	CHECK_EQ_LL(r.n, 6);
+	CHECK_EQ_LL(r.min, 700);
+	CHECK_EQ_LL(r.max, 60000);
+	/* <= 1 us: 700 (bucket 500..1000); <= 2 us: + 1500, 1900 */
+	CHECK_EQ_LL(r.le[0], 1);
+	CHECK_EQ_LL(r.le[1], 3);
+	CHECK_EQ_LL(r.le[2], 4);	/* <= 5 us */
+	CHECK_EQ_LL(r.le[3], 5);	/* <= 10 us */
+	CHECK_EQ_LL(r.le[5], 5);	/* <= 50 us: 60 us overflowed */
+	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 5);
+}
+
+UNIT_TEST(fleet_line_round_trip)
+{
+	static const long long v[] = { 1000, 2000, 3000 };
+	struct fleet_rec r, back;
+	char line[512];
+	int i;
+
+	rec_of(&r, "response", v, 3);
+	CHECK(fleet_rec_format(line, sizeof(line), &r) > 0);
+	CHECK(line[strlen(line) - 1] == '\n');
+	CHECK(!strncmp(line, "response\t3\t1000\t2000.0\t3000\t", 28));
+	CHECK(fleet_rec_parse(line, "request", &back) == 0);
+	CHECK(!strcmp(back.test, "request") && !strcmp(back.series, "response"));
+	CHECK_EQ_LL(back.n, 3);
+	CHECK_EQ_LL(back.max, 3000);
+	CHECK_EQ_LL(back.p99, r.p99);
+	for (i = 0; i < FLEET_NLE; i++)
+		CHECK_EQ_LL(back.le[i], r.le[i]);
+	CHECK(fleet_rec_parse("response\t3\t1000", "x", &back) == -1);
+	CHECK(fleet_rec_format(line, 20, &r) == -1);
+}
+
+UNIT_TEST(fleet_iterations_and_threshold)
+{
+	static const long long a[] = { 1000, 5000 }, b[] = { 1000, 30000 },
+			       c[] = { 2000, 8000 };
+	static struct fleet_opts o = { .max_latency_us = 20, .tolerance_pct = 10 };
+	struct fleet_judged v;
+	struct fleet_rec r;
+
+	fleet_begin(&o, "pmq");
+	rec_of(&r, "latency", a, 2);
+	fleet_add(&r);
+	rec_of(&r, "latency", b, 2);
+	fleet_add(&r);
+	rec_of(&r, "latency", c, 2);
+	fleet_add(&r);
+	CHECK_EQ_LL(fleet_count(), 1);
+	CHECK_EQ_LL(fleet_get(0)->n, 6);
+	CHECK_EQ_LL(fleet_get(0)->min, 1000);
+	CHECK_EQ_LL(fleet_get(0)->max, 30000);
+	CHECK_NEAR(fleet_get(0)->avg, 47000.0 / 6, 1e-6);
+	CHECK_EQ_LL(fleet_worst(fleet_get(0)), 8000);	/* median of 5, 30, 8 us */
+	fleet_judge(0, &v);
+	CHECK(v.failure && !strcmp(v.failure, "max-latency"));
+	CHECK(!strcmp(v.why, "max 30.000 us > --max-latency 20 us"));
+	CHECK_EQ_LL(v.base_ns, -1);
+	CHECK(fleet_exceeded());
+	o.max_latency_us = 40;
+	CHECK(!fleet_exceeded());
+	fleet_begin(NULL, "");
+}
