@@ -115,6 +115,29 @@ const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
 	return buf;
 }
 
+int req_server_frame(const uint8_t *b, size_t n, uint32_t *seq, char *why,
+		     size_t len)
+{
+	enum req_frame_err err;
+	char what[96];
+
+	if (n < REQ_REQUEST_LEN)
+		return 1;
+	err = req_decode_request(b, seq);
+	/* Too much at once: say what is wrong with the start, if anything. */
+	if (!err && n > REQ_REQUEST_LEN) {
+		snprintf(why, len, "oversized frame (%zu bytes or more; a request is %d)",
+			 n, REQ_REQUEST_LEN);
+		return -1;
+	}
+	if (err) {
+		snprintf(why, len, "malformed frame: %s",
+			 req_frame_strerror(err, b, what, sizeof(what)));
+		return -1;
+	}
+	return 0;
+}
+
 /* Wait for fd to be ready for ev until deadline: 0, -ETIMEDOUT, -errno. */
 static int wait_fd(int fd, short ev, int64_t deadline)
 {
