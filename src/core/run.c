@@ -25,9 +25,10 @@ static void on_stop(int sig)
 	volatile sig_atomic_t *flag = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST);
 
 	(void)sig;
-	run_stop_requested = 1;
+	/* Atomic: threads poll these flags (no data race for TSan). */
+	__atomic_store_n(&run_stop_requested, 1, __ATOMIC_RELAXED);
 	if (flag)
-		*flag = 1;
+		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 static void on_kick(int sig)
@@ -40,8 +41,8 @@ void run_stop_flag(volatile sig_atomic_t *flag)
 	/* Publish, then look: a signal in between is seen by one of the two
 	 * (the handler or this check), and 0 is never stored over its 1. */
 	__atomic_store_n(&stop_flag, flag, __ATOMIC_SEQ_CST);
-	if (flag && run_stop_requested)
-		*flag = 1;
+	if (flag && __atomic_load_n(&run_stop_requested, __ATOMIC_SEQ_CST))
+		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 bool run_stop_wait(int64_t ns)

@@ -289,7 +289,7 @@ static void kick(const struct pair_run *run)
 		for (r = 0; r < 2; r++) {
 			const struct pair_worker *w = &run->pairs[i].w[r];
 
-			if (w->finished)
+			if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 				continue;
 			if (run->cfg.fork && w->pid)
 				kill(w->pid, PAIR_KICK_SIGNAL);
