@@ -86,7 +86,10 @@ enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
 	if (b[3] != (uint8_t)seq)
 		return REQ_FRAME_SEQ;
 	*t1 = (int64_t)get64(b + 8);
-	*t2 = *t1 + (int64_t)get32(b + 4);
+	/* Saturated: a hostile server's t1 near INT64_MAX must not overflow
+	 * (found by fuzz_request); t2 - t1 then stays within 32 bits. */
+	*t2 = *t1 > INT64_MAX - (int64_t)get32(b + 4) ? INT64_MAX :
+	      *t1 + (int64_t)get32(b + 4);
 	return REQ_FRAME_OK;
 }
 
