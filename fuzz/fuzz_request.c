@@ -102,6 +102,11 @@ static void client(const uint8_t *d, size_t size)
 	req_frame_strerror(err, frame, why, sizeof(why));
 	if (err)
 		return;
+	if (t2 < t1 || t2 - t1 > UINT32_MAX)
+		abort();
+	/* Saturated at INT64_MAX (a hostile t1): nothing to give back. */
+	if (t2 == INT64_MAX)
+		return;
 	/* t2 - t1 of a valid frame fits 32 bits: re-encoding gives it back. */
 	req_encode_reply(again, seq, t1, t2);
 	if (memcmp(again, frame, REQ_REPLY_LEN))
