@@ -177,9 +177,12 @@ static int start_child(struct pair_run *run, struct pair *p, enum pair_role role
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
+		int err = errno;
+
 		snprintf(run->fail_msg, sizeof(run->fail_msg),
-			 "cannot fork for pair %d: %s", p->index, strerror(errno));
-		return -errno;
+			 "cannot fork for pair %d: %s%s", p->index, strerror(err),
+			 err == EAGAIN ? " (RLIMIT_NPROC: ulimit -u)" : "");
+		return -err;
 	}
 	if (pid == 0)
 		pair_child(p, role);
@@ -441,9 +444,13 @@ int pair_measure(struct test_run *t)
 	(void)t;
 	if (open_transport(&run))
 		return 1;
+	/* A worker that could not start (fork's EAGAIN under RLIMIT_NPROC,
+	 * found by tests/test_exhaustion.py) is an error: exit 1. */
 	if (start_workers(&run) == 0) {
 		start_barrier(&run);
 		supervise(&run);
+	} else {
+		run.failed = 1;
 	}
 	stop_workers(&run);
 	check_children(&run);
