@@ -126,6 +126,25 @@ static int run_measure(struct test_run *t)
 	return ops->measure(t);
 }
 
+/* The janitor (a pipe and a process) and the test's own setup. The
+ * reason is the real one: RLIMIT_NOFILE or RLIMIT_NPROC used to be
+ * reported as "Cannot allocate memory" (found by the exhaustion tests). */
+static int run_setup(struct test_run *t)
+{
+	int err = cleanup_init();
+
+	if (!err && t->ops->setup) {
+		errno = 0;
+		if (t->ops->setup(t))
+			err = errno ? -errno : -ENOMEM;
+	}
+	if (err)
+		fprintf(stderr, "%s: cannot set up: %s%s\n", t->prog, strerror(-err),
+			err == -EMFILE ? " (RLIMIT_NOFILE: ulimit -n)" :
+			err == -EAGAIN ? " (RLIMIT_NPROC: ulimit -u)" : "");
+	return err;
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
@@ -142,8 +161,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	    (ops->check && ops->check(&t)))
 		goto out_opts;
 	results_begin(&t.res, ops->common->json, ops->name, argc, argv);
-	if (cleanup_init() || (ops->setup && ops->setup(&t))) {
-		fprintf(stderr, "%s: cannot set up: %s\n", t.prog, strerror(ENOMEM));
+	if (run_setup(&t)) {
 		status = 1;
 		goto out;
 	}
