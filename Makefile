@@ -78,13 +78,17 @@ clean-asan:
 TSAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=thread -fno-omit-frame-pointer
 TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py
+# Also left out: tests that signal a run within its first few hundred ms
+# and expect the handlers in place; the TSan runtime's start-up is slower
+# than that (the run is then killed by the signal, as before main()).
+TSAN_DESELECT := not fork and not ptsem_types_end_by_signal and not endings_by_signal
 
 check-tsan: venv
 	rm -rf build-tsan && mkdir -p build-tsan
 	clang $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
 	RTLAT_BIN=$(CURDIR)/build-tsan/rtlat \
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
-		$(VENV)/bin/python -m pytest -q -m "not slow" -k "not fork" $(TSAN_TESTS)
+		$(VENV)/bin/python -m pytest -q -m "not slow" -k "$(TSAN_DESELECT)" $(TSAN_TESTS)
 
 # libFuzzer harnesses (fuzz/*.c) with ASan+UBSan: each runs FUZZ_S seconds
 # from its seed corpus (fuzz/corpus/NAME; new inputs go to build-fuzz/) and
