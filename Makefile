@@ -51,6 +51,12 @@ check: rtlat $(UNIT_BIN) venv
 	./$(UNIT_BIN)
 	$(VENV)/bin/python -m pytest -q tests
 
+# Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
+# (make check runs one trial of each).
+CHAOS_TRIALS ?= 20
+chaos: rtlat venv
+	CHAOS_TRIALS=$(CHAOS_TRIALS) $(VENV)/bin/python -m pytest -q tests/test_chaos.py
+
 # The same tests against an ASan+UBSan build.
 check-asan:
 	$(MAKE) clean-asan
@@ -141,4 +147,4 @@ install-compat: install
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: all check check-asan asan-build clean-asan fuzz fuzz-build check-tsan lint install install-compat clean venv
+.PHONY: all check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-compat clean venv
