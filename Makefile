@@ -87,7 +87,7 @@ TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py
 # Also left out: tests that signal a run within its first few hundred ms
 # and expect the handlers in place; the TSan runtime's start-up is slower
 # than that (the run is then killed by the signal, as before main()).
-TSAN_DESELECT := not fork and not ptsem_types_end_by_signal and not endings_by_signal
+TSAN_DESELECT := not fork and not -f] and not ptsem_types_end_by_signal and not endings_by_signal
 
 check-tsan: venv
 	rm -rf build-tsan && mkdir -p build-tsan
