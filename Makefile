@@ -70,6 +70,12 @@ check: rtlat $(UNIT_BIN) venv
 	./$(UNIT_BIN)
 	$(VENV)/bin/python -m pytest -q tests
 
+# Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
+# (make check runs one trial of each).
+CHAOS_TRIALS ?= 20
+chaos: rtlat venv
+	CHAOS_TRIALS=$(CHAOS_TRIALS) $(VENV)/bin/python -m pytest -q tests/test_chaos.py
+
 # The same tests against an ASan+UBSan build.
 check-asan:
 	$(MAKE) clean-asan
@@ -89,6 +95,56 @@ asan-build:
 
 clean-asan:
 	rm -rf build-asan
+
+# The tests that run threads (pair threads mode, timer's display ring,
+# request's client) against a ThreadSanitizer build; tests/tsan.supp says
+# why each suppression is there. -f (fork) runs are left out: TSan does
+# not follow a multithreaded fork, and those workers are processes.
+TSAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
+	-fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py
+# Also left out: tests that signal a run within its first few hundred ms
+# and expect the handlers in place; the TSan runtime's start-up is slower
+# than that (the run is then killed by the signal, as before main()).
+TSAN_DESELECT := not fork and not -f] and not ptsem_types_end_by_signal and not endings_by_signal
+
+check-tsan: venv
+	rm -rf build-tsan && mkdir -p build-tsan
+	clang $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
+	RTLAT_BIN=$(CURDIR)/build-tsan/rtlat \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
+		$(VENV)/bin/python -m pytest -q -m "not slow" -k "$(TSAN_DESELECT)" $(TSAN_TESTS)
+
+# libFuzzer harnesses (fuzz/*.c) with ASan+UBSan: each runs FUZZ_S seconds
+# from its seed corpus (fuzz/corpus/NAME; new inputs go to build-fuzz/) and
+# any crash, leak, UB or timeout fails. suite.c is included by fuzz_opts.c
+# (its table is static), so it is left out of the library here.
+FUZZ_S ?= 30
+FUZZ_CC ?= clang
+FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB_SRCS := $(filter-out src/main.c src/suite/suite.c,$(SRCS))
+
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard src/*/*.h)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(INCLUDES) -o $@ $< \
+		$(FUZZ_LIB_SRCS) $(LDLIBS)
+
+fuzz-build: $(FUZZERS:%=build-fuzz/%)
+
+fuzz: fuzz-build
+	@for f in $(FUZZERS); do \
+		mkdir -p build-fuzz/corpus/$$f && \
+		echo "fuzz: $$f for $(FUZZ_S) s" && \
+		./build-fuzz/$$f -max_total_time=$(FUZZ_S) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/$$f- \
+			build-fuzz/corpus/$$f fuzz/corpus/$$f \
+			2>build-fuzz/$$f.log || \
+		{ tail -40 build-fuzz/$$f.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units' build-fuzz/$$f.log; \
+	done
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
@@ -152,6 +208,6 @@ deb:
 	lintian --fail-on error build/deb/rtlat_$(VERSION)_*.changes
 
 clean: clean-asan
-	rm -rf build rtlat
+	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: all bench check check-asan asan-build clean-asan lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv

@@ -106,8 +106,10 @@ def test_report_of_a_real_suite_run(suite_dir):
     assert re.search(r"p99\.9 [\d.]+, p99\.99 [\d.]+, max [\d.]+ µs",
                      svg_text(figs["pmq-pct"]))
     summary = table(tree, "Summary")
+    # The report's own tests first, then the later ones (bintime,
+    # response, sync) by their generic statistics.
     assert [row[0] for row in summary[1:]] == \
-        list(PAIRS) + ["timer", "request"]
+        list(PAIRS) + ["timer", "request", "bintime", "response", "sync"]
     for t in PAIRS:
         rows = table(tree, f"{t}: percentiles")
         assert rows[0][:3] == ["run", "series", "samples"]

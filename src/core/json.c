@@ -11,6 +11,44 @@ void json_init(struct json *j, FILE *f)
 	j->first[0] = true;
 }
 
+/* Length of the valid UTF-8 sequence at p (RFC 3629: shortest form, no
+ * surrogates, at most U+10FFFF), 0 if it is not one. */
+static int utf8_len(const unsigned char *p)
+{
+	int n, i;
+	unsigned int cp;
+
+	n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	if (!n || p[0] > 0xf4)
+		return 0;
+	cp = p[0] & (0x3fu >> (n - 1));
+	/* Stops at the terminating NUL: it is not a continuation byte. */
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* JSON text is UTF-8 (RFC 8259): a byte that is not part of a valid
+ * sequence (a file name or argument in another encoding) is written as
+ * U+FFFD, so every reader can parse the file. */
+static const unsigned char *json_escape_high(FILE *f, const unsigned char *p)
+{
+	int n = utf8_len(p);
+
+	if (!n) {
+		fputs("\\ufffd", f);
+		return p;
+	}
+	fwrite(p, 1, (size_t)n, f);
+	return p + n - 1;
+}
+
 void json_escape(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -26,7 +64,9 @@ void json_escape(FILE *f, const char *s)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p >= 0x80)
+				p = json_escape_high(f, p);
+			else if (*p < 0x20 || *p == 0x7f)
 				fprintf(f, "\\u%04x", *p);
 			else
 				fputc(*p, f);

@@ -435,7 +435,9 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 		goto out;
 	}
 	build_getopt(tbl, shorts, longs);
-	optind = 1;
+	/* 0, not 1: glibc then forgets a cluster ("-ab") an earlier parse
+	 * stopped in, whose argv may be gone (found by fuzz_opts). */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		struct opt *o;

@@ -25,9 +25,10 @@ static void on_stop(int sig)
 	volatile sig_atomic_t *flag = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST);
 
 	(void)sig;
-	run_stop_requested = 1;
+	/* Atomic: threads poll these flags (no data race for TSan). */
+	__atomic_store_n(&run_stop_requested, 1, __ATOMIC_RELAXED);
 	if (flag)
-		*flag = 1;
+		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 static void on_kick(int sig)
@@ -40,8 +41,8 @@ void run_stop_flag(volatile sig_atomic_t *flag)
 	/* Publish, then look: a signal in between is seen by one of the two
 	 * (the handler or this check), and 0 is never stored over its 1. */
 	__atomic_store_n(&stop_flag, flag, __ATOMIC_SEQ_CST);
-	if (flag && run_stop_requested)
-		*flag = 1;
+	if (flag && __atomic_load_n(&run_stop_requested, __ATOMIC_SEQ_CST))
+		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 bool run_stop_wait(int64_t ns)
@@ -125,6 +126,25 @@ static int run_measure(struct test_run *t)
 	return ops->measure(t);
 }
 
+/* The janitor (a pipe and a process) and the test's own setup. The
+ * reason is the real one: RLIMIT_NOFILE or RLIMIT_NPROC used to be
+ * reported as "Cannot allocate memory" (found by the exhaustion tests). */
+static int run_setup(struct test_run *t)
+{
+	int err = cleanup_init();
+
+	if (!err && t->ops->setup) {
+		errno = 0;
+		if (t->ops->setup(t))
+			err = errno ? -errno : -ENOMEM;
+	}
+	if (err)
+		fprintf(stderr, "%s: cannot set up: %s%s\n", t->prog, strerror(-err),
+			err == -EMFILE ? " (RLIMIT_NOFILE: ulimit -n)" :
+			err == -EAGAIN ? " (RLIMIT_NPROC: ulimit -u)" : "");
+	return err;
+}
+
 /* One run, from the results on (once per --iteration). */
 static int run_once(struct test_run *t)
 {
@@ -132,8 +152,7 @@ static int run_once(struct test_run *t)
 	int status;
 
 	results_begin(&t->res, ops->common->json, ops->name, t->argc, t->argv);
-	if (cleanup_init() || (ops->setup && ops->setup(t))) {
-		fprintf(stderr, "%s: cannot set up: %s\n", t->prog, strerror(ENOMEM));
+	if (run_setup(t)) {
 		status = 1;
 		goto out;
 	}

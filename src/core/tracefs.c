@@ -33,6 +33,24 @@ const char *tracefs_dir(void)
 	return dir ? dir : find_dir();
 }
 
+/* Mounted but not writable (read-only, found by the exhaustion tests)
+ * is said as such; otherwise it is not mounted. */
+static int tracefs_missing(char *err, size_t len)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; tracefs_dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/tracing_on", tracefs_dirs[i]);
+		if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+			snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(err, len, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	return -1;
+}
+
 int tracefs_open(char *err, size_t len)
 {
 	char path[128];
@@ -40,10 +58,8 @@ int tracefs_open(char *err, size_t len)
 	if (on_fd >= 0)
 		return 0;
 	dir = find_dir();
-	if (!dir) {
-		snprintf(err, len, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-		return -1;
-	}
+	if (!dir)
+		return tracefs_missing(err, len);
 	snprintf(path, sizeof(path), "%s/tracing_on", dir);
 	on_fd = open(path, O_WRONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "%s/trace_marker", dir);

@@ -177,9 +177,12 @@ static int start_child(struct pair_run *run, struct pair *p, enum pair_role role
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
+		int err = errno;
+
 		snprintf(run->fail_msg, sizeof(run->fail_msg),
-			 "cannot fork for pair %d: %s", p->index, strerror(errno));
-		return -errno;
+			 "cannot fork for pair %d: %s%s", p->index, strerror(err),
+			 err == EAGAIN ? " (RLIMIT_NPROC: ulimit -u)" : "");
+		return -err;
 	}
 	if (pid == 0)
 		pair_child(p, role);
@@ -247,7 +250,8 @@ static bool all_finished(const struct pair_run *run)
 	int i;
 
 	for (i = 0; i < run->npairs; i++)
-		if (!run->pairs[i].w[0].finished || !run->pairs[i].w[1].finished)
+		if (!__atomic_load_n(&run->pairs[i].w[0].finished, __ATOMIC_ACQUIRE) ||
+		    !__atomic_load_n(&run->pairs[i].w[1].finished, __ATOMIC_ACQUIRE))
 			return false;
 	return true;
 }
@@ -257,7 +261,8 @@ static bool all_started(const struct pair_run *run)
 	int i;
 
 	for (i = 0; i < run->npairs; i++)
-		if (!run->pairs[i].w[0].started || !run->pairs[i].w[1].started)
+		if (!__atomic_load_n(&run->pairs[i].w[0].started, __ATOMIC_ACQUIRE) ||
+		    !__atomic_load_n(&run->pairs[i].w[1].started, __ATOMIC_ACQUIRE))
 			return false;
 	return true;
 }
@@ -287,7 +292,7 @@ static void kick(const struct pair_run *run)
 		for (r = 0; r < 2; r++) {
 			const struct pair_worker *w = &run->pairs[i].w[r];
 
-			if (w->finished)
+			if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 				continue;
 			if (run->cfg.fork && w->pid)
 				kill(w->pid, PAIR_KICK_SIGNAL);
@@ -338,7 +343,7 @@ static void supervise(struct pair_run *run)
 	int64_t start = clock_now_ns(), last_draw = 0, now;
 	int64_t end = run->cfg.duration_s ? start + run->cfg.duration_s * NSEC_PER_SEC : 0;
 
-	while (!run->shared->stop && !all_finished(run)) {
+	while (!pair_stopping(run) && !all_finished(run)) {
 		if (check_children(run) || worker_error(run))
 			break;
 		now = clock_now_ns();
@@ -350,7 +355,7 @@ static void supervise(struct pair_run *run)
 		}
 		usleep(10000);
 	}
-	run->shared->stop = 1;
+	pair_stop(run);
 	if (!run->cfg.quiet && !isatty(STDOUT_FILENO))
 		progress(run, start, true);
 }
@@ -361,7 +366,7 @@ static void stop_workers(struct pair_run *run)
 	int64_t deadline = clock_now_ns() + STOP_GRACE_NS;
 	int i, r;
 
-	run->shared->stop = 1;
+	pair_stop(run);
 	while (!all_finished(run) && clock_now_ns() < deadline) {
 		kick(run);
 		check_children(run);
@@ -414,7 +419,7 @@ static void close_transport(struct pair_run *run)
 /* Release the workers once every one of them is set up. */
 static void start_barrier(struct pair_run *run)
 {
-	while (!all_started(run) && !run->shared->stop) {
+	while (!all_started(run) && !pair_stopping(run)) {
 		if (check_children(run) || worker_error(run) || all_finished(run))
 			break;
 		usleep(1000);
@@ -446,9 +451,13 @@ int pair_measure_once(void)
 {
 	if (open_transport(&run))
 		return 1;
+	/* A worker that could not start (fork's EAGAIN under RLIMIT_NPROC,
+	 * found by tests/test_exhaustion.py) is an error: exit 1. */
 	if (start_workers(&run) == 0) {
 		start_barrier(&run);
 		supervise(&run);
+	} else {
+		run.failed = 1;
 	}
 	stop_workers(&run);
 	check_children(&run);

@@ -144,6 +144,19 @@ static inline bool pair_is_fork(const struct pair *p)
 	return p->run->cfg.fork;
 }
 
+/* The stop flag, set once (a signal handler, the main thread or a worker)
+ * and polled by everyone: atomic, so that the threads mode has no data
+ * race (ThreadSanitizer, make check-tsan). */
+static inline bool pair_stopping(const struct pair_run *run)
+{
+	return __atomic_load_n(&run->shared->stop, __ATOMIC_RELAXED);
+}
+
+static inline void pair_stop(struct pair_run *run)
+{
+	__atomic_store_n(&run->shared->stop, 1, __ATOMIC_RELAXED);
+}
+
 /* The harness's side of every pair test (pair.c). */
 extern struct pair_config pair_cfg;
 extern struct opt pair_opts[];

@@ -25,14 +25,14 @@ static struct pair_shared *shared_of(const struct pair *p)
 
 static bool stopping(const struct pair *p)
 {
-	return shared_of(p)->stop;
+	return pair_stopping(p->run);
 }
 
 void pair_fail(struct pair *p, int err)
 {
 	if (!p->error)
 		p->error = err;
-	shared_of(p)->stop = 1;
+	pair_stop(p->run);
 }
 
 /* Block the process-level signals so they reach the main thread. */
@@ -118,7 +118,7 @@ static void sender_loop(struct pair *p)
 		if (ops->send_delay_ns && ops->send_delay_ns(p) > 0 &&
 		    !sleep_until(p, clock_now_ns() + ops->send_delay_ns(p)))
 			break;
-		p->t_send = clock_now_ns();
+		__atomic_store_n(&p->t_send, clock_now_ns(), __ATOMIC_RELAXED);
 		err = ops->send(p, DIR_FWD);
 		if (!err)
 			err = pair_receive(p, DIR_BACK);
@@ -142,7 +142,7 @@ static void breaktrace(struct pair *p, int64_t lat)
 	shared_of(p)->break_pair = p->index;
 	shared_of(p)->break_ns = lat;
 	shared_of(p)->break_hit = 1;
-	shared_of(p)->stop = 1;
+	pair_stop(p->run);
 }
 
 static void receiver_loop(struct pair *p)
@@ -161,7 +161,7 @@ static void receiver_loop(struct pair *p)
 			break;
 		}
 		t_recv = clock_now_ns();
-		lat = t_recv - p->t_send;
+		lat = t_recv - __atomic_load_n(&p->t_send, __ATOMIC_RELAXED);
 		stats_add(&p->lat, lat);
 		p->cycles++;
 		if (bt && lat > bt)

@@ -17,7 +17,7 @@ extern const struct transport_ops ptsem_named;
 
 static inline bool ptsem_stopping(const struct pair *p)
 {
-	return p->run->shared->stop;
+	return pair_stopping(p->run);
 }
 
 #endif

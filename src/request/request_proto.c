@@ -112,7 +112,10 @@ enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
 	if (b[3] != (uint8_t)seq)
 		return REQ_FRAME_SEQ;
 	*t1 = (int64_t)get64(b + 8);
-	*t2 = *t1 + (int64_t)get32(b + 4);
+	/* Saturated: a hostile server's t1 near INT64_MAX must not overflow
+	 * (found by fuzz_request); t2 - t1 then stays within 32 bits. */
+	*t2 = *t1 > INT64_MAX - (int64_t)get32(b + 4) ? INT64_MAX :
+	      *t1 + (int64_t)get32(b + 4);
 	return REQ_FRAME_OK;
 }
 
@@ -144,6 +147,29 @@ const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
 		break;
 	}
 	return buf;
+}
+
+int req_server_frame(const uint8_t *b, size_t n, uint32_t *seq, char *why,
+		     size_t len)
+{
+	enum req_frame_err err;
+	char what[96];
+
+	if (n < REQ_REQUEST_LEN)
+		return 1;
+	err = req_decode_request(b, seq);
+	/* Too much at once: say what is wrong with the start, if anything. */
+	if (!err && n > REQ_REQUEST_LEN) {
+		snprintf(why, len, "oversized frame (%zu bytes or more; a request is %d)",
+			 n, REQ_REQUEST_LEN);
+		return -1;
+	}
+	if (err) {
+		snprintf(why, len, "malformed frame: %s",
+			 req_frame_strerror(err, b, what, sizeof(what)));
+		return -1;
+	}
+	return 0;
 }
 
 /* Wait for fd to be ready for ev until deadline: 0, -ETIMEDOUT, -errno. */

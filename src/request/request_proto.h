@@ -56,6 +56,16 @@ void req_encode_reply(uint8_t b[REQ_REPLY_LEN], uint32_t seq, int64_t t1,
 /* Validate a reply to request seq; fills t1 and t2 (server clock). */
 enum req_frame_err req_decode_reply(const uint8_t b[REQ_REPLY_LEN],
 				    uint32_t seq, int64_t *t1, int64_t *t2);
+/*
+ * The server's connection without its socket: b holds the n bytes read so
+ * far for one request (the first read takes what is there, up to a
+ * buffer; later reads complete it to REQ_REQUEST_LEN). Returns 1 when the
+ * rest is to be read, 0 with *seq for a valid request to reply to, or -1
+ * with the reason in why ("oversized frame ...", "malformed frame: ...")
+ * when the connection is to be closed.
+ */
+int req_server_frame(const uint8_t *b, size_t n, uint32_t *seq, char *why,
+		     size_t len);
 /* "bad magic 0x4142"... into buf, for the log line. */
 const char *req_frame_strerror(enum req_frame_err e, const uint8_t *b,
 			       char *buf, size_t len);

@@ -85,7 +85,7 @@ static int read_request(struct req_server *s, struct conn *c,
 			uint8_t *b, uint32_t *seq)
 {
 	size_t got, more = 0;
-	char why[96];
+	char why[160];
 	ssize_t n;
 	int err;
 
@@ -98,14 +98,9 @@ static int read_request(struct req_server *s, struct conn *c,
 			     n < 0 ? strerror(errno) : "");
 		return n < 0 ? -1 : -2;
 	}
-	/* Too much at once: say what is wrong with the start, if anything. */
-	if (n > REQ_REQUEST_LEN && !req_decode_request(b, seq)) {
-		slog(s, c, "oversized frame (%zd bytes or more; a request is %d); connection closed",
-		     n, REQ_REQUEST_LEN);
-		return -1;
-	}
 	got = (size_t)n;
-	if (got < REQ_REQUEST_LEN) {
+	err = req_server_frame(b, got, seq, why, sizeof(why));
+	if (err > 0) {
 		err = req_read_full(c->fd, b + got, REQ_REQUEST_LEN - got,
 				    clock_now_ns() + FRAME_DEADLINE_NS, &more);
 		got += more;
@@ -116,11 +111,10 @@ static int read_request(struct req_server *s, struct conn *c,
 			     "end of stream" : strerror(-err));
 			return -1;
 		}
+		err = req_server_frame(b, got, seq, why, sizeof(why));
 	}
-	err = req_decode_request(b, seq);
 	if (err) {
-		slog(s, c, "malformed frame: %s; connection closed",
-		     req_frame_strerror(err, b, why, sizeof(why)));
+		slog(s, c, "%s; connection closed", why);
 		return -1;
 	}
 	return 0;

@@ -200,7 +200,7 @@ static void supervise(struct timer_run *run, int64_t t0)
 
 static void stop_threads(struct timer_run *run)
 {
-	run->stop = 1;
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	if (run->sampler_started) {
 		while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
 			pthread_kill(run->sampler, KICK_SIGNAL);

@@ -245,7 +245,7 @@ int timerlat_read(struct timer_run *run, int fd)
 	int err = 0;
 
 	feed_init(&sp, run, false);
-	while (!run->stop) {
+	while (!__atomic_load_n(&run->stop, __ATOMIC_RELAXED)) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
 		n = read(fd, buf + len, sizeof(buf) - 1 - len);

@@ -46,7 +46,7 @@ static void publish(struct timer_feed *sp, bool partial)
 	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
 	if (run->cfg.break_switch && msw > sp->msw) {
 		run->switched = 1;
-		run->stop = 1;
+		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	}
 	sp->msw = msw;
 	sp->cur.msw = msw;
@@ -136,7 +136,7 @@ static int sample_loop(struct timer_feed *sp)
 	for (;;) {
 		err = w->ops->wait(w, &ticks);
 		now = clock_now_ns();
-		if (run->stop)
+		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
 			return 0;
 		if (err == -EINTR)
 			continue;

@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Chaos (issue 14): for every subcommand and mode, SIGKILL, SIGTERM or
+SIGINT to the parent or to a random descendant at a random moment (half of
+the trials within the first 20 ms of start-up). After each trial: nothing
+left (IPC objects, shm, temp files, tracefs instances, processes) and the
+next run works.
+
+CHAOS_TRIALS (make chaos: 20) trials per scenario and signal. Without it,
+make check runs a bounded sample: one trial per scenario, or as many as
+fit in CHAOS_S seconds, the signal drawn at random. CHAOS_SEED repeats a
+run (the seed is in every failure message)."""
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import RTLAT, children_of, leaks, snapshot, start
+
+# The trials run in a private IPC and mount namespace (a pytest of this
+# file inside unshare -im) with their own /dev/mqueue and /dev/shm: other
+# runs on this shared machine then cannot show up as our leftovers, and
+# ours are all seen (their objects die with the namespace otherwise).
+INNER = os.environ.get("CHAOS_INNER") == "1"
+TRIALS = int(os.environ.get("CHAOS_TRIALS", "0"))
+BUDGET_S = float(os.environ.get("CHAOS_S", "0"))
+SEED = int(os.environ.get("CHAOS_SEED", str(int(time.time()))))
+SIGNALS = [signal.SIGKILL, signal.SIGTERM, signal.SIGINT]
+TRACEFS = Path("/sys/kernel/tracing/instances")
+
+# One long-enough run per subcommand and mode (a stop ends them early).
+SCENARIOS = {
+    "pmq": ["pmq", "-i", "200", "-q", "-t", "2"],
+    "sigwait": ["sigwait", "-i", "200", "-q", "-t", "2"],
+    "sigwait-f": ["sigwait", "-i", "200", "-q", "-t", "2", "-f"],
+    "svsem": ["svsem", "-i", "200", "-q", "-t", "2"],
+    "svsem-f": ["svsem", "-i", "200", "-q", "-t", "2", "-f"],
+    "ptsem": ["ptsem", "-i", "200", "-q", "--type", "condvar"],
+    "ptsem-named": ["ptsem", "-i", "200", "-q", "--type", "named-sem"],
+    "timer": ["timer", "-q", "-p", "200", "-T", "5", "-t", "0"],
+    "request": ["request", "-i", "2", "--samples", "20000"],
+    "request-s-c": None,		# server and client, started below
+    "suite": ["suite", "--duration", "2", "--only", "svsem,timer"],
+}
+
+
+def tracefs_instances():
+    try:
+        return {p.name for p in TRACEFS.iterdir() if "rtlat" in p.name}
+    except OSError:
+        return set()
+
+
+def descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        kids = children_of(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def launch(name, tmp):
+    """The processes of one trial: [main] or [server, client]."""
+    if SCENARIOS[name] is not None:
+        argv = SCENARIOS[name]
+        if name == "suite":
+            argv = argv + ["-o", str(tmp / f"res{time.monotonic_ns()}")]
+        return [start(argv)]
+    port = str(free_port())
+    srv = start(["request", "-s", "-p", port])
+    time.sleep(0.05)
+    cli = start(["request", "-c", "127.0.0.1", "-p", port, "-i", "1",
+                 "--samples", "20000"])
+    return [srv, cli]
+
+
+def finish(procs, timeout=20):
+    """Stop what is still running (SIGINT), reap it; the statuses."""
+    codes = []
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
+    for p in procs:
+        try:
+            p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            pytest.fail(f"{p.args} did not end {timeout} s after SIGINT")
+        codes.append(p.returncode)
+    return codes
+
+
+def trial(name, sig, rng, tmp):
+    procs = launch(name, tmp)
+    time.sleep(rng.uniform(0, 0.02) if rng.random() < 0.5
+               else rng.uniform(0.02, 0.6))
+    main = rng.choice(procs)
+    kids = descendants(main.pid)
+    target = main.pid if not kids or rng.random() < 0.5 else rng.choice(kids)
+    try:
+        os.kill(target, sig)
+    except ProcessLookupError:
+        pass
+    time.sleep(0.1)
+    codes = finish(procs)
+    for c in codes:
+        # Never a crash: ended normally, by the test's own error, or by the
+        # signal itself (SIGKILL, or one that came before the handlers).
+        assert c in (0, 1, 3) or -c in (sig, signal.SIGINT), \
+            f"{name}: {signal.Signals(sig).name} to {target}: status {c}"
+    return target == main.pid
+
+
+def full_snapshot():
+    s = snapshot()
+    # Only the runs' private TMPDIR: other checkouts' runs on this machine
+    # come and go in /tmp.
+    tmp = Path(os.environ["TMPDIR"])
+    s["tmp"] = {str(p) for p in tmp.iterdir()}
+    s["tracefs"] = tracefs_instances()
+    return s
+
+
+def assert_clean(before, what):
+    deadline = time.time() + 5
+    while True:
+        found = leaks(before, full_snapshot())
+        if not found or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    assert not found, f"{what}: left behind: {found}"
+
+
+def next_run_works():
+    r = subprocess.run([RTLAT, "svsem", "-l", "100", "-i", "100", "-q"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+
+
+def plan():
+    """make chaos: TRIALS of each signal; else None (a timed sample)."""
+    if TRIALS:
+        return [s for s in SIGNALS for _ in range(TRIALS)]
+    return None
+
+
+@pytest.fixture
+def short_tmpdir(monkeypatch):
+    """A TMPDIR short enough for request's temp directory (which falls
+    back to /tmp under a long one), so the check sees it."""
+    d = tempfile.mkdtemp(prefix="chaos", dir="/tmp")
+    monkeypatch.setenv("TMPDIR", d)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.mark.skipif(INNER, reason="the outer run")
+def test_chaos_in_a_private_ipc_namespace():
+    if subprocess.run(["unshare", "-im", "true"]).returncode:
+        pytest.skip("cannot make IPC and mount namespaces here")
+    r = subprocess.run(["unshare", "-im", "--propagation", "private",
+                        sys.executable, "-m", "pytest", "-q", "-p",
+                        "no:cacheprovider", __file__],
+                       env={**os.environ, "CHAOS_INNER": "1"},
+                       capture_output=True, text=True, timeout=3600)
+    print(r.stdout[-3000:])
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def private_ipc():
+    for cmd in (["mount", "-t", "mqueue", "none", "/dev/mqueue"],
+                ["mount", "-t", "tmpfs", "-o", "size=64m", "none", "/dev/shm"]):
+        subprocess.run(cmd, check=True)
+
+
+@pytest.mark.skipif(not INNER, reason="run inside the namespace")
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_chaos(name, tmp_path, short_tmpdir, private_ipc):
+    rng = random.Random(f"{SEED}-{name}")
+    sigs = plan()
+    deadline = time.monotonic() + BUDGET_S
+    before = full_snapshot()
+    n = 0
+    while (sigs and n < len(sigs)) or \
+          (not sigs and (n == 0 or time.monotonic() < deadline)):
+        sig = sigs[n] if sigs else rng.choice(SIGNALS)
+        to_main = trial(name, sig, rng, tmp_path)
+        n += 1
+        assert_clean(before, f"seed {SEED} {name} trial {n} "
+                     f"{signal.Signals(sig).name} to "
+                     f"{'the parent' if to_main else 'a child'}")
+    next_run_works()
