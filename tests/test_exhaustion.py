@@ -54,10 +54,8 @@ def open_tmpdir(monkeypatch):
     (["svsem", "-f", "-t", "2", "-l", "50"], 4, r"cannot set up: Too many open files \(RLIMIT_NOFILE"),
     (["timer", "-T", "1", "-q"], 4, r"cannot set up: Too many open files \(RLIMIT_NOFILE"),
     (["request", "-i", "1", "--samples", "50"], 6, r"cannot set up: Too many open files \(RLIMIT_NOFILE"),
-    pytest.param(["request", "-i", "1", "--samples", "50"], 4, r"Too many open files",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "request's socket probe in check() reports EMFILE as bad "
-                     "input on -p (exit 2); left to the request wing"))),
+    (["request", "-i", "1", "--samples", "50"], 4,
+     r"cannot open a socket: Too many open files \(RLIMIT_NOFILE"),
 ], ids=["pmq-4", "pmq-6", "svsem-f-4", "timer-4", "request-6", "request-4"])
 def test_nofile_small(leakcheck, argv, n, what):
     r = limited(f"--nofile={n}", argv)

@@ -180,9 +180,14 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	run_signals(ops);
 	fleet_begin(&ops->common->fleet, ops->name);
 	t.opts = ops->extra_opts ? opts_join(ops->opts, ops->extra_opts) : ops->opts;
-	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv) ||
-	    (ops->check && ops->check(&t)) || fleet_check(t.prog, t.opts))
+	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv))
 		goto out_opts;
+	/* check: -1 bad input (exit 2); 1 an error found before the run. */
+	status = ops->check ? ops->check(&t) : 0;
+	if (status || fleet_check(t.prog, t.opts)) {
+		status = status > 0 ? 1 : OPTS_EXIT_USAGE;
+		goto out_opts;
+	}
 	status = fleet_iterate(&t, run_once);
 	status = fleet_end(t.prog, status);
 out_opts:

@@ -73,7 +73,8 @@ struct test_ops {
 	long long (*suite_args)(char *buf, size_t len, long long d, long long prio);
 
 	/* After parsing: cross-option checks; print the line, return -1
-	 * (exit 2, nothing run). */
+	 * (exit 2, nothing run), or 1 for an error that is not the input's
+	 * (a resource limit found before the run: exit 1). */
 	int (*check)(struct test_run *t);
 	/* Allocate: -1 is "cannot set up" (exit 1). */
 	int (*setup)(struct test_run *t);

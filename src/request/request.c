@@ -234,6 +234,13 @@ static int open_sockets(struct req_run *run)
 				      (int)cfg.port, &run->conn_fd,
 				      run->mode == REQ_LOCAL ? NULL : run->where,
 				      sizeof(run->where), &e);
+	/* No socket at all is this process's limits, not the options. */
+	if (err && e.resource) {
+		fprintf(stderr, "%s: cannot open a socket: %s%s\n", run->prog,
+			strerror(e.resource), e.resource == EMFILE ?
+			" (RLIMIT_NOFILE: ulimit -n)" : "");
+		return 1;
+	}
 	if (err)
 		opts_error(run->prog, opts_find(req_opts, e.short_opt, e.long_opt),
 			   "%s", e.msg);

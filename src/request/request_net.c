@@ -59,6 +59,7 @@ int req_net_listen(const char *addr, int port, int *fd, char *where,
 	req_addr_str(ai->ai_addr, where, wlen);
 	s = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s < 0) {
+		e->resource = errno;
 		snprintf(e->msg, sizeof(e->msg), "cannot open a socket for %s: %s",
 			 where, strerror(errno));
 		goto fail;
@@ -141,7 +142,7 @@ int req_net_connect(const char *host, int port, int *fd, char *where,
 			 "%s%s", tried[0] ? ", " : "", one);
 		s = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0) {
-			err = errno;
+			err = e->resource = errno;
 			continue;
 		}
 		err = connect_bounded(s, a);

@@ -12,6 +12,7 @@ struct req_net_error {
 	int short_opt;			/* the option to blame: 'p', 'c'... */
 	const char *long_opt;		/* or a long-only one: "bind" */
 	char msg[256];
+	int resource;			/* EMFILE, ENOBUFS...: an error, not bad input */
 };
 
 /* Listen on addr:port (numeric address). *where gets "addr:port". */
