@@ -139,6 +139,7 @@ def read_timer(t, data):
     t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
                          if obj(secs, k)}
     t.seconds = seconds_from_json(secs.get("series")) or \
+        seconds_from_json(obj(data, "per_second").get("seconds")) or \
         seconds_from_text(t.path)
     for k in ("overruns", "msw"):
         if num(data.get(k)) is not None:

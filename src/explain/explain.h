@@ -158,7 +158,7 @@ void explain_add(struct explain *x, const struct xspike *s);
 
 struct layer_sec {
 	uint64_t index;
-	int64_t max_ns;
+	int64_t min_ns, avg_ns, max_ns;	/* the second's latencies */
 	uint64_t irqs, softirq[LAYER_SOFTIRQS];
 	int64_t steal_ms;
 	int64_t psi_some_us;	/* -1: no /proc/pressure/cpu */
@@ -176,7 +176,9 @@ struct layer {
 int layer_begin(struct layer *l, int cpu);
 /* A second ended (non-RT thread): its maximum and the thread's
  * involuntary switches so far. */
-void layer_second(struct layer *l, uint64_t index, int64_t max_ns, uint64_t msw);
+/* One second of the measurement: its min/avg/max beside the counters. */
+void layer_second(struct layer *l, uint64_t index, const int64_t lat[3],
+		  uint64_t msw);
 void layer_json(struct json *j, const char *key, const struct layer *l);
 void layer_free(struct layer *l);
 /* The VM's steal time on cpu since boot, ms (/proc/stat). */

@@ -120,7 +120,8 @@ int layer_begin(struct layer *l, int cpu)
 
 /* The seconds' deltas are measured when the display thread takes the
  * second (within its 100 ms poll), not at the exact second boundary. */
-void layer_second(struct layer *l, uint64_t index, int64_t max_ns, uint64_t msw)
+void layer_second(struct layer *l, uint64_t index, const int64_t lat[3],
+		  uint64_t msw)
 {
 	struct layer_sec now, *d;
 	int i;
@@ -131,7 +132,9 @@ void layer_second(struct layer *l, uint64_t index, int64_t max_ns, uint64_t msw)
 	if (l->n < LAYER_MAX_SECONDS) {
 		d = &l->sec[l->n++];
 		d->index = index;
-		d->max_ns = max_ns;
+		d->min_ns = lat[0];
+		d->avg_ns = lat[1];
+		d->max_ns = lat[2];
 		d->irqs = now.irqs - l->prev.irqs;
 		for (i = 0; i < LAYER_SOFTIRQS; i++)
 			d->softirq[i] = now.softirq[i] - l->prev.softirq[i];
@@ -152,6 +155,8 @@ static void layer_row(struct json *j, const struct layer_sec *d)
 
 	json_obj_open(j, NULL);
 	json_uint(j, "second", d->index);
+	json_int(j, "min_ns", d->min_ns);
+	json_int(j, "avg_ns", d->avg_ns);
 	json_int(j, "max_ns", d->max_ns);
 	json_uint(j, "irqs", d->irqs);
 	json_obj_open(j, "softirqs");

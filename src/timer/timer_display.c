@@ -34,8 +34,10 @@ static void drain(struct timer_run *run)
 	bool any = false;
 
 	while (ring_pop(&run->ring, &s)) {
+		int64_t lat[3] = { s.min, s.n ? s.sum / (int64_t)s.n : 0, s.max };
+
 		summary_add(&run->sum, &s);
-		layer_second(&run->layer, s.index, s.max, s.msw);
+		layer_second(&run->layer, s.index, lat, s.msw);
 		progress(run, &s, false);
 		if (run->cfg.quiet || s.partial)
 			continue;
