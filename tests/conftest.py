@@ -3,8 +3,10 @@
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -91,6 +93,19 @@ def leakcheck():
             time.sleep(0.05)
         assert not found, f"left behind: {found}"
     yield check
+
+
+@contextlib.contextmanager
+def reachable_binary():
+    """A copy of the binary in a mode-755 directory, for runs as another
+    user: the checkout may sit in root's mode-700 home, which that user
+    cannot enter."""
+    with tempfile.TemporaryDirectory(prefix="rtlat-nobody-") as d:
+        os.chmod(d, 0o755)
+        exe = os.path.join(d, "rtlat")
+        shutil.copy2(RTLAT, exe)
+        os.chmod(exe, 0o755)
+        yield exe
 
 
 def run(args, argv0=None, timeout=60, **kw):

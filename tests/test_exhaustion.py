@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT
+from conftest import RTLAT, reachable_binary
 
 NOBODY = 64123		# an unprivileged uid with no other processes
 
@@ -29,12 +29,15 @@ def lines(err):
 
 def limited(limit, argv, user=False, env=None, timeout=60):
     """Run rtlat under prlimit (as NOBODY when user)."""
-    cmd = ["prlimit", limit, RTLAT] + argv
-    if user:
+    if not user:
+        return subprocess.run(["prlimit", limit, RTLAT] + argv,
+                              capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd="/")
+    with reachable_binary() as exe:
         cmd = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
-               "--clear-groups"] + cmd
-    return subprocess.run(cmd, capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd="/")
+               "--clear-groups", "prlimit", limit, exe] + argv
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd="/")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import rtjson
-from conftest import RTLAT, read_pty, run, start, stop
+from conftest import RTLAT, reachable_binary, read_pty, run, start, stop
 
 # rt-tests' printf formats, as regular expressions.
 ID_LINE = re.compile(r"^#(\d+): ID(\d+), P(\d+), CPU(-?\d+), I(\d+); "
@@ -549,12 +549,8 @@ def test_strict_fails_when_setting_cannot_apply(leakcheck):
         pytest.skip("needs root to drop privileges")
     # nobody may not enter the checkout (a clone in root's mode-700 home):
     # run a copy of the binary from a directory everyone can reach.
-    with tempfile.TemporaryDirectory(prefix="rtlat-nobody-") as d:
-        os.chmod(d, 0o755)
-        exe = os.path.join(d, "rtlat")
-        shutil.copy2(RTLAT, exe)
-        os.chmod(exe, 0o755)
-        nobody = dict(cwd=d, capture_output=True, text=True, timeout=60,
+    with reachable_binary() as exe:
+        nobody = dict(cwd=os.path.dirname(exe), capture_output=True, text=True, timeout=60,
                       preexec_fn=lambda: (os.setgid(65534), os.setuid(65534)))
         r = subprocess.run([exe, "svsem", "-p", "90", "-l", "100", "-i", "100", "-q",
                             "--no-mlock", "--no-dma-latency"], **nobody)
