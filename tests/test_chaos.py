@@ -48,6 +48,14 @@ SCENARIOS = {
     "request": ["request", "-i", "2", "--samples", "20000"],
     "request-s-c": None,		# server and client, started below
     "suite": ["suite", "--duration", "2", "--only", "svsem,timer"],
+    "timer-explain": ["timer", "-q", "-p", "200", "-T", "5", "--explain"],
+    "request-clients": ["request", "--clients", "3", "-i", "1",
+                        "--samples", "20000"],
+    "bintime": ["bintime", "-D", "5"],
+    "response": ["response", "-l", "1000", "--block", "2"],
+    "sync-f": ["sync", "--test", "switch", "--type", "sysv", "-f",
+               "-l", "1000000"],
+    "sync-inversion": ["sync", "--test", "inversion", "--rounds", "1000"],
 }
 
 
