@@ -153,7 +153,7 @@ int req_net_connect(const char *host, int port, int *fd, char *where,
 	}
 	freeaddrinfo(ai);
 	if (s < 0) {
-		snprintf(e->msg, sizeof(e->msg), "cannot connect to %s port %d (tried %s): %s; accepted: a host where rtlat request -s listens",
+		snprintf(e->msg, sizeof(e->msg), "cannot connect to %.64s port %d (tried %.120s): %.40s; accepted: a host where rtlat request -s listens",
 			 host, port, tried, strerror(err));
 		return -1;
 	}

@@ -11,7 +11,7 @@
 struct req_net_error {
 	int short_opt;			/* the option to blame: 'p', 'c'... */
 	const char *long_opt;		/* or a long-only one: "bind" */
-	char msg[256];
+	char msg[400];
 	int resource;			/* EMFILE, ENOBUFS...: an error, not bad input */
 };
 
