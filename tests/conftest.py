@@ -16,6 +16,18 @@ ROOT = Path(__file__).resolve().parent.parent
 RTLAT = os.environ.get("RTLAT_BIN", str(ROOT / "rtlat"))
 
 
+def _is_asan(path):
+    try:
+        with open(path, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
+# The binary under test was built with AddressSanitizer (make check-asan).
+ASAN = _is_asan(RTLAT)
+
+
 def ensure_mqueue_mounted():
     if not os.path.ismount("/dev/mqueue"):
         os.makedirs("/dev/mqueue", exist_ok=True)

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fleet.h"
+#include "outfile.h"
 #include "test.h"
 
 #define POLL_NS 10000000LL
@@ -44,17 +45,8 @@ static void read_recs(int fd)
 	static char buf[16384];
 	char *line, *save;
 	struct fleet_rec r;
-	size_t len = 0;
-	ssize_t got;
 
-	while (len < sizeof(buf) - 1) {
-		got = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (got > 0)
-			len += (size_t)got;
-		else if (got == 0 || errno != EINTR)
-			break;
-	}
-	buf[len] = '\0';
+	read_text(fd, buf, sizeof(buf));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (!fleet_rec_parse(line, fleet_test(), &r))
 			fleet_add(&r);

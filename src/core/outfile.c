@@ -167,3 +167,19 @@ void outfile_discard(struct outfile *of)
 	if (of->tmp[0])
 		unlink(of->tmp);
 }
+
+size_t read_text(int fd, char *buf, size_t cap)
+{
+	size_t len = 0;
+	ssize_t got;
+
+	while (len < cap - 1) {
+		got = read(fd, buf + len, cap - 1 - len);
+		if (got > 0)
+			len += (size_t)got;
+		else if (got == 0 || errno != EINTR)
+			break;
+	}
+	buf[len] = '\0';
+	return len;
+}

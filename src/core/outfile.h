@@ -40,6 +40,12 @@ FILE *outfile_open(struct outfile *of, const char *prog, const char *opt,
 		   const char *path);
 /* Flush, close and rename into place; -1 after printing the one line. */
 int outfile_close(struct outfile *of, const char *prog);
+/*
+ * Read fd to its end (a pipe: until every writer closed it), going on
+ * after EINTR, into buf as a NUL-terminated string of at most cap - 1
+ * bytes. Returns the length.
+ */
+size_t read_text(int fd, char *buf, size_t cap);
 /* Close and remove the temp file without renaming (the run failed). */
 void outfile_discard(struct outfile *of);
 

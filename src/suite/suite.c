@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "fleet.h"
 #include "opts.h"
+#include "outfile.h"
 #include "stopsig.h"
 #include "test.h"
 
@@ -99,19 +100,10 @@ static void read_rows(int fd, const char *test)
 {
 	char buf[4096], *line, *save;
 	struct fleet_rec rec;
-	ssize_t got;
-	size_t len = 0;
 
-	/* A stop signal interrupts read(); the test still reports, so go on
-	 * until it closes the pipe. */
-	while (len < sizeof(buf) - 1) {
-		got = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (got > 0)
-			len += (size_t)got;
-		else if (got == 0 || errno != EINTR)
-			break;
-	}
-	buf[len] = '\0';
+	/* A stop signal interrupts read(); the test still reports, so
+	 * read_text goes on until it closes the pipe. */
+	read_text(fd, buf, sizeof(buf));
 	for (line = strtok_r(buf, "\n", &save); line && nrows < SUITE_MAX_ROWS;
 	     line = strtok_r(NULL, "\n", &save)) {
 		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
