@@ -176,7 +176,8 @@ struct timer_wait_ops {
 
 extern const struct timer_wait_ops *const timer_methods[];
 extern const char *const timer_method_names[];
-/* Periods missed by a wake-up lat ns late (ticks from the method or 0). */
+/* timer_sample.c: periods missed by a wake-up lat ns late (ticks from
+ * the method or 0). */
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
 
 struct timer_run {
