@@ -61,27 +61,44 @@ static void put_cp(struct buf *b, uint32_t cp)
 	put(b, u, n);
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629), 0 if invalid. */
+/*
+ * Length of the well-formed UTF-8 sequence at p, 0 if ill-formed. Written
+ * from the Unicode standard's table of well-formed byte sequences (3.9,
+ * table 3-7), byte ranges only, so that it shares no logic with the
+ * decoder in src/core/json.c that it judges.
+ */
+static const struct {
+	unsigned char lead_lo, lead_hi, second_lo, second_hi;
+	size_t len;
+} wellformed[] = {
+	{ 0xc2, 0xdf, 0x80, 0xbf, 2 },
+	{ 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+	{ 0xe1, 0xec, 0x80, 0xbf, 3 },
+	{ 0xed, 0xed, 0x80, 0x9f, 3 },
+	{ 0xee, 0xef, 0x80, 0xbf, 3 },
+	{ 0xf0, 0xf0, 0x90, 0xbf, 4 },
+	{ 0xf1, 0xf3, 0x80, 0xbf, 4 },
+	{ 0xf4, 0xf4, 0x80, 0x8f, 4 },
+};
+
 static size_t utf8_len(const unsigned char *p, size_t left)
 {
-	size_t n, i;
-	uint32_t cp;
+	size_t k, i;
 
 	if (p[0] < 0x80)
 		return 1;
-	n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-	if (!n || p[0] > 0xf4 || n > left)
-		return 0;
-	cp = p[0] & (0x3f >> (n - 1));
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
+	for (k = 0; k < sizeof(wellformed) / sizeof(wellformed[0]); k++) {
+		if (p[0] < wellformed[k].lead_lo || p[0] > wellformed[k].lead_hi)
+			continue;
+		if (wellformed[k].len > left || p[1] < wellformed[k].second_lo ||
+		    p[1] > wellformed[k].second_hi)
 			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
+		for (i = 2; i < wellformed[k].len; i++)
+			if (p[i] < 0x80 || p[i] > 0xbf)
+				return 0;
+		return wellformed[k].len;
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return 0;
 }
 
 static int hex4(const unsigned char *p, uint32_t *v)

@@ -3,6 +3,8 @@
 #ifndef RTLAT_PAIR_INTERNAL_H
 #define RTLAT_PAIR_INTERNAL_H
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "pair.h"
 
@@ -13,6 +15,20 @@ struct results;
 /* pair_worker.c */
 int pair_receive(struct pair *p, enum pair_dir dir);
 void pair_fail(struct pair *p, int err);
+/*
+ * A receiver's wait for the next hand-off: true when one arrived; false
+ * when the loop must end (a stop, which is not an error, or a failure,
+ * recorded for the pair).
+ */
+static inline bool pair_next(struct pair *p)
+{
+	int err = pair_receive(p, DIR_FWD);
+
+	if (err && err != -EINTR)
+		pair_fail(p, -err);
+	return !err;
+}
+
 void *pair_sender(void *arg);
 void *pair_receiver(void *arg);
 /* Run a role in a forked child; never returns. */

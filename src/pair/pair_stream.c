@@ -34,15 +34,10 @@ void pair_stream_receive(struct pair *p)
 {
 	uint64_t i;
 	int64_t t;
-	int err;
 
 	for (i = 0; !p->loops || i < p->loops; i++) {
-		err = pair_receive(p, DIR_FWD);
-		if (err) {
-			if (err != -EINTR)
-				pair_fail(p, -err);
+		if (!pair_next(p))
 			break;
-		}
 		t = clock_now_ns();
 		if (!p->cycles)
 			p->t_first = t;

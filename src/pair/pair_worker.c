@@ -154,12 +154,8 @@ static void receiver_loop(struct pair *p)
 	int err;
 
 	for (i = 0; !p->loops || i < p->loops; i++) {
-		err = pair_receive(p, DIR_FWD);
-		if (err) {
-			if (err != -EINTR)
-				pair_fail(p, -err);
+		if (!pair_next(p))
 			break;
-		}
 		t_recv = clock_now_ns();
 		lat = t_recv - __atomic_load_n(&p->t_send, __ATOMIC_RELAXED);
 		stats_add(&p->lat, lat);
