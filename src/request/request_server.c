@@ -303,7 +303,7 @@ static void accept_one(struct req_server *s)
 		return;
 	reap(s, false);
 	for (i = 0; i < 2 * s->max_clients && !c; i++)
-		if (s->conns[i].state == SLOT_FREE)
+		if (__atomic_load_n(&s->conns[i].state, __ATOMIC_ACQUIRE) == SLOT_FREE)
 			c = &s->conns[i];
 	if (!c || __atomic_load_n(&s->nactive, __ATOMIC_SEQ_CST) >= s->max_clients) {
 		refuse(s, fd, (struct sockaddr *)&ss);
