@@ -68,13 +68,13 @@ venv: $(VENV)/.done
 
 check: rtlat $(UNIT_BIN) venv
 	./$(UNIT_BIN)
-	$(VENV)/bin/python -m pytest -q tests
+	tests/isolated $(VENV)/bin/python -m pytest -q tests
 
 # Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
 # (make check runs one trial of each).
 CHAOS_TRIALS ?= 20
 chaos: rtlat venv
-	CHAOS_TRIALS=$(CHAOS_TRIALS) $(VENV)/bin/python -m pytest -q tests/test_chaos.py
+	CHAOS_TRIALS=$(CHAOS_TRIALS) tests/isolated $(VENV)/bin/python -m pytest -q tests/test_chaos.py
 
 # The same tests against an ASan+UBSan build.
 check-asan:
@@ -82,7 +82,7 @@ check-asan:
 	$(MAKE) -f Makefile BUILDDIR=build-asan asan-build
 	./build-asan/unit-tests
 	RTLAT_BIN=$(CURDIR)/build-asan/rtlat $(MAKE) venv
-	RTLAT_BIN=$(CURDIR)/build-asan/rtlat $(VENV)/bin/python -m pytest -q -m "not slow" tests
+	RTLAT_BIN=$(CURDIR)/build-asan/rtlat tests/isolated $(VENV)/bin/python -m pytest -q -m "not slow" tests
 
 ASAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -113,7 +113,7 @@ check-tsan: venv
 	clang $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
 	RTLAT_BIN=$(CURDIR)/build-tsan/rtlat \
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
-		$(VENV)/bin/python -m pytest -q -m "not slow" -k "$(TSAN_DESELECT)" $(TSAN_TESTS)
+		tests/isolated $(VENV)/bin/python -m pytest -q -m "not slow" -k "$(TSAN_DESELECT)" $(TSAN_TESTS)
 
 # libFuzzer harnesses (fuzz/*.c) with ASan+UBSan: each runs FUZZ_S seconds
 # from its seed corpus (fuzz/corpus/NAME; new inputs go to build-fuzz/) and
