@@ -8,6 +8,7 @@
 #include <string.h>
 #include "bintime.h"
 #include "clock.h"
+#include "explain.h"
 #include "json.h"
 #include "opts.h"
 #include "results.h"
@@ -41,6 +42,7 @@ static struct opt bt_opts[] = {
 	  "no header line", NULL, false },
 	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, &cfg.thresh_us,
 	  "count the gaps longer than US microseconds", NULL, false },
+	TEST_EXPLAIN_OPTS(&cfg.common),
 	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
 	OPT_END
 };
@@ -78,12 +80,31 @@ static int bt_rt_apply(struct test_run *t)
 	return rt_probe((int)cfg.prio, cpus[0].cpu);
 }
 
+/* --explain: each CPU's loop is a source; it runs at the gap's start. */
+static int explain_loops(struct test_run *t)
+{
+	int i, n = ncpus < EXPLAIN_MAX_SRC ? ncpus : EXPLAIN_MAX_SRC;
+	struct explain *x = run_explain_new(t, n);
+
+	for (i = 0; x && i < n; i++) {
+		x->src[i].cpu = cpus[i].cpu;
+		x->src[i].running = true;
+		snprintf(x->src[i].name, sizeof(x->src[i].name), "loop %d", i);
+	}
+	if (run_explain_start(t))
+		return -1;
+	for (i = 0; t->explain && i < n; i++)
+		cpus[i].xsrc = &t->explain->src[i];
+	return 0;
+}
+
 static int bt_measure(struct test_run *t)
 {
 	int64_t end = 0;
 	int i, err;
 
-	(void)t;
+	if (explain_loops(t))
+		return 1;
 	t_start = clock_now_ns();
 	if (cfg.duration_s)
 		end = t_start + cfg.duration_s * NSEC_PER_SEC;

@@ -11,6 +11,8 @@
 #include "bench.h"
 #include "stats.h"
 
+struct explain_src;
+
 /* Gaps below this many ns are the loop's own: one 1 ns counter each,
  * small enough to stay in L1 so the loop costs a few ns. */
 #define BT_FAST		512
@@ -28,6 +30,7 @@ struct bt_cpu {
 	uint64_t over_n;
 	int64_t over_total;
 	int64_t t_first, t_last;
+	struct explain_src *xsrc;	/* --explain, or NULL */
 };
 
 /* The measuring loop (bintime_loop.c). */

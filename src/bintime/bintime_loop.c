@@ -6,10 +6,13 @@
  */
 #include "bintime.h"
 #include "clock.h"
+#include "explain.h"
 
-static void bt_slow(struct bt_cpu *c, int64_t gap)
+static void bt_slow(struct bt_cpu *c, int64_t t, int64_t gap)
 {
 	stats_add(&c->slow, gap);
+	if (c->xsrc)
+		explain_note(c->xsrc, t - gap, gap);
 	if (gap > c->thresh_ns) {
 		c->over_n++;
 		c->over_total += gap;
@@ -22,6 +25,7 @@ void bt_loop(struct bench_thread *bt)
 	uint64_t i, limit = c->loops ? c->loops : UINT64_MAX;
 	int64_t prev, t, gap, end = c->end_ns;
 
+	explain_attach(c->xsrc);
 	prev = clock_now_ns();
 	c->t_first = prev;
 	for (i = 0; i < limit; i++) {
@@ -34,7 +38,7 @@ void bt_loop(struct bench_thread *bt)
 			if (__builtin_expect(i & 1023, 1))
 				continue;
 		} else {
-			bt_slow(c, gap);
+			bt_slow(c, t, gap);
 		}
 		if ((end && t >= end) || bench_stop)
 			break;

@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "outfile.h"
 #include "preflight.h"
+#include "explain.h"
 #include "results.h"
 #include "rtsetup.h"
 #include "stats.h"
@@ -94,6 +95,8 @@ int results_close(struct results *r, struct json *j)
 	json_str(j, "clock", "CLOCK_MONOTONIC");
 	json_str(j, "unit", "ns");
 	json_obj_close(j);
+	if (r->explain)
+		explain_json(j, "explain", r->explain);
 	fleet_json(j);
 	sysinfo_json(j);
 	rt_json(j, "rt");

@@ -13,6 +13,7 @@
 #include "json.h"
 
 struct stats;
+struct explain;
 
 struct results {
 	const char *path;	/* NULL: no JSON asked */
@@ -20,6 +21,7 @@ struct results {
 	int argc;
 	char **argv;
 	time_t start;
+	const struct explain *explain;	/* --explain, written at the end */
 };
 
 void results_begin(struct results *r, const char *path, const char *test,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cleanup.h"
+#include "explain.h"
 #include "clock.h"
 #include "stopsig.h"
 #include "test.h"
@@ -145,6 +146,44 @@ static int run_setup(struct test_run *t)
 	return err;
 }
 
+struct explain *run_explain_new(struct test_run *t, int nsrc)
+{
+	const struct test_common *c = t->ops->common;
+
+	if (!c->explain)
+		return NULL;
+	t->explain = explain_new(nsrc, c->explain_over_us * NSEC_PER_USEC);
+	return t->explain;
+}
+
+int run_explain_start(struct test_run *t)
+{
+	bool strict = t->ops->common->strict;
+	char err[300];
+
+	if (!t->explain || !explain_start(t->explain, err, sizeof(err))) {
+		t->res.explain = t->explain;
+		return 0;
+	}
+	fprintf(stderr, "%s: --explain: %s; %s\n", t->prog, err,
+		strict ? "stopped (--strict)" : "running unexplained");
+	explain_free(t->explain);
+	t->explain = NULL;
+	return strict ? -1 : 0;
+}
+
+/* --explain-over alone: bad input. */
+static int check_explain(struct test_run *t)
+{
+	const struct test_common *c = t->ops->common;
+
+	if (!c->explain_over_us || c->explain)
+		return 0;
+	opts_error(t->prog, opts_find(t->opts, 0, "explain-over"),
+		   "needs --explain; accepted: --explain-over US together with --explain");
+	return -1;
+}
+
 /* One run, from the results on (once per --iteration). */
 static int run_once(struct test_run *t)
 {
@@ -157,8 +196,17 @@ static int run_once(struct test_run *t)
 		goto out;
 	}
 	status = run_measure(t);
+	if (t->explain)
+		explain_stop(t->explain);
 	status = ops->report(t, status);
+	if (t->explain) {
+		explain_print(stdout, t->explain);
+		fflush(stdout);
+	}
 out:
+	explain_free(t->explain);
+	t->explain = NULL;
+	t->res.explain = NULL;
 	if (ops->teardown)
 		ops->teardown(t);
 	tracefs_close();
@@ -183,7 +231,9 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */
-	status = ops->check ? ops->check(&t) : 0;
+	status = check_explain(&t);
+	if (!status && ops->check)
+		status = ops->check(&t);
 	if (status || fleet_check(t.prog, t.opts)) {
 		status = status > 0 ? 1 : OPTS_EXIT_USAGE;
 		goto out_opts;

@@ -33,7 +33,20 @@ struct test_common {
 	bool no_mlock;			/* --no-mlock */
 	bool no_dma_latency;		/* --no-dma-latency */
 	struct fleet_opts fleet;	/* thresholds, baseline, fleet outputs */
+	bool explain;			/* --explain (TEST_EXPLAIN_OPTS) */
+	long long explain_over_us;	/* --explain-over: 0 new maxima */
 };
+
+/* --explain and --explain-over, in the tables of the tests that take them
+ * (the test notes its spikes: run_explain_new()). */
+#define TEST_EXPLAIN_OPTS(c)							\
+	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(c)->explain,	\
+	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", \
+	  NULL, false },							\
+	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0,	\
+	  &(c)->explain_over_us,						\
+	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", \
+	  NULL, false }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
@@ -55,6 +68,7 @@ enum test_stop {
 };
 
 struct test_run;
+struct explain;
 
 struct test_ops {
 	const char *name;		/* "pmq": rtlat pmq */
@@ -98,6 +112,8 @@ struct test_run {
 	/* Why the harness did not measure (a --strict real-time setting
 	 * failed): the report prints it and puts it in the JSON. */
 	const char *error;
+	/* --explain: the spikes the test notes; NULL when off. */
+	struct explain *explain;
 	int argc;
 	char **argv;
 };
@@ -111,6 +127,18 @@ extern volatile sig_atomic_t run_stop_requested;
 void run_stop_flag(volatile sig_atomic_t *flag);
 /* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came. */
 bool run_stop_wait(int64_t ns);
+
+/*
+ * --explain for nsrc measuring threads: NULL when not asked (or no
+ * memory). The test sets each source's cpu, name, remote and running,
+ * then calls run_explain_start() before its threads start; the lifecycle
+ * stops it after measure, writes it into the JSON, prints it after the
+ * report and frees it.
+ */
+struct explain *run_explain_new(struct test_run *t, int nsrc);
+/* Without tracefs the run goes on unexplained (one line; t->explain is
+ * then NULL), unless --strict: -1. */
+int run_explain_start(struct test_run *t);
 
 /* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
  * errno. */

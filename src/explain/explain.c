@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * explain.c - --explain's tracefs instance and its explaining thread:
- * trace_pipe into a fixed ring of events, each noted spike cut out of it
- * and attributed (explain_attr.c), the worst kept, all folded into the
- * run-wide table.
+ * the traced CPUs' buffers read into rings of events (explain_trace.c),
+ * each noted spike cut out of its CPU's ring and attributed
+ * (explain_attr.c), the worst kept, all folded into the run-wide table.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,48 +12,54 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cleanup.h"
 #include "clock.h"
 #include "explain.h"
+#include "opts.h"
 #include "tracefs.h"
 
-#define RING_EVENTS	(1 << 16)
 #define WINDOW_EVENTS	8192
 /* Events this long before the expected wake-up give the state in force. */
 #define LOOKBACK_NS	(20 * NSEC_PER_MSEC)
-/* A spike is attributed once events past it arrived, or after this. */
+/* A spike is attributed once its CPU's buffer was read past it, or
+ * after this. */
 #define SETTLE_NS	(5 * NSEC_PER_SEC)
 /* At the end, the backlog still in the kernel's buffer is read for
  * at most this long. */
 #define DRAIN_NS	(2 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 
-static const char *const events[] = {
-	"sched/sched_switch", "sched/sched_wakeup",
-	"irq/irq_handler_entry", "irq/irq_handler_exit",
-	"irq/softirq_entry", "irq/softirq_exit",
-	"irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
-	"irq_vectors/reschedule_entry", "irq_vectors/reschedule_exit",
-	"irq_vectors/call_function_entry", "irq_vectors/call_function_exit",
-	"irq_vectors/call_function_single_entry", "irq_vectors/call_function_single_exit",
-	NULL,
-};
-
-/* The explaining thread's own; one explain per process. */
-static struct xev ring[RING_EVENTS];
-static uint64_t ring_n;
 static struct xev win[WINDOW_EVENTS];
+/* The traced CPUs; the VM's steal on each over the last second (ms). */
+static bool steal_on[EXPLAIN_MAX_CPU];
+static int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+
+/* tracing_cpumask's format: 32-bit hex words, most significant first,
+ * separated by commas. */
+static void mask_text(const bool *on, int n, char *buf, size_t len)
+{
+	int w, b, words = (n + 31) / 32;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (w = words - 1; w >= 0 && at < len; w--) {
+		uint32_t v = 0;
+
+		for (b = 0; b < 32 && w * 32 + b < n; b++)
+			if (on[w * 32 + b])
+				v |= 1U << b;
+		at += (size_t)snprintf(buf + at, len - at, "%s%x", w == words - 1 ? "" : ",", v);
+	}
+}
 
 /* Clock, CPU mask, buffer, events; returns 0 or -errno (and what). */
-static int configure(const char *dir, int cpu, const char **what)
+static int configure(const char *dir, const char *mask, const char **what)
 {
-	char mask[32], file[128];
-	int i, err;
+	int err;
 
-	/* tracing_cpumask is hex words; CPUs up to 63 here. */
-	snprintf(mask, sizeof(mask), "%llx", 1ULL << (cpu & 63));
 	*what = "trace_clock mono";
 	if ((err = tracefs_write(dir, "trace_clock", "mono")))
 		return err;
@@ -61,28 +67,52 @@ static int configure(const char *dir, int cpu, const char **what)
 	if ((err = tracefs_write(dir, "tracing_cpumask", mask)))
 		return err;
 	tracefs_write(dir, "buffer_size_kb", "4096");
-	for (i = 0; events[i]; i++) {
-		snprintf(file, sizeof(file), "events/%s/enable", events[i]);
-		err = tracefs_write(dir, file, "1");
-		/* sched and irq events are on every kernel; vectors are x86. */
-		if (err && i < 6) {
-			*what = events[i];
-			return err;
-		}
-	}
+	if ((err = xtrace_enable(dir, what)))
+		return err;
 	*what = "tracing_on";
 	return tracefs_write(dir, "tracing_on", "1");
 }
 
+/* Which CPUs the sources run on (all when one is not pinned), as a mask
+ * and as a list for the output; and keep the explaining thread off them. */
+static int traced_cpus(struct explain *x, bool *on, int n)
+{
+	int i, k, all = 0;
+	size_t at = 0;
+
+	for (i = 0; i < x->nsrc; i++) {
+		if (x->src[i].cpu < 0 || x->src[i].cpu >= n)
+			all = 1;
+		else
+			on[x->src[i].cpu] = true;
+	}
+	for (i = 0; i < n; i++)
+		on[i] = on[i] || all;
+	x->cpus[0] = '\0';
+	for (i = 0, k = 0; i < n; i++)
+		if (on[i] && at < sizeof(x->cpus))
+			at += (size_t)snprintf(x->cpus + at, sizeof(x->cpus) - at,
+					       "%s%d", k++ ? "," : "", i);
+	return all;
+}
+
 static int make_instance(struct explain *x, char *err, size_t len)
 {
+	static bool on[EXPLAIN_MAX_CPU];
 	const char *top = tracefs_dir(), *what = "instances/";
-	int e;
+	int e, n = cpus_online();
+	char mask[EXPLAIN_MAX_CPU / 4 + EXPLAIN_MAX_CPU / 32 + 1];
 
 	if (!top) {
 		snprintf(err, len, "tracefs is not mounted or not writable (mount -t tracefs nodev /sys/kernel/tracing)");
 		return -1;
 	}
+	if (n > EXPLAIN_MAX_CPU)
+		n = EXPLAIN_MAX_CPU;
+	memset(on, 0, sizeof(on));
+	traced_cpus(x, on, n);
+	memcpy(steal_on, on, sizeof(steal_on));
+	mask_text(on, n, mask, sizeof(mask));
 	snprintf(x->dir, sizeof(x->dir), "%s/instances/rtlat-%d", top, (int)getpid());
 	if (mkdir(x->dir, 0700)) {
 		snprintf(err, len, "cannot create %s: %s", x->dir, strerror(errno));
@@ -90,12 +120,12 @@ static int make_instance(struct explain *x, char *err, size_t len)
 		return -1;
 	}
 	cleanup_add_tracefs_instance(x->dir);
-	e = configure(x->dir, x->cpu, &what);
+	e = configure(x->dir, mask, &what);
 	if (e) {
 		snprintf(err, len, "cannot set %s in %s: %s", what, x->dir, strerror(-e));
 		return -1;
 	}
-	return 0;
+	return xtrace_open(x->dir, on, n, err, len);
 }
 
 static void remove_instance(struct explain *x)
@@ -147,83 +177,81 @@ void explain_add(struct explain *x, const struct xspike *s)
 	x->explained++;
 }
 
-/* Copy the ring's events in [from, to] into win[] (the latest ones if
- * there are more than it holds). */
-static int cut_window(int64_t from, int64_t to)
+static void steal_tick(bool first)
 {
-	uint64_t first = ring_n > RING_EVENTS ? ring_n - RING_EVENTS : 0;
-	uint64_t end = ring_n, i;
-	int n = 0;
+	int c;
 
-	while (end > first && ring[(end - 1) % RING_EVENTS].ts > to)
-		end--;
-	i = end;
-	while (i > first && end - i < WINDOW_EVENTS && ring[(i - 1) % RING_EVENTS].ts >= from)
-		i--;
-	for (; i < end; i++)
-		win[n++] = ring[i % RING_EVENTS];
-	return n;
+	for (c = 0; c < EXPLAIN_MAX_CPU; c++) {
+		int64_t s;
+
+		if (!steal_on[c])
+			continue;
+		s = layer_steal_ms(c);
+		steal_last[c] = first ? 0 : s - steal_prev[c];
+		steal_prev[c] = s;
+	}
 }
 
-static void attribute(struct explain *x, int64_t exp, int64_t lat, int64_t steal)
+static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int cpu)
 {
-	struct xspike s = { .exp = exp, .lat = lat, .steal_ms = steal };
-	int n = cut_window(exp - LOOKBACK_NS, exp + lat);
+	const struct explain_src *e = &x->src[src];
+	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
+	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running };
+	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, win, WINDOW_EVENTS);
 
-	xattr_window(win, n, x->cpu, x->sampler, exp, exp + lat, &s.a);
+	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
+		s.steal_ms = steal_last[cpu];
+	xattr_window(win, n, &w, &s.a);
 	keep_top(x, &s);
 	if (x->nlog < EXPLAIN_LOG && s.a.n) {
-		x->log[x->nlog].exp = exp;
-		x->log[x->nlog].lat = lat;
-		x->log[x->nlog++].top = s.a.c[0];
+		struct xlog *l = &x->log[x->nlog++];
+
+		l->exp = exp;
+		l->lat = lat;
+		l->src = src;
+		l->cpu = cpu;
+		l->top = s.a.c[0];
 	}
 	explain_add(x, &s);
 }
 
-/* Attribute what is queued and settled (everything when final). */
-static void settle(struct explain *x, int64_t steal, bool final)
+/* Attribute what a source queued and what settled (everything when
+ * final): a spike waits until events past it were read. */
+static void settle_src(struct explain *x, int src, bool final)
 {
-	int64_t last = ring_n ? ring[(ring_n - 1) % RING_EVENTS].ts : 0;
+	struct explain_src *e = &x->src[src];
 	int64_t now = clock_now_ns();
-	uint64_t t = x->qtail;
+	uint64_t t = e->qtail;
 
-	while (t != __atomic_load_n(&x->qhead, __ATOMIC_ACQUIRE)) {
-		int64_t exp = x->q[t % EXPLAIN_QSLOTS].exp;
-		int64_t lat = x->q[t % EXPLAIN_QSLOTS].lat;
+	while (t != __atomic_load_n(&e->qhead, __ATOMIC_ACQUIRE)) {
+		int64_t exp = e->q[t % EXPLAIN_QSLOTS].exp;
+		int64_t lat = e->q[t % EXPLAIN_QSLOTS].lat;
+		int cpu = e->q[t % EXPLAIN_QSLOTS].cpu;
 
-		if (!final && last < exp + lat && now < exp + lat + SETTLE_NS)
+		if (!final && !xtrace_settled(cpu, exp + lat) && now < exp + lat + SETTLE_NS)
 			break;
-		attribute(x, exp, lat, steal);
-		__atomic_store_n(&x->qtail, ++t, __ATOMIC_RELEASE);
+		attribute(x, src, exp, lat, cpu);
+		__atomic_store_n(&e->qtail, ++t, __ATOMIC_RELEASE);
 	}
 }
 
-/* Parse the complete lines in buf[0..len); returns what is left over. */
-static size_t take_lines(struct explain *x, char *buf, size_t len)
+static void settle(struct explain *x, bool final)
 {
-	char *p = buf, *nl;
+	int i;
 
-	while ((nl = memchr(p, '\n', len - (size_t)(p - buf)))) {
-		*nl = '\0';
-		if (!xev_parse(p, &ring[ring_n % RING_EVENTS])) {
-			ring_n++;
-			x->events++;
-		}
-		p = nl + 1;
-	}
-	len -= (size_t)(p - buf);
-	memmove(buf, p, len);
-	return len;
+	for (i = 0; i < x->nsrc; i++)
+		settle_src(x, i, final);
 }
 
-static void away_from(int cpu)
+/* The explaining thread runs off the traced CPUs where it can. */
+static void away_from_traced(void)
 {
 	cpu_set_t set;
-	long i, n = sysconf(_SC_NPROCESSORS_ONLN);
+	int i, n = cpus_online();
 
 	CPU_ZERO(&set);
 	for (i = 0; i < n && i < CPU_SETSIZE; i++)
-		if (i != cpu)
+		if (i >= EXPLAIN_MAX_CPU || !steal_on[i])
 			CPU_SET(i, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
@@ -231,59 +259,72 @@ static void away_from(int cpu)
 
 static void *explain_thread(void *arg)
 {
-	static char buf[1 << 16];
 	struct explain *x = arg;
-	int64_t steal_prev = layer_steal_ms(x->cpu), steal = 0, tick = clock_now_ns();
-	size_t have = 0;
-	ssize_t r;
+	int64_t tick = clock_now_ns();
+	uint64_t got;
 
 	prctl(PR_SET_NAME, "rtlat-explain");
-	away_from(x->cpu);
+	away_from_traced();
+	steal_tick(true);
 	for (;;) {
-		r = read(x->fd, buf + have, sizeof(buf) - have - 1);
-		if (r > 0 && x->stop && clock_now_ns() - x->stop_ns > DRAIN_NS)
+		got = xtrace_read();
+		x->events += got;
+		settle(x, false);
+		/* After the stop: until the buffers are empty, or DRAIN_NS. */
+		if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE) &&
+		    (!got || clock_now_ns() - x->stop_ns > DRAIN_NS))
 			break;
-		if (r > 0) {
-			have = take_lines(x, buf, have + (size_t)r);
-			if (have == sizeof(buf) - 1)
-				have = 0;	/* a line longer than the buffer */
-			settle(x, steal, false);
-			continue;
-		}
 		if (clock_now_ns() - tick >= NSEC_PER_SEC) {
-			int64_t s = layer_steal_ms(x->cpu);
-
-			steal = s - steal_prev;
-			steal_prev = s;
+			steal_tick(false);
 			tick = clock_now_ns();
 		}
-		if (x->stop)	/* the backlog is read */
-			break;
-		settle(x, steal, false);
-		clock_sleep_until(clock_now_ns() + POLL_NS);
+		if (!got)
+			clock_sleep_until(clock_now_ns() + POLL_NS);
 	}
-	settle(x, steal, true);
+	settle(x, true);
 	return NULL;
 }
 
-int explain_start(struct explain *x, int cpu, int64_t over_ns, char *err, size_t len)
+struct explain *explain_new(int nsrc, int64_t over_ns)
 {
-	char path[300];
+	struct explain *x = calloc(1, sizeof(*x));
+	int i;
 
-	memset(x, 0, sizeof(*x));
-	x->fd = -1;
-	x->cpu = cpu;
+	if (!x || nsrc < 1 || nsrc > EXPLAIN_MAX_SRC)
+		goto fail;
+	/* Shared, anonymous: forked workers note into it, nothing to remove. */
+	x->src = mmap(NULL, sizeof(x->src[0]) * (size_t)nsrc, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (x->src == MAP_FAILED)
+		goto fail;
+	x->nsrc = nsrc;
 	x->over_ns = over_ns;
-	x->max_seen = over_ns ? over_ns : 0;
-	x->last_note = INT64_MIN / 2;
+	for (i = 0; i < nsrc; i++) {
+		x->src[i].cpu = -1;
+		x->src[i].over_ns = over_ns;
+		x->src[i].max_seen = over_ns;
+		x->src[i].last_note = INT64_MIN / 2;
+	}
+	return x;
+fail:
+	free(x);
+	return NULL;
+}
+
+void explain_free(struct explain *x)
+{
+	if (!x)
+		return;
+	explain_stop(x);
+	munmap(x->src, sizeof(x->src[0]) * (size_t)x->nsrc);
+	free(x);
+}
+
+int explain_start(struct explain *x, char *err, size_t len)
+{
+	x->start_ns = clock_now_ns();
 	if (make_instance(x, err, len))
 		goto fail;
-	snprintf(path, sizeof(path), "%s/trace_pipe", x->dir);
-	x->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (x->fd < 0) {
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
-		goto fail;
-	}
 	if (pthread_create(&x->thread, NULL, explain_thread, x)) {
 		snprintf(err, len, "cannot start the explaining thread");
 		goto fail;
@@ -297,6 +338,8 @@ fail:
 
 void explain_stop(struct explain *x)
 {
+	int i;
+
 	if (x->started) {
 		/* Let the last spike's events arrive before the final pass. */
 		clock_sleep_until(clock_now_ns() + 2 * POLL_NS);
@@ -306,9 +349,10 @@ void explain_stop(struct explain *x)
 		pthread_join(x->thread, NULL);
 		x->started = false;
 		xcause_sort(x->total, x->ntotal);
+		for (i = 0; i < x->nsrc; i++)
+			x->skipped += x->src[i].skipped;
+		x->lost_pages = xtrace_lost();
 	}
-	if (x->fd >= 0)
-		close(x->fd);
-	x->fd = -1;
+	xtrace_close();
 	remove_instance(x);
 }

@@ -16,10 +16,12 @@
 #define RTLAT_EXPLAIN_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 struct json;
 
@@ -38,18 +40,52 @@ struct xev {
 	int num;		/* irq number, softirq vector */
 	int pid;		/* switch: next pid; wakeup: the woken pid */
 	int prio;		/* switch: next prio (kernel's 0..139) */
+	int prev_pid;		/* switch: the task switched from */
+	bool preempted;		/* switch: it was still runnable */
 	char name[XEV_NAME];	/* handler, softirq action, vector, next comm */
 };
 
-/* Parse one line of trace text: 0, or -1 if it is no event we use. */
+/* Parse one line of trace text: 0, or -1 if it is no event we use
+ * (canned trace text for the tests; the run reads the binary buffers). */
 int xev_parse(const char *line, struct xev *ev);
 
+/* The binary buffers (explain_raw.c): where an event's fields are. */
+struct xraw_field {
+	int off, size;		/* size 0: the event has no such field */
+};
+
+struct xraw_event {
+	int id;			/* common_type */
+	int type;		/* XEV_* */
+	char vector[XEV_NAME];	/* irq_vectors: "local_timer" */
+	struct xraw_field pid, prio, comm, prev_pid, prev_state, num, name;
+};
+
+#define XRAW_EVENTS 16
+
+struct xraw {
+	int ts_off, commit_off, commit_size, data_off;	/* header_page */
+	int n;
+	struct xraw_event ev[XRAW_EVENTS];
+};
+
+/* events/header_page's text: 0, or -1 if a field is missing. */
+int xraw_header(struct xraw *r, const char *text);
+/* An event's format file: its id and fields; vector names an irq vector
+ * event. 0, or -1 without an id. */
+int xraw_format(struct xraw_event *e, int type, const char *vector, const char *text);
+/* The events we know on one page read from cpu's trace_pipe_raw, at most
+ * max; a page that follows lost events counts in *lost. */
+int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
+	      struct xev *out, int max, uint64_t *lost);
+
 enum xcause_kind {
-	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED, XC_NKINDS
+	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED,
+	XC_SELF, XC_REMOTE, XC_THROTTLE, XC_NKINDS
 };
 extern const char *const xcause_kind_names[];
 
-#define XCAUSE_LABEL 96
+#define XCAUSE_LABEL 128
 #define XCAUSE_MAX 8
 
 struct xcause {
@@ -68,9 +104,18 @@ struct xattr {
  * Attribute the window [exp, act] of CPU cpu to its causes, from the
  * events ev[0..n) sorted by time (those before exp set the state: who
  * runs, which interrupt is in progress). The causes sum to act - exp.
+ * remote: what an idle CPU before the sampler's wake-up means, e.g. "the
+ * sender's side (another CPU)"; NULL: nothing in the kernel explains it
+ * (a timer's expiry that came late: hypervisor, SMI or hardware).
  */
-void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
-		  int64_t exp, int64_t act, struct xattr *out);
+struct xwin {
+	int cpu, sampler;
+	int64_t exp, act;
+	const char *remote;
+	bool running;		/* the sampler runs at exp (bintime) */
+};
+void xattr_window(const struct xev *ev, int n, const struct xwin *w,
+		  struct xattr *out);
 
 /* Largest first. */
 void xcause_sort(struct xcause *c, int n);
@@ -79,26 +124,45 @@ void xcause_sort(struct xcause *c, int n);
 #define EXPLAIN_TOP 5
 #define EXPLAIN_CAUSES 32
 #define EXPLAIN_LOG 100
+#define EXPLAIN_MAX_SRC 64
+#define EXPLAIN_MAX_CPU 1024
 
 struct xspike {
 	int64_t exp, lat;
 	int64_t steal_ms;	/* the VM's steal on the CPU that second */
+	int src, cpu;
 	struct xattr a;
 };
 
-struct explain {
-	/* Set before the run. */
-	int cpu;
+/*
+ * One measuring thread (a timer sampler, a pair's receiver, a bintime
+ * CPU, a request client). In shared memory: a forked worker notes into it.
+ */
+struct explain_src {
+	/* Set before the start. */
+	int cpu;		/* -1: not pinned, the CPU is read at the note */
 	int64_t over_ns;	/* 0: a new maximum */
-	int64_t start_ns;	/* time origin for the output */
+	char name[24];		/* "pair 0", "client 1", "CPU 3" */
+	const char *remote;	/* see struct xwin */
+	bool running;		/* see struct xwin */
 	/* Written by the measuring thread only. */
-	volatile int sampler;	/* its tid */
+	volatile int tid;
 	int64_t max_seen, last_note;
 	uint64_t qhead, skipped;
-	struct { int64_t exp, lat; } q[EXPLAIN_QSLOTS];
+	struct { int64_t exp, lat; int cpu; } q[EXPLAIN_QSLOTS];
 	/* Written by the explaining thread only. */
 	uint64_t qtail;
-	uint64_t events, explained;
+};
+
+struct explain {
+	int nsrc;
+	struct explain_src *src;	/* shared memory, nsrc of them */
+	int64_t over_ns;	/* 0: a new maximum */
+	int64_t start_ns;	/* time origin for the output */
+	char cpus[64];		/* the traced CPUs, as a list */
+	/* Written by the explaining thread only. */
+	uint64_t events, explained, skipped;
+	uint64_t lost_pages;	/* buffer pages after lost events */
 	struct xspike top[EXPLAIN_TOP];
 	int ntop;
 	struct xcause total[EXPLAIN_CAUSES];
@@ -107,6 +171,7 @@ struct explain {
 	int64_t other_ns;	/* causes beyond the table */
 	struct xlog {		/* the first EXPLAIN_LOG spikes, their main cause */
 		int64_t exp, lat;
+		int src, cpu;
 		struct xcause top;
 	} log[EXPLAIN_LOG];
 	int nlog;
@@ -115,15 +180,14 @@ struct explain {
 	bool started;
 	volatile int stop;
 	int64_t stop_ns;
-	int fd;
 	char dir[160];
 };
 
-/* Minimum time between two noted spikes: at most 5 a second. */
+/* Minimum time between two noted spikes of a source: at most 5 a second. */
 #define EXPLAIN_MIN_GAP_NS 200000000LL
 
 /* Measuring thread, after the warm-up: O(1), no I/O, no lock. */
-static inline void explain_note(struct explain *x, int64_t exp, int64_t lat)
+static inline void explain_note(struct explain_src *x, int64_t exp, int64_t lat)
 {
 	bool over = x->over_ns ? lat > x->over_ns : lat > x->max_seen;
 	uint64_t h = x->qhead;
@@ -139,18 +203,45 @@ static inline void explain_note(struct explain *x, int64_t exp, int64_t lat)
 	x->last_note = exp;
 	x->q[h % EXPLAIN_QSLOTS].exp = exp;
 	x->q[h % EXPLAIN_QSLOTS].lat = lat;
+	/* Rare (a spike): an unpinned thread asks where it runs. */
+	x->q[h % EXPLAIN_QSLOTS].cpu = x->cpu >= 0 ? x->cpu : sched_getcpu();
 	__atomic_store_n(&x->qhead, h + 1, __ATOMIC_RELEASE);
 }
 
-/* Create the instance and start the explaining thread (not on cpu).
- * Returns 0, or -1 with one line in err. */
-int explain_start(struct explain *x, int cpu, int64_t over_ns, char *err, size_t len);
+/* The measuring thread, once before its loop. */
+static inline void explain_attach(struct explain_src *x)
+{
+	if (x)
+		x->tid = (int)gettid();
+}
+
+/* nsrc sources in shared memory, each cpu -1, new-maximum trigger over_ns
+ * (0); the caller sets each source's cpu and name. NULL: no memory. */
+struct explain *explain_new(int nsrc, int64_t over_ns);
+/* Create the instance for the sources' CPUs and start the explaining
+ * thread (away from them). Returns 0, or -1 with one line in err. */
+int explain_start(struct explain *x, char *err, size_t len);
 /* Attribute what is queued, stop, remove the instance. Idempotent. */
 void explain_stop(struct explain *x);
+void explain_free(struct explain *x);
 void explain_print(FILE *f, const struct explain *x);
 void explain_json(struct json *j, const char *key, const struct explain *x);
 /* Fold one spike's causes into the run-wide table (explain.c). */
 void explain_add(struct explain *x, const struct xspike *s);
+
+/* The events enabled in the instance dir, their layouts learnt (what:
+ * the file that failed); then the traced CPUs' buffers opened. The
+ * explaining thread reads them (explain_trace.c). */
+int xtrace_enable(const char *dir, const char **what);
+int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len);
+/* Read every traced CPU's buffer until empty: the events read. */
+uint64_t xtrace_read(void);
+/* cpu's events in [from, to] (the latest max of them) into win. */
+int xtrace_window(int cpu, int64_t from, int64_t to, struct xev *win, int max);
+/* Was everything cpu recorded up to t read? */
+bool xtrace_settled(int cpu, int64_t t);
+uint64_t xtrace_lost(void);
+void xtrace_close(void);
 
 /* The always-on layer: per-second system counters for one CPU. */
 #define LAYER_MAX_SECONDS 3600

@@ -10,6 +10,7 @@
 
 const char *const xcause_kind_names[] = {
 	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",
+	"self", "remote", "throttling",
 };
 
 /* The value of "key=" in args, up to a space, into buf. */
@@ -47,7 +48,12 @@ static void parse_switch(const char *args, struct xev *ev)
 {
 	const char *next = strstr(args, "==> ");
 
+	char state[8];
+
 	ev->type = XEV_SWITCH;
+	ev->prev_pid = arg_int(args, "prev_pid");
+	/* "R" or "R+": still runnable, so it was preempted. */
+	ev->preempted = arg(args, "prev_state", state, sizeof(state)) && state[0] == 'R';
 	if (!next)
 		next = args;
 	arg(next, "next_comm", ev->name, sizeof(ev->name));
@@ -149,6 +155,8 @@ struct xstate {
 	int pid, prio;		/* the task running; -1: not known */
 	char comm[XEV_NAME];
 	bool woken;		/* the sampler was woken inside the window */
+	bool ran;		/* the sampler ran from the window's start on */
+	bool throttled;		/* preempted by a non-RT task: RT throttling */
 	int depth;		/* interrupts in progress */
 	struct xev stack[XSTACK];
 };
@@ -157,12 +165,33 @@ static void task_label(char *buf, size_t len, const struct xstate *s)
 {
 	if (s->prio >= 0 && s->prio < 100)
 		snprintf(buf, len, "task %s[%d] FIFO/RR %d", s->comm, s->pid, 99 - s->prio);
-	else	/* it held the CPU from an RT task: not preemptible then */
-		snprintf(buf, len, "task %s[%d] nice %d, not preemptible", s->comm,
-			 s->pid, s->prio >= 100 ? s->prio - 120 : 0);
+	else if (s->woken)	/* it kept the CPU from a woken RT task */
+		snprintf(buf, len, "task %s[%d] nice %d, not preempted (kernel section or RT throttling)",
+			 s->comm, s->pid, s->prio >= 100 ? s->prio - 120 : 0);
+	else
+		snprintf(buf, len, "task %s[%d] nice %d", s->comm, s->pid,
+			 s->prio >= 100 ? s->prio - 120 : 0);
 }
 
-static int label(const struct xstate *s, int sampler, char *buf, size_t len)
+/* The sampler is on the CPU and no interrupt is in progress. */
+static int self_label(const struct xstate *s, const struct xwin *w, char *buf, size_t len)
+{
+	if (!s->ran) {
+		snprintf(buf, len, "wake-up: switch-in and return to the sampler");
+		return XC_WAKEUP;
+	}
+	if (w->running) {
+		/* A spinning loop's own cost is a few ns: a longer stretch
+		 * with no kernel event is time the CPU was taken away. */
+		snprintf(buf, len, "unexplained: hypervisor, SMI or hardware");
+		return XC_UNEXPLAINED;
+	}
+	/* A client's own send and receive calls. */
+	snprintf(buf, len, "the measuring thread itself");
+	return XC_SELF;
+}
+
+static int label(const struct xstate *s, const struct xwin *w, char *buf, size_t len)
 {
 	const struct xev *top = s->depth ? &s->stack[s->depth - 1] : NULL;
 
@@ -178,11 +207,13 @@ static int label(const struct xstate *s, int sampler, char *buf, size_t len)
 		snprintf(buf, len, "irq vector %s", top->name);
 		return XC_IRQ;
 	}
-	if (s->pid == sampler) {
-		snprintf(buf, len, "wake-up: switch-in and return to the sampler");
-		return XC_WAKEUP;
+	if (s->throttled) {
+		snprintf(buf, len, "RT throttling (sched_rt_runtime_us)");
+		return XC_THROTTLE;
 	}
-	if (s->pid > 0 && s->woken) {
+	if (s->pid == w->sampler)
+		return self_label(s, w, buf, len);
+	if (s->pid > 0 && (s->woken || w->running || w->remote)) {
 		task_label(buf, len, s);
 		return XC_TASK;
 	}
@@ -195,6 +226,10 @@ static int label(const struct xstate *s, int sampler, char *buf, size_t len)
 	if (s->woken) {
 		snprintf(buf, len, "wake-up: sched_wakeup to sched_switch");
 		return XC_WAKEUP;
+	}
+	if (w->remote) {
+		snprintf(buf, len, "%s", w->remote);
+		return XC_REMOTE;
 	}
 	snprintf(buf, len, "unexplained: hypervisor, SMI or hardware");
 	return XC_UNEXPLAINED;
@@ -248,6 +283,14 @@ static void step(struct xstate *s, const struct xev *e, int sampler)
 {
 	switch (e->type) {
 	case XEV_SWITCH:
+		if (e->pid != sampler)
+			s->ran = false;
+		/* Only the RT bandwidth limit lets a runnable SCHED_FIFO
+		 * thread give way to idle or a SCHED_OTHER task. */
+		if (e->prev_pid == sampler && e->preempted && (e->pid == 0 || e->prio >= 100))
+			s->throttled = true;
+		else if (e->pid == sampler)
+			s->throttled = false;
 		s->pid = e->pid;
 		s->prio = e->prio;
 		snprintf(s->comm, sizeof(s->comm), "%s", e->name);
@@ -279,31 +322,44 @@ void xcause_sort(struct xcause *c, int n)
 	qsort(c, (size_t)n, sizeof(c[0]), cmp_cause);
 }
 
-void xattr_window(const struct xev *ev, int n, int cpu, int sampler,
-		  int64_t exp, int64_t act, struct xattr *out)
+/* At the expected time: a sampler that runs then (bintime's loop) may
+ * have switched in before the look-back. */
+static void window_starts(struct xstate *s, const struct xwin *w)
+{
+	if (s->pid < 0 && w->running)
+		s->pid = w->sampler;
+	s->ran = s->pid == w->sampler;
+}
+
+void xattr_window(const struct xev *ev, int n, const struct xwin *w,
+		  struct xattr *out)
 {
 	struct xstate s = { .pid = -1, .prio = -1 };
 	struct xacc acc;
 	char lbl[XCAUSE_LABEL];
-	int64_t t = exp;
+	int64_t t = w->exp;
 	int i, kind;
 
 	memset(out, 0, sizeof(*out));
 	acc.n = 0;
-	for (i = 0; i < n && ev[i].ts <= act; i++) {
-		if (ev[i].cpu != cpu)
+	for (i = 0; i < n && ev[i].ts <= w->act; i++) {
+		if (ev[i].cpu != w->cpu)
 			continue;
-		if (ev[i].ts >= exp) {
-			kind = label(&s, sampler, lbl, sizeof(lbl));
+		if (ev[i].ts >= w->exp && !out->events)
+			window_starts(&s, w);
+		if (ev[i].ts >= w->exp) {
+			kind = label(&s, w, lbl, sizeof(lbl));
 			add_cause(&acc, kind, lbl, ev[i].ts - t);
 			t = ev[i].ts;
 			out->events++;
 		}
-		step(&s, &ev[i], sampler);
-		if (ev[i].ts < exp)
+		step(&s, &ev[i], w->sampler);
+		if (ev[i].ts < w->exp)
 			s.woken = false;
 	}
-	kind = label(&s, sampler, lbl, sizeof(lbl));
-	add_cause(&acc, kind, lbl, act - t);
+	if (!out->events)
+		window_starts(&s, w);
+	kind = label(&s, w, lbl, sizeof(lbl));
+	add_cause(&acc, kind, lbl, w->act - t);
 	keep_largest(&acc, out);
 }

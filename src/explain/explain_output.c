@@ -30,8 +30,11 @@ static void print_spike(FILE *f, const struct explain *x, const struct xspike *s
 {
 	int i;
 
-	fprintf(f, "EXP| spike at %.3f s: %.1f us (%d events)\n",
+	fprintf(f, "EXP| spike at %.3f s: %.1f us (%d events)",
 		(double)(s->exp - x->start_ns) / NSEC_PER_SEC, us(s->lat), s->a.events);
+	if (x->nsrc > 1)
+		fprintf(f, ", %s", x->src[s->src].name);
+	fprintf(f, " on CPU %d\n", s->cpu);
 	for (i = 0; i < s->a.n; i++)
 		fprintf(f, "EXP|   %-52s %10.1f us\n", s->a.c[i].label, us(s->a.c[i].ns));
 	fprintf(f, "EXP|   %-52s %10lld ms\n", "(steal time on the CPU that second)",
@@ -44,12 +47,12 @@ void explain_print(FILE *f, const struct explain *x)
 	int i, n = sorted_top(x, top);
 
 	if (x->over_ns)
-		fprintf(f, "EXP| %llu spikes over %.1f us explained (CPU %d), %llu skipped\n",
-			(unsigned long long)x->explained, us(x->over_ns), x->cpu,
+		fprintf(f, "EXP| %llu spikes over %.1f us explained (CPU %s), %llu skipped\n",
+			(unsigned long long)x->explained, us(x->over_ns), x->cpus,
 			(unsigned long long)x->skipped);
 	else
-		fprintf(f, "EXP| %llu new maxima explained (CPU %d), %llu skipped\n",
-			(unsigned long long)x->explained, x->cpu,
+		fprintf(f, "EXP| %llu new maxima explained (CPU %s), %llu skipped\n",
+			(unsigned long long)x->explained, x->cpus,
 			(unsigned long long)x->skipped);
 	for (i = 0; i < n; i++)
 		print_spike(f, x, &top[i]);
@@ -89,10 +92,30 @@ static void json_log(struct json *j, const char *key, const struct explain *x)
 		json_obj_open(j, NULL);
 		json_double(j, "time_s", (double)(x->log[i].exp - x->start_ns) / NSEC_PER_SEC);
 		json_int(j, "latency_ns", x->log[i].lat);
+		json_int(j, "cpu", x->log[i].cpu);
+		json_str(j, "source", x->src[x->log[i].src].name);
 		json_str(j, "cause", x->log[i].top.label);
 		json_str(j, "kind", xcause_kind_names[x->log[i].top.kind]);
 		json_int(j, "cause_ns", x->log[i].top.ns);
 		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
+/* "0,1,3" as an array. */
+static void json_cpus(struct json *j, const char *key, const char *list)
+{
+	const char *p = list;
+	char *end;
+
+	json_arr_open(j, key);
+	while (*p) {
+		long c = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		json_int(j, NULL, c);
+		p = *end == ',' ? end + 1 : end;
 	}
 	json_arr_close(j);
 }
@@ -103,7 +126,8 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 	int i, n = sorted_top(x, top);
 
 	json_obj_open(j, key);
-	json_int(j, "cpu", x->cpu);
+	json_int(j, "cpu", x->src[0].cpu >= 0 ? x->src[0].cpu : atoi(x->cpus));
+	json_cpus(j, "cpus", x->cpus);
 	json_str(j, "trigger", x->over_ns ? "over" : "new maximum");
 	if (x->over_ns)
 		json_int(j, "over_ns", x->over_ns);
@@ -112,11 +136,14 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 	json_uint(j, "explained", x->explained);
 	json_uint(j, "skipped", x->skipped);
 	json_uint(j, "events", x->events);
+	json_uint(j, "lost_pages", x->lost_pages);
 	json_arr_open(j, "spikes");
 	for (i = 0; i < n; i++) {
 		json_obj_open(j, NULL);
 		json_double(j, "time_s", (double)(top[i].exp - x->start_ns) / NSEC_PER_SEC);
 		json_int(j, "latency_ns", top[i].lat);
+		json_int(j, "cpu", top[i].cpu);
+		json_str(j, "source", x->src[top[i].src].name);
 		json_int(j, "events", top[i].a.events);
 		json_int(j, "steal_ms", top[i].steal_ms);
 		json_causes(j, "causes", top[i].a.c, top[i].a.n);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "cleanup.h"
 #include "clock.h"
+#include "explain.h"
 #include "opts.h"
 #include "pair_internal.h"
 #include "results.h"
@@ -52,6 +53,7 @@ struct opt pair_opts[] = {
 	  "SMP testing: -a -t and the same priority for all pairs", NULL, false },
 	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, &pair_cfg.threads,
 	  "number of pairs; without NUM, one per CPU", NULL, false },
+	TEST_EXPLAIN_OPTS(&pair_cfg.common),
 	TEST_COMMON_OPTS(&pair_cfg.common, "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
 	OPT_END
 };
@@ -112,7 +114,14 @@ int pair_check(struct test_run *t)
 	if (check_config(t->prog, t->opts, &run))
 		return -1;
 	run.cfg = pair_cfg;
-	return run.ops->setup ? run.ops->setup(&run) : 0;
+	if (run.ops->setup && run.ops->setup(&run))
+		return -1;
+	if (run.cfg.stream && run.cfg.common.explain) {
+		opts_error(t->prog, opts_find(t->opts, 0, "explain"),
+			   "explains latency spikes, not a stream's rate; accepted: --explain without --throughput");
+		return -1;
+	}
+	return 0;
 }
 
 /* Pairs, histograms and transport state live in shared memory, so the
@@ -439,11 +448,31 @@ int pair_rt_apply(struct test_run *t)
 	return rt_probe(run.pairs[0].w[0].prio, run.pairs[0].w[0].cpu);
 }
 
+/* --explain: each receiver (the first EXPLAIN_MAX_SRC pairs) is a
+ * source; before its wake-up, the hand-off is on the sender's side. */
+static int explain_receivers(struct test_run *t)
+{
+	int i, n = run.npairs < EXPLAIN_MAX_SRC ? run.npairs : EXPLAIN_MAX_SRC;
+	struct explain *x = run_explain_new(t, n);
+
+	for (i = 0; x && i < n; i++) {
+		x->src[i].cpu = run.pairs[i].w[ROLE_RECEIVER].cpu;
+		snprintf(x->src[i].name, sizeof(x->src[i].name), "pair %d", i);
+		x->src[i].remote = "the sender's side: its send and the hand-off";
+	}
+	if (run_explain_start(t))
+		return -1;
+	for (i = 0; t->explain && i < n; i++)
+		run.pairs[i].xsrc = &t->explain->src[i];
+	return 0;
+}
+
 int pair_measure(struct test_run *t)
 {
-	(void)t;
 	if (run.cfg.stream)
 		return pair_stream_measure(&run);
+	if (explain_receivers(t))
+		return 1;
 	return pair_measure_once();
 }
 

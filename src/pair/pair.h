@@ -20,6 +20,7 @@
 #include "stats.h"
 #include "test.h"
 
+struct explain_src;
 struct json;
 struct pair_run;
 
@@ -61,6 +62,7 @@ struct pair {
 	struct stats lat;		/* receiver's series, ns */
 	volatile int64_t t_first, t_last; /* stream: first, last receive */
 	void *priv;			/* transport state, shared memory */
+	struct explain_src *xsrc;	/* --explain: the receiver's; or NULL */
 	struct pair_run *run;
 };
 

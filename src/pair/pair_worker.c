@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "cleanup.h"
+#include "explain.h"
 #include "pair_internal.h"
 #include "rtsetup.h"
 #include "tracefs.h"
@@ -153,6 +154,7 @@ static void receiver_loop(struct pair *p)
 	uint64_t i;
 	int err;
 
+	explain_attach(p->xsrc);
 	for (i = 0; !p->loops || i < p->loops; i++) {
 		if (!pair_next(p))
 			break;
@@ -160,6 +162,8 @@ static void receiver_loop(struct pair *p)
 		lat = t_recv - __atomic_load_n(&p->t_send, __ATOMIC_RELAXED);
 		stats_add(&p->lat, lat);
 		p->cycles++;
+		if (p->xsrc)
+			explain_note(p->xsrc, t_recv - lat, lat);
 		if (bt && lat > bt)
 			breaktrace(p, lat);
 		p->w[ROLE_RECEIVER].cur_cpu = sched_getcpu();

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "cleanup.h"
 #include "clock.h"
+#include "explain.h"
 #include "opts.h"
 #include "request.h"
 #include "request_net.h"
@@ -72,6 +73,7 @@ static struct opt req_opts[] = {
 	  "CPU of the client (default: the layout's)", NULL, false },
 	{ 0, "load-cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.load_cpus,
 	  "CPUs of the load processes, e.g. 3-7 or 1,3 (round robin)", NULL, false },
+	TEST_EXPLAIN_OPTS(&cfg.common),
 	TEST_COMMON_OPTS(&cfg.common, "write every series of every round as JSON to FILE"),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
@@ -321,6 +323,11 @@ static int req_check(struct test_run *t)
 	run.listen_fd = run.conn_fd = -1;
 	if (check_modes(&run) || make_layout(&run))
 		return -1;
+	if (run.mode == REQ_SERVER_ONLY && cfg.common.explain) {
+		opts_error(t->prog, opts_find(t->opts, 0, "explain"),
+			   "explains a client's responses; accepted: --explain without --server");
+		return -1;
+	}
 	run.cfg = cfg;
 	run.tg.period_ns = NSEC_PER_SEC / cfg.rate_hz;
 	run.tg.sleep_ns = cfg.sleep_us * NSEC_PER_USEC;
@@ -347,10 +354,31 @@ static int req_rt_apply(struct test_run *t)
 				      srv ? l->server_cpu : l->main_cpu);
 }
 
+/* --explain: each client's response; before its wake-up the time is on
+ * the server's side (another CPU, or host). */
+static int explain_clients(struct test_run *t)
+{
+	int i, n = cfg.clients < EXPLAIN_MAX_SRC ? (int)cfg.clients : EXPLAIN_MAX_SRC;
+	struct explain *x = run_explain_new(t, n);
+
+	for (i = 0; x && i < n; i++) {
+		x->src[i].cpu = run.layout.client_cpu;
+		x->src[i].remote = "the server's side: the network and its reply";
+		snprintf(x->src[i].name, sizeof(x->src[i].name), "client %d", i);
+	}
+	if (run_explain_start(t))
+		return -1;
+	run.explain = t->explain;
+	return 0;
+}
+
 static int req_run_measure(struct test_run *t)
 {
-	(void)t;
-	return run.mode == REQ_SERVER_ONLY ? req_serve(&run) : req_measure(&run);
+	if (run.mode == REQ_SERVER_ONLY)
+		return req_serve(&run);
+	if (explain_clients(t))
+		return 1;
+	return req_measure(&run);
 }
 
 static int req_run_report(struct test_run *t, int status)

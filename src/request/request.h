@@ -107,6 +107,7 @@ struct req_run {
 	uint64_t *hist_mem;
 	size_t hist_bytes;
 	bool orb;			/* --clients or --clients-sweep */
+	struct explain *explain;	/* --explain, or NULL */
 	bool max_clients_given;		/* --max-clients */
 	int listen_fd;			/* local and server-only modes */
 	int conn_fd;			/* the socket of the client to start */

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "clock.h"
+#include "explain.h"
 #include "request.h"
 #include "rtsetup.h"
 #include "request_proto.h"
@@ -34,6 +35,7 @@ struct client {
 	sigset_t set;
 	uint32_t seq;
 	char name[16];		/* "client" or "client 3", for messages */
+	struct explain_src *xsrc;	/* --explain, or NULL */
 };
 
 long long req_client_rate(const struct req_run *run, int i)
@@ -144,6 +146,8 @@ static void client_loop(struct client *c)
 			continue;
 		if (call(c, &st))
 			return;
+		if (c->xsrc)
+			explain_note(c->xsrc, st.t0, st.t3 - st.t0);
 		k = __atomic_load_n(&sh->round, __ATOMIC_ACQUIRE);
 		if (k != cur) {
 			/* The previous tick belongs to the last round. */
@@ -220,6 +224,9 @@ void req_client_child(struct req_run *run, int i)
 			 c.name, strerror(-err), *hint ? ": " : "", hint);
 		_exit(1);
 	}
+	if (run->explain && i < run->explain->nsrc)
+		c.xsrc = &run->explain->src[i];
+	explain_attach(c.xsrc);
 	__atomic_store_n(&run->sh->client_ready[i], 1, __ATOMIC_RELEASE);
 	client_loop(&c);
 	timer_delete(c.timer);

@@ -32,6 +32,7 @@ const char suite_title[] = "every test with short defaults, one table";
 static long long duration_s, prio;
 static const char *outdir;
 static bool report;
+static bool explain;
 static char report_tool[PATH_MAX];
 static unsigned long long only;		/* bit i: tests[i]; 0: all */
 static const char *names[32];		/* the registry's, for --only */
@@ -50,6 +51,8 @@ static struct opt suite_opts[] = {
 	  "comma-separated subset of the tests", names, false },
 	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &report,
 	  "write report.html into the results directory with rtlat-report", NULL, false },
+	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &explain,
+	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, false },
 	FLEET_VERDICT_ENTRIES(&fleet),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
@@ -142,6 +145,8 @@ static int suite_run(const struct test_ops *t, const char *dir)
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
 	av[n++] = json;
+	if (explain && opts_find(t->opts, 0, "explain"))
+		av[n++] = "--explain";
 	av[n] = NULL;
 	snprintf(path, sizeof(path), "%s/%s.txt", dir, test);
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

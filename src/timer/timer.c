@@ -62,10 +62,7 @@ static struct opt timer_opts[] = {
 	  timer_method_names, false },
 	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.histfile,
 	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
-	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.explain,
-	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", NULL, false },
-	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0, &cfg.explain_over_us,
-	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", NULL, false },
+	TEST_EXPLAIN_OPTS(&cfg.common),
 	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
@@ -100,12 +97,7 @@ static int check_mode(const char *prog)
 
 static int check_explain(const char *prog)
 {
-	if (cfg.explain_over_us && !cfg.explain) {
-		opts_error(prog, opts_find(timer_opts, 0, "explain-over"),
-			   "needs --explain; accepted: --explain-over US together with --explain");
-		return -1;
-	}
-	if (cfg.explain && cfg.mode) {
+	if (cfg.common.explain && cfg.mode) {
 		opts_error(prog, opts_find(timer_opts, 0, "explain"),
 			   "explains the user task's wake-ups; accepted: --explain with -t 0");
 		return -1;
@@ -219,26 +211,22 @@ static int timer_rt_apply(struct test_run *t)
 	return rt_probe((int)run.cfg.prio, (int)run.cfg.cpu);
 }
 
-static struct explain explainer;
-
-/* Without tracefs the run goes on unexplained, unless --strict. */
-static int start_explain(struct timer_run *run)
+/* The sampler is the one source; its wake-ups come from its own timer. */
+static int start_explain(struct test_run *t, struct timer_run *run)
 {
-	char err[300];
+	struct explain *x = run_explain_new(t, 1);
 
-	if (!run->cfg.explain)
-		return 0;
-	if (explain_start(&explainer, (int)run->cfg.cpu,
-			  run->cfg.explain_over_us * NSEC_PER_USEC, err, sizeof(err))) {
-		fprintf(stderr, "%s: --explain: %s; %s\n", run->prog, err,
-			run->cfg.common.strict ? "stopped (--strict)" : "running unexplained");
-		return run->cfg.common.strict ? -1 : 0;
+	if (x) {
+		x->src[0].cpu = (int)run->cfg.cpu;
+		snprintf(x->src[0].name, sizeof(x->src[0].name), "sampler");
 	}
-	run->explain = &explainer;
+	if (run_explain_start(t))
+		return -1;
+	run->explain = t->explain ? &t->explain->src[0] : NULL;
 	return 0;
 }
 
-static int start_threads(struct timer_run *run)
+static int start_threads(struct test_run *t, struct timer_run *run)
 {
 	char err[256];
 	int64_t t0;
@@ -247,7 +235,7 @@ static int start_threads(struct timer_run *run)
 	fflush(stdout);
 	if (run->cfg.quiet)
 		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg.duration_s);
-	if (layer_begin(&run->layer, (int)run->cfg.cpu) || start_explain(run))
+	if (layer_begin(&run->layer, (int)run->cfg.cpu) || start_explain(t, run))
 		return -1;
 	if (run->cfg.mode && timerlat_start(run, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", run->prog, err);
@@ -270,12 +258,10 @@ static int timer_measure(struct test_run *t)
 	int status = 0;
 
 	(void)t;
-	if (start_threads(&run))
+	if (start_threads(t, &run))
 		status = 1;
 	stop_threads(&run);
 	timerlat_stop();
-	if (run.explain)
-		explain_stop(run.explain);
 	if (run.error)
 		status = 1;
 	return status;
@@ -317,14 +303,13 @@ static int timer_report(struct test_run *t, int status)
 
 	if (t->error)
 		fprintf(stderr, "%s: %s\n", run.prog, t->error);
+	/* Spike times count from the measurement's start, as per_second. */
+	if (t->explain && run.start_ns)
+		t->explain->start_ns = run.start_ns;
 	timer_print_hist(stdout, &run);
 	if (timer_write_gnuplot(&run, actual))
 		status = 1;
 	timer_print_rts(stdout, &run, actual, requested);
-	if (run.explain) {
-		run.explain->start_ns = run.start_ns;
-		explain_print(stdout, run.explain);
-	}
 	fflush(stdout);
 	report_end(&run);
 	if (timer_write_histfile(&run))

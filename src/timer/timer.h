@@ -52,8 +52,6 @@ struct timer_config {
 	bool break_switch;	/* -b */
 	const char *gnuplot;	/* -g */
 	const char *histfile;	/* --histfile */
-	bool explain;		/* --explain */
-	long long explain_over_us;	/* --explain-over: 0 new maxima */
 	struct test_common common;	/* --json, --strict, ... */
 };
 
@@ -205,7 +203,7 @@ struct timer_run {
 	uint64_t printed;		/* RTD lines so far */
 	struct layer layer;		/* always-on per-second counters */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
-	struct explain *explain;
+	struct explain_src *explain;
 };
 
 /* timer_sample.c: per-second grouping of samples, shared by the sampling

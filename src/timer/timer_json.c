@@ -129,8 +129,6 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_seconds(j, run);
 	json_histograms(j, run);
 	layer_json(j, "per_second", &run->layer);
-	if (run->explain)
-		explain_json(j, "explain", run->explain);
 	if (run->error)
 		json_str(j, "error", "the wait method failed");
 	if (run->switched)

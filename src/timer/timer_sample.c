@@ -160,8 +160,7 @@ void *timer_sampler(void *arg)
 	prctl(PR_SET_NAME, "rtlat-sampler");
 	feed_init(&sp, run, true);
 	rt_thread_setup((int)run->cfg.prio, (int)run->cfg.cpu);
-	if (run->explain)
-		run->explain->sampler = (int)gettid();
+	explain_attach(run->explain);
 	run->wait.period = run->cfg.period_us * NSEC_PER_USEC;
 	/* The first expiry 1 ms from now, as the original. */
 	run->start_ns = clock_now_ns() + NSEC_PER_MSEC;

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * explain_trace.c - the events --explain enables in its instance, and the
+ * instance's per-CPU binary buffers (per_cpu/cpuN/trace_pipe_raw) read
+ * into one fixed ring of events per traced CPU (explain_raw.c decodes
+ * the pages). Only the explaining thread calls these; one explain per
+ * process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "explain.h"
+#include "outfile.h"
+#include "tracefs.h"
+
+/* Per traced CPU: 32768 events (about 2.4 MB) hold a second or more of a
+ * busy CPU; a spike needs 20 ms of look-back and its own window. */
+#define CPU_RING	(1 << 15)
+#define PAGE_EVENTS	1024
+/* Events still being committed when a read found the buffer empty. */
+#define COMMIT_SLACK_NS	(1 * NSEC_PER_MSEC)
+
+static const struct {
+	const char *path;
+	const char *vector;
+	int type;
+	bool optional;		/* irq_vectors are x86's */
+} events[] = {
+	{ "sched/sched_switch", NULL, XEV_SWITCH, false },
+	{ "sched/sched_wakeup", NULL, XEV_WAKEUP, false },
+	{ "irq/irq_handler_entry", NULL, XEV_IRQ_ENTRY, false },
+	{ "irq/irq_handler_exit", NULL, XEV_IRQ_EXIT, false },
+	{ "irq/softirq_entry", NULL, XEV_SOFTIRQ_ENTRY, false },
+	{ "irq/softirq_exit", NULL, XEV_SOFTIRQ_EXIT, false },
+	{ "irq_vectors/local_timer_entry", "local_timer", XEV_VEC_ENTRY, true },
+	{ "irq_vectors/local_timer_exit", "local_timer", XEV_VEC_EXIT, true },
+	{ "irq_vectors/reschedule_entry", "reschedule", XEV_VEC_ENTRY, true },
+	{ "irq_vectors/reschedule_exit", "reschedule", XEV_VEC_EXIT, true },
+	{ "irq_vectors/call_function_entry", "call_function", XEV_VEC_ENTRY, true },
+	{ "irq_vectors/call_function_exit", "call_function", XEV_VEC_EXIT, true },
+	{ "irq_vectors/call_function_single_entry", "call_function_single", XEV_VEC_ENTRY, true },
+	{ "irq_vectors/call_function_single_exit", "call_function_single", XEV_VEC_EXIT, true },
+};
+
+#define NEVENTS ((int)(sizeof(events) / sizeof(events[0])))
+
+struct cpu_ring {
+	int cpu, fd;
+	struct xev *ev;
+	uint64_t n;		/* events ever put; ev[n % CPU_RING] next */
+	int64_t drained;	/* everything before this was read */
+};
+
+static struct xraw fmt;
+static struct cpu_ring *rings;
+static int nrings;
+static uint64_t lost_pages;
+static uint8_t *page;
+static long page_size;
+static struct xev decoded[PAGE_EVENTS];
+
+/* A tracefs text file of the instance (formats are the same in every
+ * instance): 0 or -errno. */
+static int read_file(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	size_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read_text(fd, buf, len);
+	close(fd);
+	return n ? 0 : -EIO;
+}
+
+/* Enable an event and learn its layout. */
+static int enable_event(const char *dir, int i)
+{
+	static char text[8192];
+	char file[160];
+	int err;
+
+	snprintf(file, sizeof(file), "events/%s/enable", events[i].path);
+	if ((err = tracefs_write(dir, file, "1")))
+		return err;
+	snprintf(file, sizeof(file), "events/%s/format", events[i].path);
+	if ((err = read_file(dir, file, text, sizeof(text))))
+		return err;
+	if (fmt.n == XRAW_EVENTS ||
+	    xraw_format(&fmt.ev[fmt.n], events[i].type, events[i].vector, text))
+		return -EINVAL;
+	fmt.n++;
+	return 0;
+}
+
+int xtrace_enable(const char *dir, const char **what)
+{
+	static char text[4096];
+	int i, err;
+
+	memset(&fmt, 0, sizeof(fmt));
+	*what = "events/header_page";
+	if ((err = read_file(dir, "events/header_page", text, sizeof(text))))
+		return err;
+	if (xraw_header(&fmt, text))
+		return -EINVAL;
+	for (i = 0; i < NEVENTS; i++) {
+		err = enable_event(dir, i);
+		if (err && !events[i].optional) {
+			*what = events[i].path;
+			return err;
+		}
+	}
+	return 0;
+}
+
+int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len)
+{
+	char path[512];
+	int c;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	page = malloc((size_t)page_size);
+	rings = calloc((size_t)ncpu, sizeof(*rings));
+	if (!page || !rings)
+		goto nomem;
+	for (c = 0; c < ncpu; c++) {
+		struct cpu_ring *r;
+
+		if (!on[c])
+			continue;
+		r = &rings[nrings++];
+		r->cpu = c;
+		r->fd = -1;
+		r->ev = malloc(sizeof(r->ev[0]) * CPU_RING);
+		if (!r->ev)
+			goto nomem;
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, c);
+		r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (r->fd < 0) {
+			snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, len, "no memory for the event rings");
+	return -1;
+}
+
+/* What one CPU has, until its buffer is empty (or the pass is long). */
+static uint64_t read_cpu(struct cpu_ring *r)
+{
+	int64_t start = clock_now_ns();
+	uint64_t got = 0;
+	int pages, i, n;
+	ssize_t len;
+
+	for (pages = 0; pages < 256; pages++) {
+		len = read(r->fd, page, (size_t)page_size);
+		if (len <= 0) {
+			/* Empty: all that was committed before start is in. */
+			if (len == 0 || errno == EAGAIN)
+				r->drained = start - COMMIT_SLACK_NS;
+			break;
+		}
+		n = xraw_page(&fmt, page, (size_t)len, r->cpu, decoded, PAGE_EVENTS,
+			      &lost_pages);
+		for (i = 0; i < n; i++)
+			r->ev[r->n++ % CPU_RING] = decoded[i];
+		got += (uint64_t)n;
+	}
+	return got;
+}
+
+uint64_t xtrace_read(void)
+{
+	uint64_t got = 0;
+	int i;
+
+	for (i = 0; i < nrings; i++)
+		got += read_cpu(&rings[i]);
+	return got;
+}
+
+static struct cpu_ring *ring_of(int cpu)
+{
+	int i;
+
+	for (i = 0; i < nrings; i++)
+		if (rings[i].cpu == cpu)
+			return &rings[i];
+	return NULL;
+}
+
+bool xtrace_settled(int cpu, int64_t t)
+{
+	struct cpu_ring *r = ring_of(cpu);
+
+	return !r || r->drained > t;
+}
+
+int xtrace_window(int cpu, int64_t from, int64_t to, struct xev *win, int max)
+{
+	struct cpu_ring *r = ring_of(cpu);
+	uint64_t first, end, i;
+	int n = 0;
+
+	if (!r)
+		return 0;
+	first = r->n > CPU_RING ? r->n - CPU_RING : 0;
+	end = r->n;
+	while (end > first && r->ev[(end - 1) % CPU_RING].ts > to)
+		end--;
+	i = end;
+	while (i > first && end - i < (uint64_t)max && r->ev[(i - 1) % CPU_RING].ts >= from)
+		i--;
+	for (; i < end; i++)
+		win[n++] = r->ev[i % CPU_RING];
+	return n;
+}
+
+uint64_t xtrace_lost(void)
+{
+	return lost_pages;
+}
+
+void xtrace_close(void)
+{
+	int i;
+
+	for (i = 0; i < nrings; i++) {
+		if (rings[i].fd >= 0)
+			close(rings[i].fd);
+		free(rings[i].ev);
+	}
+	free(rings);
+	free(page);
+	rings = NULL;
+	page = NULL;
+	nrings = 0;
+	lost_pages = 0;
+}
