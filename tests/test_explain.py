@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, ROOT, run, running
+from conftest import RTLAT, ROOT, read_pty, run, running
 
 VERDICTS = ("ok", "will add latency", "prevents real-time")
 CHECKS = ["rt_throttling", "cgroup_rt_budget", "rtprio", "idle_states",
@@ -221,3 +221,40 @@ def test_without_tracefs_access_runs_unexplained():
                        capture_output=True, text=True, timeout=60, cwd="/")
     assert s.returncode == 1
     assert re.search(r"^rtlat timer: --explain: .+; stopped \(--strict\)$", s.stderr, re.M)
+
+
+def stderr_on_a_terminal(args):
+    """Run with stderr a pseudo-terminal: (status, what it printed there)."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    err = read_pty(master).decode()
+    return p.wait(timeout=60), err
+
+
+def test_doctor_verdict_said_at_the_start_of_a_run(tmp_path):
+    """At a terminal, one stderr line before measuring when something is
+    not ok, naming the checks with the worst verdict; nothing for a script
+    (its failures stay one line) nor under a compatible name (the
+    original's output stays as it was)."""
+    js = tmp_path / "d.json"
+    run(["doctor", "--json", str(js)])
+    d = json.loads(js.read_text())
+    worst = [c["check"] for c in d["checks"] if c["verdict"] == d["verdict"]]
+    args = ["-q", "-i", "1000", "-l", "50"]
+    status, err = stderr_on_a_terminal([RTLAT, "pmq"] + args)
+    assert status == 0
+    said = [l for l in err.splitlines() if "doctor:" in l]
+    if d["verdict"] == "ok":
+        assert said == []
+    else:
+        m = re.fullmatch(r"rtlat pmq: doctor: (will add latency|prevents real-time) \((.+)\); "
+                         r"rtlat doctor gives the figures and the fixes\r?", said[0])
+        assert m and m.group(1) == d["verdict"], said
+        assert len(m.group(2).split(", ")) == len(worst)
+    assert "doctor:" not in run(["pmq"] + args).stderr
+    link = tmp_path / "pmqtest"
+    link.symlink_to(RTLAT)
+    status, err = stderr_on_a_terminal([str(link)] + args)
+    assert status == 0 and "doctor:" not in err

@@ -55,6 +55,8 @@ def test_suite_subset_and_bad_input(tmp_path, leakcheck):
     for args, pattern in ((["--duration", "0"], r"--duration.*'0'"),
                           (["--only", "pmq,timr"], r"--only: 'timr' is not a test; accepted: .*pmq"),
                           (["--only", ""], r"--only: '' is not a test"),
+                          (["--only", "timer,doctor"],
+                           r"--only: 'doctor' measures nothing .*; accepted: pmq,.*,timer"),
                           (["--bogus"], r"unknown option --bogus")):
         bad = run(["suite", "-o", str(tmp_path / "never")] + args)
         assert bad.returncode == 2, bad.stderr

@@ -336,3 +336,21 @@ void preflight_json_short(struct json *j, const char *key)
 	json_obj_close(j);
 	json_obj_close(j);
 }
+
+void preflight_print_short(FILE *f, const char *prog)
+{
+	struct pf_item items[PF_NITEMS];
+	enum verdict worst = preflight_run(items);
+	char list[512] = "";
+	size_t at = 0;
+	int i;
+
+	if (worst == V_OK)
+		return;
+	for (i = 0; i < PF_NITEMS && at < sizeof(list); i++)
+		if (items[i].verdict == worst)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+					       at ? ", " : "", items[i].title);
+	fprintf(f, "%s: doctor: %s (%s); rtlat doctor gives the figures and the fixes\n",
+		prog, verdict_names[worst], list);
+}

@@ -32,6 +32,9 @@ enum verdict preflight_run(struct pf_item *items);
 void preflight_print(FILE *f, const struct pf_item *items);
 /* Full form: an array of {check, verdict, detail, fix}. */
 void preflight_json(struct json *j, const char *key, const struct pf_item *items);
+/* One line when something is not ok: the worst verdict and its checks
+ * (at the start of a run, on stderr). */
+void preflight_print_short(FILE *f, const char *prog);
 /* Short form for every result: {"verdict", "checks": {key: verdict}}. */
 void preflight_json_short(struct json *j, const char *key);
 

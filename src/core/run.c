@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cleanup.h"
 #include "explain.h"
+#include "preflight.h"
 #include "clock.h"
 #include "stopsig.h"
 #include "test.h"
@@ -111,6 +113,22 @@ int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
 	return err;
 }
 
+/*
+ * The doctor's verdict, short, before measuring, for a user at a terminal
+ * (stderr a tty, as the progress lines): nothing when all is ok. Not for
+ * scripts, whose failures stay one line; not under a compatible name (the
+ * original's output); not in a suite's test (the suite says it once); not
+ * for doctor itself. Every result's JSON has it ("doctor").
+ */
+static void doctor_line(const struct test_run *t)
+{
+	if (!isatty(STDERR_FILENO) || !t->ops->suite_args ||
+	    (t->ops->compat && !strcmp(t->prog, t->ops->compat)) ||
+	    getenv("RTLAT_SUMMARY_FD"))
+		return;
+	preflight_print_short(stderr, t->prog);
+}
+
 static int run_measure(struct test_run *t)
 {
 	const struct test_ops *ops = t->ops;
@@ -120,6 +138,7 @@ static int run_measure(struct test_run *t)
 		.strict = ops->common->strict,
 	};
 
+	doctor_line(t);
 	if (rt_init(t->prog, &ro) || (ops->rt_apply && ops->rt_apply(t))) {
 		t->error = "a real-time setting could not be applied (--strict)";
 		return 1;

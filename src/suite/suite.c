@@ -22,6 +22,7 @@
 #include "fleet.h"
 #include "opts.h"
 #include "outfile.h"
+#include "preflight.h"
 #include "stopsig.h"
 #include "test.h"
 
@@ -67,6 +68,28 @@ struct opt *suite_options(void)
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
 		names[i] = tests[i]->name;
 	return suite_opts;
+}
+
+/* --only names tests; doctor is a registry row but no measurement. */
+static int check_only(void)
+{
+	char ok[256] = "";
+	size_t at = 0;
+	int i, bad = -1;
+
+	for (i = 0; tests[i]; i++) {
+		if (tests[i]->suite_args && at < sizeof(ok))
+			at += (size_t)snprintf(ok + at, sizeof(ok) - at, "%s%s",
+					       at ? "," : "", tests[i]->name);
+		else if (only & (1ULL << i))
+			bad = i;
+	}
+	if (bad < 0)
+		return 0;
+	opts_error("rtlat suite", opts_find(suite_opts, 0, "only"),
+		   "'%s' measures nothing (the suite prints its verdict first); accepted: %s",
+		   tests[bad]->name, ok);
+	return -1;
 }
 
 struct row {
@@ -284,6 +307,8 @@ int suite_main(int argc, char **argv)
 	if (run_parse("rtlat suite", suite_title, suite_options(), argc, argv) ||
 	    fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
+	if (check_only())
+		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
 		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
 			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH or in $RTLAT_REPORT (make install, or pip install ./report)");
@@ -292,6 +317,8 @@ int suite_main(int argc, char **argv)
 	if (make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
 	stopsig_install(on_signal);
+	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
+		preflight_print_short(stderr, "rtlat suite");
 	for (i = 0; tests[i] && !interrupted; i++) {
 		if ((only && !(only & (1ULL << i))) || !tests[i]->suite_args)
 			continue;	/* not asked, or not a measurement (doctor) */
