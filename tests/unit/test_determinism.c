@@ -49,7 +49,7 @@ UNIT_TEST(bintime_fold_fast_and_slow)
 	fast[40] = 2;
 	stats_add(&slow, 1000);
 	stats_add(&slow, 3000);
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, 1.0, &slow);
 	CHECK_EQ_LL(all.n, 10);
 	CHECK_EQ_LL(all.min, 20);
 	CHECK_EQ_LL(all.max, 3000);
@@ -62,7 +62,7 @@ UNIT_TEST(bintime_fold_fast_and_slow)
 	CHECK_EQ_LL(all.hist.count[2], 6);
 	CHECK_EQ_LL(stats_percentile(&all, 50), 29);
 	/* Folding again starts over. */
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, 1.0, &slow);
 	CHECK_EQ_LL(all.n, 10);
 	stats_free(&slow);
 	stats_free(&all);
@@ -75,7 +75,7 @@ UNIT_TEST(bintime_fold_empty)
 
 	CHECK(stats_init(&slow, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
 	CHECK(stats_init(&all, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, 1.0, &slow);
 	CHECK_EQ_LL(all.n, 0);
 	CHECK(stats_mean(&all) == 0.0);
 	stats_free(&slow);
