@@ -3,6 +3,7 @@
 bad input, and nothing left after each way of ending."""
 import json
 import re
+from pathlib import Path
 import signal
 import time
 
@@ -11,7 +12,10 @@ import pytest
 from conftest import run, running, stop
 
 NUM = r"-?\d+(?:\.\d+)?"
-BT_HEAD = re.compile(r"^# bintime: \d+ CPU\(s\), SCHED_FIFO \d+, threshold \d+ us$")
+BT_HEAD = re.compile(
+    rf"^# bintime: \d+ CPU\(s\), SCHED_FIFO \d+, threshold \d+ us, clock "
+    rf"(mono|tsc (\d+\.\d{{3}}) MHz \(calibrated: (\d+) windows of (\d+) ms, "
+    rf"spread ({NUM}) ppm\))$")
 BT_LINE = re.compile(
     rf"^CPU(\d+): reads (\d+), ({NUM}) ns/read, gap min (\d+) avg ({NUM}) "
     rf"p50 (\d+) p99 (\d+) p99\.99 (\d+) max (\d+) ns, blocking ({NUM}) ns, "
@@ -69,6 +73,7 @@ def test_bintime_lines_and_json(tmp_path, leakcheck):
         assert int(m[4]) <= float(m[5]) <= int(m[9])
     d = load(js, "bintime")
     assert d["settings"]["threshold_us"] == 5 and d["return_code"] == 0
+    assert d["settings"]["clock"] == "mono" and "tsc" not in d
     for cpu in ("0", "1"):
         c = d["cpus"][cpu]
         check_series(c["gaps"], 200000)
@@ -77,6 +82,40 @@ def test_bintime_lines_and_json(tmp_path, leakcheck):
             c["gaps"]["max_ns"] - c["gaps"]["avg_ns"], abs=1)
         over = c["over_threshold"]
         assert over == 0 or c["over_threshold_total_ns"] > over * 5000
+    leakcheck()
+
+
+def invariant_tsc():
+    """Only to decide the skip: the kernel's flag for an invariant TSC."""
+    return "constant_tsc" in Path("/proc/cpuinfo").read_text()
+
+
+@pytest.mark.skipif(not invariant_tsc(), reason="no invariant TSC")
+def test_bintime_clock_tsc(tmp_path, leakcheck):
+    js = tmp_path / "b.json"
+    r = run(["bintime", "--clock", "tsc", "-a", "0-1", "-l", "200000",
+             "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    h = BT_HEAD.match(lines[0])
+    assert h and h[1].startswith("tsc") and len(lines) == 3, r.stdout
+    assert int(h[3]) == 5 and int(h[4]) == 20
+    ms = [BT_LINE.match(line) for line in lines[1:]]
+    assert all(ms), lines
+    d = load(js, "bintime")
+    assert d["settings"]["clock"] == "tsc" and d["return_code"] == 0
+    tsc = d["tsc"]
+    assert tsc["hz"] / 1e6 == pytest.approx(float(h[2]), abs=0.001)
+    assert 1e6 <= tsc["hz"] <= 1e11 and tsc["spread_ppm"] >= 0
+    assert tsc["spread_ppm"] == pytest.approx(float(h[5]), abs=0.05)
+    assert tsc["windows"] == 5 and tsc["window_ms"] == 20
+    for m, cpu in zip(ms, ("0", "1")):
+        c = d["cpus"][cpu]
+        check_series(c["gaps"], 200000)
+        assert int(m[2]) == 200000 and int(m[4]) <= float(m[5]) <= int(m[9])
+        assert c["ns_per_read"] > 0
+        assert c["blocking_ns"] == pytest.approx(
+            c["gaps"]["max_ns"] - c["gaps"]["avg_ns"], abs=1)
     leakcheck()
 
 
@@ -92,7 +131,8 @@ def test_bintime_duration_and_quiet(leakcheck):
 
 @pytest.mark.parametrize("args,opt", [
     (["--threshold", "0"], "--threshold"), (["-a", "99"], "--cpus"),
-    (["-D", "10x"], "--duration"), (["-p", "100"], "--prio"), (["x"], "x")])
+    (["-D", "10x"], "--duration"), (["-p", "100"], "--prio"), (["x"], "x"),
+    (["--clock", "bogus"], "--clock")])
 def test_bintime_bad_input(args, opt, leakcheck):
     r = run(["bintime"] + args)
     assert r.returncode == 2 and r.stdout == ""
