@@ -58,13 +58,37 @@ def load(path, test):
     return d
 
 
-def test_bintime_lines_and_json(tmp_path, leakcheck):
+def invariant_tsc():
+    """Only to decide the skip: the kernel's flag for an invariant TSC."""
+    return "constant_tsc" in Path("/proc/cpuinfo").read_text()
+
+
+def check_clock(d, h, clock):
+    """The header and the JSON name the clock; tsc's calibration in both."""
+    assert d["settings"]["clock"] == clock and h[1].split()[0] == clock
+    if clock == "mono":
+        assert "tsc" not in d
+        return
+    tsc = d["tsc"]
+    assert tsc["hz"] / 1e6 == pytest.approx(float(h[2]), abs=0.001)
+    assert 1e6 <= tsc["hz"] <= 1e11 and tsc["spread_ppm"] >= 0
+    assert tsc["spread_ppm"] == pytest.approx(float(h[5]), abs=0.05)
+    assert tsc["windows"] == int(h[3]) == 5
+    assert tsc["window_ms"] == int(h[4]) == 20
+
+
+@pytest.mark.parametrize("clock", [
+    "mono", pytest.param("tsc", marks=pytest.mark.skipif(
+        not invariant_tsc(), reason="no invariant TSC"))])
+def test_bintime_lines_and_json(clock, tmp_path, leakcheck):
     js = tmp_path / "b.json"
+    args = [] if clock == "mono" else ["--clock", clock]
     r = run(["bintime", "-a", "0-1", "-l", "200000", "--threshold", "5",
-             "--json", str(js)])
+             "--json", str(js)] + args)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert BT_HEAD.match(lines[0]) and len(lines) == 3, r.stdout
+    h = BT_HEAD.match(lines[0])
+    assert h and len(lines) == 3, r.stdout
     ms = [BT_LINE.match(line) for line in lines[1:]]
     assert all(ms), lines
     assert [int(m[1]) for m in ms] == [0, 1]
@@ -73,7 +97,7 @@ def test_bintime_lines_and_json(tmp_path, leakcheck):
         assert int(m[4]) <= float(m[5]) <= int(m[9])
     d = load(js, "bintime")
     assert d["settings"]["threshold_us"] == 5 and d["return_code"] == 0
-    assert d["settings"]["clock"] == "mono" and "tsc" not in d
+    check_clock(d, h, clock)
     for cpu in ("0", "1"):
         c = d["cpus"][cpu]
         check_series(c["gaps"], 200000)
@@ -82,40 +106,6 @@ def test_bintime_lines_and_json(tmp_path, leakcheck):
             c["gaps"]["max_ns"] - c["gaps"]["avg_ns"], abs=1)
         over = c["over_threshold"]
         assert over == 0 or c["over_threshold_total_ns"] > over * 5000
-    leakcheck()
-
-
-def invariant_tsc():
-    """Only to decide the skip: the kernel's flag for an invariant TSC."""
-    return "constant_tsc" in Path("/proc/cpuinfo").read_text()
-
-
-@pytest.mark.skipif(not invariant_tsc(), reason="no invariant TSC")
-def test_bintime_clock_tsc(tmp_path, leakcheck):
-    js = tmp_path / "b.json"
-    r = run(["bintime", "--clock", "tsc", "-a", "0-1", "-l", "200000",
-             "--json", str(js)])
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
-    h = BT_HEAD.match(lines[0])
-    assert h and h[1].startswith("tsc") and len(lines) == 3, r.stdout
-    assert int(h[3]) == 5 and int(h[4]) == 20
-    ms = [BT_LINE.match(line) for line in lines[1:]]
-    assert all(ms), lines
-    d = load(js, "bintime")
-    assert d["settings"]["clock"] == "tsc" and d["return_code"] == 0
-    tsc = d["tsc"]
-    assert tsc["hz"] / 1e6 == pytest.approx(float(h[2]), abs=0.001)
-    assert 1e6 <= tsc["hz"] <= 1e11 and tsc["spread_ppm"] >= 0
-    assert tsc["spread_ppm"] == pytest.approx(float(h[5]), abs=0.05)
-    assert tsc["windows"] == 5 and tsc["window_ms"] == 20
-    for m, cpu in zip(ms, ("0", "1")):
-        c = d["cpus"][cpu]
-        check_series(c["gaps"], 200000)
-        assert int(m[2]) == 200000 and int(m[4]) <= float(m[5]) <= int(m[9])
-        assert c["ns_per_read"] > 0
-        assert c["blocking_ns"] == pytest.approx(
-            c["gaps"]["max_ns"] - c["gaps"]["avg_ns"], abs=1)
     leakcheck()
 
 
