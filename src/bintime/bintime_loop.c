@@ -94,7 +94,11 @@ void bt_loop(struct bench_thread *bt)
 			&c->t_last);
 }
 
-/* Counter i is a gap of i * scale ns (scale 1: ns; ns per cycle: TSC). */
+/*
+ * Counter i is a gap of i * scale ns (scale 1: ns; ns per cycle: TSC),
+ * rounded to the ns as the slow path's gaps are: every gap is then a
+ * whole ns, and min <= mean <= max holds for any mix.
+ */
 static void fold_fast(struct stats *all, const uint64_t *fast, int nfast,
 		      double scale)
 {
@@ -106,10 +110,10 @@ static void fold_fast(struct stats *all, const uint64_t *fast, int nfast,
 	for (i = 0; i < nfast; i++) {
 		if (!fast[i])
 			continue;
-		v = i * scale;
+		v = (double)llround(i * scale);
 		if (!n)
-			all->min = llround(v);
-		all->max = llround(v);
+			all->min = (int64_t)v;
+		all->max = (int64_t)v;
 		n += fast[i];
 		sum += (double)fast[i] * v;
 		off = (uint64_t)(all->max - h->origin) / h->width;
@@ -121,9 +125,12 @@ static void fold_fast(struct stats *all, const uint64_t *fast, int nfast,
 	if (!n)
 		return;
 	mean = sum / (double)n;
-	for (i = 0; i < nfast; i++)
-		if (fast[i])
-			m2 += (double)fast[i] * (i * scale - mean) * (i * scale - mean);
+	for (i = 0; i < nfast; i++) {
+		if (!fast[i])
+			continue;
+		v = (double)llround(i * scale) - mean;
+		m2 += (double)fast[i] * v * v;
+	}
 	all->n = n;
 	all->mean = mean;
 	all->m2 = m2;

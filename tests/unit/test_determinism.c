@@ -81,6 +81,25 @@ UNIT_TEST(bintime_fold_fast_and_slow)
 	check_fold(0.4);
 }
 
+UNIT_TEST(bintime_fold_rounds_cycles_to_ns)
+{
+	static uint64_t fast[BT_FAST];
+	struct stats slow, all;
+
+	CHECK(stats_init(&slow, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
+	CHECK(stats_init(&all, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
+	/* 25 cycles at 2.445 GHz are 10.22 ns: counted as 10, so the mean
+	 * is not above the max. */
+	fast[25] = 3;
+	bt_fold(&all, fast, BT_FAST, 1 / 2.445, &slow);
+	CHECK_EQ_LL(all.n, 3);
+	CHECK_EQ_LL(all.min, 10);
+	CHECK_EQ_LL(all.max, 10);
+	CHECK(stats_mean(&all) == 10.0 && stats_stddev(&all) == 0.0);
+	stats_free(&slow);
+	stats_free(&all);
+}
+
 UNIT_TEST(bintime_fold_empty)
 {
 	static uint64_t fast[BT_FAST];
