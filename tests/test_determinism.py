@@ -3,6 +3,7 @@
 bad input, and nothing left after each way of ending."""
 import json
 import re
+from pathlib import Path
 import signal
 import time
 
@@ -11,7 +12,10 @@ import pytest
 from conftest import run, running, stop
 
 NUM = r"-?\d+(?:\.\d+)?"
-BT_HEAD = re.compile(r"^# bintime: \d+ CPU\(s\), SCHED_FIFO \d+, threshold \d+ us$")
+BT_HEAD = re.compile(
+    rf"^# bintime: \d+ CPU\(s\), SCHED_FIFO \d+, threshold \d+ us, clock "
+    rf"(mono|tsc (\d+\.\d{{3}}) MHz \(calibrated: (\d+) windows of (\d+) ms, "
+    rf"spread ({NUM}) ppm\))$")
 BT_LINE = re.compile(
     rf"^CPU(\d+): reads (\d+), ({NUM}) ns/read, gap min (\d+) avg ({NUM}) "
     rf"p50 (\d+) p99 (\d+) p99\.99 (\d+) max (\d+) ns, blocking ({NUM}) ns, "
@@ -54,13 +58,37 @@ def load(path, test):
     return d
 
 
-def test_bintime_lines_and_json(tmp_path, leakcheck):
+def invariant_tsc():
+    """Only to decide the skip: the kernel's flag for an invariant TSC."""
+    return "constant_tsc" in Path("/proc/cpuinfo").read_text()
+
+
+def check_clock(d, h, clock):
+    """The header and the JSON name the clock; tsc's calibration in both."""
+    assert d["settings"]["clock"] == clock and h[1].split()[0] == clock
+    if clock == "mono":
+        assert "tsc" not in d
+        return
+    tsc = d["tsc"]
+    assert tsc["hz"] / 1e6 == pytest.approx(float(h[2]), abs=0.001)
+    assert 1e6 <= tsc["hz"] <= 1e11 and tsc["spread_ppm"] >= 0
+    assert tsc["spread_ppm"] == pytest.approx(float(h[5]), abs=0.05)
+    assert tsc["windows"] == int(h[3]) == 5
+    assert tsc["window_ms"] == int(h[4]) == 20
+
+
+@pytest.mark.parametrize("clock", [
+    "mono", pytest.param("tsc", marks=pytest.mark.skipif(
+        not invariant_tsc(), reason="no invariant TSC"))])
+def test_bintime_lines_and_json(clock, tmp_path, leakcheck):
     js = tmp_path / "b.json"
+    args = [] if clock == "mono" else ["--clock", clock]
     r = run(["bintime", "-a", "0-1", "-l", "200000", "--threshold", "5",
-             "--json", str(js)])
+             "--json", str(js)] + args)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert BT_HEAD.match(lines[0]) and len(lines) == 3, r.stdout
+    h = BT_HEAD.match(lines[0])
+    assert h and len(lines) == 3, r.stdout
     ms = [BT_LINE.match(line) for line in lines[1:]]
     assert all(ms), lines
     assert [int(m[1]) for m in ms] == [0, 1]
@@ -69,6 +97,7 @@ def test_bintime_lines_and_json(tmp_path, leakcheck):
         assert int(m[4]) <= float(m[5]) <= int(m[9])
     d = load(js, "bintime")
     assert d["settings"]["threshold_us"] == 5 and d["return_code"] == 0
+    check_clock(d, h, clock)
     for cpu in ("0", "1"):
         c = d["cpus"][cpu]
         check_series(c["gaps"], 200000)
@@ -92,7 +121,8 @@ def test_bintime_duration_and_quiet(leakcheck):
 
 @pytest.mark.parametrize("args,opt", [
     (["--threshold", "0"], "--threshold"), (["-a", "99"], "--cpus"),
-    (["-D", "10x"], "--duration"), (["-p", "100"], "--prio"), (["x"], "x")])
+    (["-D", "10x"], "--duration"), (["-p", "100"], "--prio"), (["x"], "x"),
+    (["--clock", "bogus"], "--clock")])
 def test_bintime_bad_input(args, opt, leakcheck):
     r = run(["bintime"] + args)
     assert r.returncode == 2 and r.stdout == ""

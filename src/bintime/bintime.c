@@ -15,7 +15,7 @@
 #include "test.h"
 
 struct bt_config {
-	long long duration_s, loops, prio, thresh_us;
+	long long duration_s, loops, prio, thresh_us, clock;
 	struct cpu_list cpus;
 	bool quiet;
 	struct test_common common;
@@ -27,10 +27,17 @@ static struct bench_thread *threads;
 static int ncpus;
 static int64_t t_start;
 static const char *error;
+static struct tsc_cal tsc_cal;
+
+enum { BT_CLOCK_MONO, BT_CLOCK_TSC };
+static const char *const bt_clock_names[] = { "mono", "tsc", NULL };
 
 static struct opt bt_opts[] = {
 	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.cpus,
 	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, false },
+	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, &cfg.clock,
+	  "the clock read: mono (CLOCK_MONOTONIC), tsc (x86 invariant TSC, calibrated against mono at start)",
+	  bt_clock_names, false },
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 10,
 	  &cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: until -l or stopped", NULL, false },
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
@@ -47,11 +54,23 @@ static struct opt bt_opts[] = {
 	OPT_END
 };
 
+static int bt_check(struct test_run *t)
+{
+	if (cfg.clock == BT_CLOCK_TSC && !tsc_available()) {
+		opts_error(t->prog, opts_find(t->opts, 0, "clock"),
+			   "tsc needs an x86 CPU with an invariant TSC (CPUID 0x80000007 EDX bit 8), and this one has none; accepted: mono");
+		return -1;
+	}
+	return 0;
+}
+
 static int bt_setup(struct test_run *t)
 {
 	int i;
 
 	(void)t;
+	if (cfg.clock == BT_CLOCK_TSC && tsc_calibrate(&tsc_cal))
+		return -1;
 	ncpus = cfg.cpus.n ? cfg.cpus.n : 1;
 	cpus = calloc((size_t)ncpus, sizeof(*cpus));
 	threads = calloc((size_t)ncpus, sizeof(*threads));
@@ -67,6 +86,8 @@ static int bt_setup(struct test_run *t)
 		threads[i].arg = c;
 		c->loops = (uint64_t)cfg.loops;
 		c->thresh_ns = cfg.thresh_us * NSEC_PER_USEC;
+		c->use_tsc = cfg.clock == BT_CLOCK_TSC;
+		c->tsc = tsc_cal;
 		if (stats_init(&c->slow, 0, BT_BUCKET_NS, BT_BUCKETS) ||
 		    stats_init(&c->all, 0, BT_BUCKET_NS, BT_BUCKETS))
 			return -1;
@@ -137,6 +158,17 @@ static void print_cpu(const struct bt_cpu *c)
 	       (unsigned long long)c->over_n, (long long)c->over_total);
 }
 
+static void print_header(void)
+{
+	printf("# bintime: %d CPU(s), SCHED_FIFO %lld, threshold %lld us, clock %s",
+	       ncpus, cfg.prio, cfg.thresh_us, bt_clock_names[cfg.clock]);
+	if (cfg.clock == BT_CLOCK_TSC)
+		printf(" %.3f MHz (calibrated: %d windows of %d ms, spread %.1f ppm)",
+		       tsc_cal.hz / 1e6, tsc_cal.windows, TSC_CAL_WINDOW_MS,
+		       tsc_cal.spread_ppm);
+	putchar('\n');
+}
+
 static void json_body(struct json *j, void *arg)
 {
 	char key[16];
@@ -148,7 +180,16 @@ static void json_body(struct json *j, void *arg)
 	json_int(j, "loops", cfg.loops);
 	json_int(j, "priority", cfg.prio);
 	json_int(j, "threshold_us", cfg.thresh_us);
+	json_str(j, "clock", bt_clock_names[cfg.clock]);
 	json_obj_close(j);
+	if (cfg.clock == BT_CLOCK_TSC) {
+		json_obj_open(j, "tsc");
+		json_double(j, "hz", tsc_cal.hz);
+		json_double(j, "spread_ppm", tsc_cal.spread_ppm);
+		json_int(j, "windows", tsc_cal.windows);
+		json_int(j, "window_ms", TSC_CAL_WINDOW_MS);
+		json_obj_close(j);
+	}
 	json_obj_open(j, "cpus");
 	for (i = 0; i < ncpus; i++) {
 		const struct bt_cpu *c = &cpus[i];
@@ -187,7 +228,9 @@ static int bt_report(struct test_run *t, int status)
 	if (t->error)
 		error = t->error;
 	for (i = 0; i < ncpus; i++) {
-		bt_fold(&cpus[i].all, cpus[i].fast, BT_FAST, &cpus[i].slow);
+		bt_fold(&cpus[i].all, cpus[i].fast, BT_FAST,
+			cpus[i].use_tsc ? tsc_cal.ns_per_cycle : 1.0,
+			&cpus[i].slow);
 		n += cpus[i].all.n;
 	}
 	if (!n && !error && run_stop_requested)
@@ -195,8 +238,7 @@ static int bt_report(struct test_run *t, int status)
 	if (error)
 		status = 1;
 	if (!cfg.quiet)
-		printf("# bintime: %d CPU(s), SCHED_FIFO %lld, threshold %lld us\n",
-		       ncpus, cfg.prio, cfg.thresh_us);
+		print_header();
 	for (i = 0; n && i < ncpus; i++)
 		print_cpu(&cpus[i]);
 	fflush(stdout);
@@ -232,6 +274,6 @@ const struct test_ops test_bintime = {
 	.name = "bintime", .compat = NULL,
 	.title = "longest time the kernel kept a busy SCHED_FIFO thread from running",
 	.opts = bt_opts, .common = &cfg.common, .stop = STOP_BY_HANDLER,
-	.suite_args = bt_suite_args, .setup = bt_setup, .rt_apply = bt_rt_apply,
+	.suite_args = bt_suite_args, .check = bt_check, .setup = bt_setup, .rt_apply = bt_rt_apply,
 	.measure = bt_measure, .report = bt_report, .teardown = bt_teardown,
 };

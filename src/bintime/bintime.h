@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bintime.h - rtlat bintime: one SCHED_FIFO thread per CPU reads
- * CLOCK_MONOTONIC in a tight loop; the gaps between reads are the loop
- * itself or the time the kernel kept the thread from running.
+ * CLOCK_MONOTONIC (or the TSC: --clock tsc) in a tight loop; the gaps
+ * between reads are the loop itself or the time the kernel kept the
+ * thread from running.
  */
 #ifndef RTLAT_BINTIME_H
 #define RTLAT_BINTIME_H
@@ -10,34 +11,39 @@
 #include <stdint.h>
 #include "bench.h"
 #include "stats.h"
+#include "tsc.h"
 
 struct explain_src;
 
-/* Gaps below this many ns are the loop's own: one 1 ns counter each,
- * small enough to stay in L1 so the loop costs a few ns. */
+/* Gaps below this many ns (TSC: cycles) are the loop's own: one counter
+ * per ns (cycle) each, small enough to stay in L1 so the loop costs a
+ * few ns. */
 #define BT_FAST		512
 #define BT_BUCKET_NS	10
 #define BT_BUCKETS	200000		/* 2 ms, then overflow */
 
 struct bt_cpu {
 	int cpu;
-	uint64_t fast[BT_FAST];		/* gaps < BT_FAST, by ns */
-	struct stats slow;		/* gaps >= BT_FAST */
+	uint64_t fast[BT_FAST];		/* gaps < BT_FAST, by ns or cycle */
+	struct stats slow;		/* gaps >= BT_FAST, in ns */
 	struct stats all;		/* both, folded after the run */
 	uint64_t loops;			/* 0: until the end */
 	int64_t end_ns;			/* set at the start barrier */
 	int64_t thresh_ns;		/* --threshold */
 	uint64_t over_n;
 	int64_t over_total;
-	int64_t t_first, t_last;
+	int64_t t_first, t_last;	/* the first and last read, ns */
+	bool use_tsc;			/* --clock tsc */
+	struct tsc_cal tsc;		/* its calibration */
+	int64_t ns0, tsc0;		/* tsc: the same moment on both clocks */
 	struct explain_src *xsrc;	/* --explain, or NULL */
 };
 
 /* The measuring loop (bintime_loop.c). */
 void bt_loop(struct bench_thread *bt);
-/* Fold fast counters and slow stats into all, whose histogram is set
- * up. Pure: unit-tested. */
-void bt_fold(struct stats *all, const uint64_t *fast, int nfast,
+/* Fold fast counters (counter i: a gap of i * scale ns) and slow stats
+ * into all, whose histogram is set up. Pure: unit-tested. */
+void bt_fold(struct stats *all, const uint64_t *fast, int nfast, double scale,
 	     const struct stats *slow);
 
 #endif

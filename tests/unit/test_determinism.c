@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_determinism.c - the pure math of bintime, response and sync. */
 #include <math.h>
+#include <string.h>
 #include "bintime.h"
 #include "response.h"
 #include "sync.h"
@@ -37,19 +38,23 @@ UNIT_TEST(sync_context_switch_estimate)
 	CHECK(sync_ctx_estimate(2000.0, 1500.0) == -500.0);
 }
 
-UNIT_TEST(bintime_fold_fast_and_slow)
+/*
+ * Gaps 20 ns x 6, 40 ns x 2 (fast counters, one per scale ns), 1000 ns
+ * and 3000 ns (slow): the same series whatever the scale.
+ */
+static void check_fold(double scale)
 {
 	static uint64_t fast[BT_FAST];
 	struct stats slow, all;
 
+	memset(fast, 0, sizeof(fast));
 	CHECK(stats_init(&slow, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
 	CHECK(stats_init(&all, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
-	/* Gaps 20 ns x 6, 40 ns x 2 (fast), 1000 ns and 3000 ns (slow). */
-	fast[20] = 6;
-	fast[40] = 2;
+	fast[lround(20 / scale)] = 6;
+	fast[lround(40 / scale)] = 2;
 	stats_add(&slow, 1000);
 	stats_add(&slow, 3000);
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, scale, &slow);
 	CHECK_EQ_LL(all.n, 10);
 	CHECK_EQ_LL(all.min, 20);
 	CHECK_EQ_LL(all.max, 3000);
@@ -60,10 +65,37 @@ UNIT_TEST(bintime_fold_fast_and_slow)
 	CHECK(fabs(stats_stddev(&all) - sqrt((10005600.0 - 1764000.0) / 9)) < 1e-6);
 	CHECK_EQ_LL(hist_total(&all.hist), 10);
 	CHECK_EQ_LL(all.hist.count[2], 6);
+	CHECK_EQ_LL(all.hist.count[4], 2);
 	CHECK_EQ_LL(stats_percentile(&all, 50), 29);
 	/* Folding again starts over. */
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, scale, &slow);
 	CHECK_EQ_LL(all.n, 10);
+	stats_free(&slow);
+	stats_free(&all);
+}
+
+UNIT_TEST(bintime_fold_fast_and_slow)
+{
+	check_fold(1.0);
+	/* --clock tsc at 2.5 GHz: counters of cycles, 0.4 ns each. */
+	check_fold(0.4);
+}
+
+UNIT_TEST(bintime_fold_rounds_cycles_to_ns)
+{
+	static uint64_t fast[BT_FAST];
+	struct stats slow, all;
+
+	CHECK(stats_init(&slow, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
+	CHECK(stats_init(&all, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
+	/* 25 cycles at 2.445 GHz are 10.22 ns: counted as 10, so the mean
+	 * is not above the max. */
+	fast[25] = 3;
+	bt_fold(&all, fast, BT_FAST, 1 / 2.445, &slow);
+	CHECK_EQ_LL(all.n, 3);
+	CHECK_EQ_LL(all.min, 10);
+	CHECK_EQ_LL(all.max, 10);
+	CHECK(stats_mean(&all) == 10.0 && stats_stddev(&all) == 0.0);
 	stats_free(&slow);
 	stats_free(&all);
 }
@@ -75,7 +107,7 @@ UNIT_TEST(bintime_fold_empty)
 
 	CHECK(stats_init(&slow, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
 	CHECK(stats_init(&all, 0, BT_BUCKET_NS, BT_BUCKETS) == 0);
-	bt_fold(&all, fast, BT_FAST, &slow);
+	bt_fold(&all, fast, BT_FAST, 1.0, &slow);
 	CHECK_EQ_LL(all.n, 0);
 	CHECK(stats_mean(&all) == 0.0);
 	stats_free(&slow);
