@@ -364,7 +364,9 @@ def timer_blocks(key, members):
     if curves:
         layers = [(r.label, t.layer, plots.color(i))
                   for i, r, t in members if t.seconds and t.layer]
-        marks = [(p.time_s, plots.color(i)) for i, r, t in members
+        # One run: the spikes in red; several: each in its run's colour.
+        marks = [(p.time_s, plots.color(i) if len(members) > 1 else
+                  plots.MARK) for i, r, t in members
                  if t.seconds and t.explain for p in t.explain.spikes
                  if p.time_s is not None]
         out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second" +

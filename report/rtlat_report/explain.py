@@ -48,15 +48,15 @@ def spike_label(i, s):
 
 def explain_section(sid, title, fid, label, x):
     s = Section(sid, title, level=3)
-    s.blocks.append(Note(
-        f"{label}: {cpus_text(x)}, trigger {trigger_text(x)}: "
-        f"{x.explained} spikes explained, {x.skipped} skipped"
-        + (f", {x.events} kernel events read" if x.events is not None
-           else "")))
+    read = f", {x.events} kernel events read" if x.events is not None else ""
     if not x.explained or not (x.spikes or x.where):
         s.blocks.append(Note(f"{label}: no spike crossed the trigger "
-                             f"({trigger_text(x)}): nothing to explain"))
+                             f"({trigger_text(x)}; {cpus_text(x)}): "
+                             f"nothing to explain{read}"))
         return s
+    s.blocks.append(Note(
+        f"{label}: {x.explained} spikes explained (trigger: "
+        f"{trigger_text(x)}; {cpus_text(x)}), {x.skipped} skipped{read}"))
     spikes = [p for p in x.spikes if p.causes]
     if spikes:
         s.blocks.append(Figure(

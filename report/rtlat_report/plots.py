@@ -233,7 +233,7 @@ def seconds_figure(title, curves, layers=(), marks=()):
         for ax in axes:
             ax.axvline(t, color=col, linestyle=":", linewidth=1.1, alpha=0.8)
     if marks:
-        axes[0].plot([], [], color="#555", linestyle=":",
+        axes[0].plot([], [], color=marks[0][1], linestyle=":",
                      label="explained spike (--explain)")
     axes[0].legend(loc="upper left")
     axes[-1].set_xlabel("time since the start (s; second 0 is the warm-up)")
@@ -244,16 +244,24 @@ def seconds_figure(title, curves, layers=(), marks=()):
     return fig
 
 
+def steps(t, ys):
+    """A second's value holds over the whole second: [t, t + 1) (a spike
+    at 3.4 s lies over second 3's step)."""
+    return t + [t[-1] + 1], ys + [ys[-1]]
+
+
 def _latency_panel(ax, curves):
     lo, hi = None, 1.0
     for label, rows, col in curves:
         t = [r[0] for r in rows]
         mn, av, mx = ([us(r[k]) for r in rows] for k in (1, 2, 3))
-        ax.fill_between(t, mn, mx, color=col, alpha=0.15)
-        ax.plot(t, mx, color=col, linewidth=1.2, marker=".",
+        x, mx2 = steps(t, mx)
+        ax.fill_between(x, steps(t, mn)[1], mx2, step="post", color=col,
+                        alpha=0.15)
+        ax.step(x, mx2, where="post", color=col, linewidth=1.2,
                 label=f"{label}: max of each second")
-        ax.plot(t, av, color=col, linewidth=1, linestyle="--",
-                label=f"{label}: average")
+        ax.step(x, steps(t, av)[1], where="post", color=col, linewidth=1,
+                linestyle="--", label=f"{label}: average")
         lo = min(v for v in [lo] + mn if v is not None)
         hi = max([hi] + mx)
     if lo and lo > 0 and hi / lo > 30:
@@ -281,9 +289,9 @@ def _layer_panel(ax, panel, layers):
             pts = [(s.t, getattr(s, f) * scale) for s in rows
                    if getattr(s, f) is not None]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], color=col,
-                        linestyle=style, linewidth=1.1, marker=".", ms=4,
-                        label=f"{label}: {name}")
+                ax.step(*steps([p[0] for p in pts], [p[1] for p in pts]),
+                        where="post", color=col, linestyle=style,
+                        linewidth=1.1, label=f"{label}: {name}")
     ax.set_ylabel(ylabel, fontsize=9)
     ax.set_ylim(bottom=0)
     ax.yaxis.set_major_formatter(FuncFormatter(plain))
@@ -303,6 +311,7 @@ KINDS = {
     "other": ("other", "#a0a0a0"),
 }
 UNKNOWN_KIND = "#b8860b"
+MARK = "#d62728"          # an explained spike in the per-second plot
 CHAR_IN = 0.058         # inches per character of 7.5-8.5 pt text (about)
 
 
@@ -391,7 +400,7 @@ def where_figure(title, rows, total):
                 va="center", fontsize=7.5)
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=8.5)
-    ax.set_xlim(0, xmax * 1.22)
+    ax.set_xlim(0, xmax * 1.3)
     ax.set_ylim(-0.6, n - 0.4)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("µs, all explained spikes together")
