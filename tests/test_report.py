@@ -48,6 +48,13 @@ def parse(path):
     return tree, figs
 
 
+def page(path, *args):
+    """Write the report of args to path; its parsed tree and figures."""
+    r = report(*args, "-o", path)
+    assert r.returncode == 0, r.stderr
+    return parse(path)
+
+
 def svg_text(svg):
     return " ".join(t.text or "" for t in svg.iter(SVG_NS + "text"))
 
@@ -153,9 +160,7 @@ def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
 
 def test_rt_tests_json(tmp_path):
     out = tmp_path / "rt.html"
-    r = report(FIX / "rt-tests", "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(out, FIX / "rt-tests")
     assert {"test-pmqtest", "test-cyclictest",
             "test-cyclictest-cyclictest-json"} <= sections(tree)
     # cyclictest -h 400: samples beyond 400 µs are counted as overflow.
@@ -169,10 +174,7 @@ def test_rt_tests_json(tmp_path):
 
 
 def test_edge_cases(tmp_path):
-    out = tmp_path / "edge.html"
-    r = report(FIX / "edge", "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(tmp_path / "edge.html", FIX / "edge")
     text = " ".join(tree.find("body").itertext())
     assert "skipped" in text and "truncated.json: not JSON" in text
     assert "not real-time (rt: false): cannot hold /dev/cpu_dma_latency" \
@@ -243,10 +245,7 @@ def test_explain_layer_and_doctor_from_recorded_json(tmp_path):
     """--explain's data, the always-on layer and the doctor's verdicts
     (issue 13) from recorded results: a hog run, a run where nothing
     crossed the trigger, a pair test with several CPUs, a doctor file."""
-    out = tmp_path / "x.html"
-    r = report(FIX / "explain", "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(tmp_path / "x.html", FIX / "explain")
     assert {"explain-timer", "explain-pmq",
             "explain-timer-none-json"} <= sections(tree)
     hog = json.loads((FIX / "explain" / "hog.json").read_text())["explain"]
@@ -343,9 +342,7 @@ def test_report_of_a_live_explain_run(tmp_path):
     assert r.returncode == 0, r.stderr
     x = json.loads(js.read_text())["explain"]
     out = tmp_path / "t.html"
-    r = report(js, "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(out, js)
     assert "explain-timer" in sections(tree)
     assert "interrupts / s" in svg_text(figs["timer-seconds"])
     if x["spikes"]:
