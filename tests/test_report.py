@@ -251,9 +251,11 @@ def test_explain_layer_and_doctor_from_recorded_json(tmp_path):
     hog = json.loads((FIX / "explain" / "hog.json").read_text())["explain"]
     # The worst spikes: one bar each, the main cause named inside it, the
     # kinds in the legend.
-    texts = {t.text for t in figs["timer-explain-spikes"].iter(SVG_NS + "text")}
+    texts = {t.text for t in figs["timer-explain-spikes"].iter(SVG_NS +
+                                                               "text")}
     assert {"task python3[1657] FIFO/RR 90", "interrupt", "other task",
-            "wake-up", "late interrupt", "#1  at 3.015 s: 1167.99 µs"} <= texts
+            "wake-up", "late interrupt",
+            "#1  at 3.015 s: 1167.99 µs"} <= texts
     # Their table: a latency row per spike, then its causes in order,
     # adding up to it.
     spikes = rows_of(tree, "timer: explain: the worst spikes")

@@ -245,7 +245,8 @@ def read_explain(x):
         cpus=[int(c) for c in cpus if num(c) is not None],
         trigger=text(x.get("trigger")), over_ns=num(x.get("over_ns")),
         explained=integer(x.get("explained")) or 0,
-        skipped=integer(x.get("skipped")) or 0, events=integer(x.get("events")),
+        skipped=integer(x.get("skipped")) or 0,
+        events=integer(x.get("events")),
         spikes=[spike(r) for r in rows("spikes")],
         where=causes(x.get("where")), other_ns=num(x.get("other_ns")) or 0,
         log=[spike(r, main=True) for r in rows("log")])

@@ -24,6 +24,7 @@ plt.rcParams.update({
     "grid.alpha": 0.3,
     "legend.fontsize": 8,
     "figure.dpi": 100,
+    "figure.max_open_warning": 0,   # cli.py closes each once rendered
 })
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 FIGSIZE = (6.4, 3.9)
