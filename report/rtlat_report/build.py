@@ -76,10 +76,9 @@ def explain_sections(key, members, compare):
             continue
         suffix = f"-{slug(r.label)}" if compare else ""
         title = f"{key}: explain" + (f" ({r.label})" if compare else "")
+        fid = f"{slug(key)}-explain" + (f"-{i}" if compare else "")
         out.append(explain_section(f"explain-{slug(key)}{suffix}", title,
-                                   f"{slug(key)}-explain{suffix or ''}"
-                                   + (f"-{i}" if compare else ""),
-                                   r.label, t.explain))
+                                   fid, r.label, t.explain))
     return out
 
 
