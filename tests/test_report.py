@@ -241,13 +241,20 @@ def rows_of(tree, prefix):
     return table(tree, prefix)[1:]
 
 
-def test_explain_layer_and_doctor_from_recorded_json(tmp_path):
+@pytest.fixture(scope="module")
+def explain_page(tmp_path_factory):
     """--explain's data, the always-on layer and the doctor's verdicts
     (issue 13) from recorded results: a hog run, a run where nothing
     crossed the trigger, a pair test with several CPUs, a doctor file."""
-    tree, figs = page(tmp_path / "x.html", FIX / "explain")
+    tree, figs = page(tmp_path_factory.mktemp("x") / "x.html",
+                      FIX / "explain")
     assert {"explain-timer", "explain-pmq",
             "explain-timer-none-json"} <= sections(tree)
+    return tree, figs
+
+
+def test_explain_spikes_and_where_the_time_went(explain_page):
+    tree, figs = explain_page
     hog = json.loads((FIX / "explain" / "hog.json").read_text())["explain"]
     # The worst spikes: one bar each, the main cause named inside it, the
     # kinds in the legend.
@@ -279,6 +286,10 @@ def test_explain_layer_and_doctor_from_recorded_json(tmp_path):
     log = next(d for d in tree.iter("details")
                if "the first 18 explained spikes" in "".join(d.itertext()))
     assert len(log.findall(".//tbody/tr")) == 18
+
+
+def test_explain_of_a_pair_test_and_of_nothing(explain_page):
+    tree, figs = explain_page
     # A pair test's spikes name their CPU and pair.
     body = " ".join(tree.find("body").itertext())
     assert "(trigger: each new maximum after the warm-up; CPUs 0, 1)" in body
@@ -292,6 +303,10 @@ def test_explain_layer_and_doctor_from_recorded_json(tmp_path):
         "explain: no spike crossed the trigger (over 100000 µs; CPU 0): "
         "nothing to explain, 152795 kernel events read"]
     assert not none.findall(".//figure") and not none.findall(".//table")
+
+
+def test_always_on_layer_and_doctor(explain_page):
+    tree, figs = explain_page
     # The always-on layer under the per-second latency, the spikes marked.
     text = svg_text(figs["timer-seconds"])
     for label in ("interrupts / s", "ms of each second", "steal",
