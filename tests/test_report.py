@@ -48,6 +48,13 @@ def parse(path):
     return tree, figs
 
 
+def page(path, *args):
+    """Write the report of args to path; its parsed tree and figures."""
+    r = report(*args, "-o", path)
+    assert r.returncode == 0, r.stderr
+    return parse(path)
+
+
 def svg_text(svg):
     return " ".join(t.text or "" for t in svg.iter(SVG_NS + "text"))
 
@@ -153,9 +160,7 @@ def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
 
 def test_rt_tests_json(tmp_path):
     out = tmp_path / "rt.html"
-    r = report(FIX / "rt-tests", "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(out, FIX / "rt-tests")
     assert {"test-pmqtest", "test-cyclictest",
             "test-cyclictest-cyclictest-json"} <= sections(tree)
     # cyclictest -h 400: samples beyond 400 µs are counted as overflow.
@@ -169,10 +174,7 @@ def test_rt_tests_json(tmp_path):
 
 
 def test_edge_cases(tmp_path):
-    out = tmp_path / "edge.html"
-    r = report(FIX / "edge", "-o", out)
-    assert r.returncode == 0, r.stderr
-    tree, figs = parse(out)
+    tree, figs = page(tmp_path / "edge.html", FIX / "edge")
     text = " ".join(tree.find("body").itertext())
     assert "skipped" in text and "truncated.json: not JSON" in text
     assert "not real-time (rt: false): cannot hold /dev/cpu_dma_latency" \
@@ -235,6 +237,140 @@ def test_bad_input(tmp_path, args, pattern):
     assert not (FIX / "suite-a" / "report.html").exists()
 
 
+def rows_of(tree, prefix):
+    return table(tree, prefix)[1:]
+
+
+@pytest.fixture(scope="module")
+def explain_page(tmp_path_factory):
+    """--explain's data, the always-on layer and the doctor's verdicts
+    (issue 13) from recorded results: a hog run, a run where nothing
+    crossed the trigger, a pair test with several CPUs, a doctor file."""
+    tree, figs = page(tmp_path_factory.mktemp("x") / "x.html",
+                      FIX / "explain")
+    assert {"explain-timer", "explain-pmq",
+            "explain-timer-none-json"} <= sections(tree)
+    return tree, figs
+
+
+def test_explain_spikes_and_where_the_time_went(explain_page):
+    tree, figs = explain_page
+    hog = json.loads((FIX / "explain" / "hog.json").read_text())["explain"]
+    # The worst spikes: one bar each, the main cause named inside it, the
+    # kinds in the legend.
+    texts = {t.text for t in figs["timer-explain-spikes"].iter(SVG_NS +
+                                                               "text")}
+    assert {"task python3[1657] FIFO/RR 90", "interrupt", "other task",
+            "wake-up", "late interrupt",
+            "#1  at 3.015 s: 1167.99 µs"} <= texts
+    # Their table: a latency row per spike, then its causes in order,
+    # adding up to it.
+    spikes = rows_of(tree, "timer: explain: the worst spikes")
+    heads = [i for i, row in enumerate(spikes) if row[0]]
+    assert [spikes[i][0] for i in heads] == ["1", "2", "3", "4", "5"]
+    for n, (i, s) in enumerate(zip(heads, hog["spikes"])):
+        end = heads[n + 1] if n + 1 < len(heads) else len(spikes)
+        assert spikes[i][4] == f"{s['latency_ns'] / 1000:.2f}"
+        assert [row[2] for row in spikes[i + 1:end]] == \
+            [c["cause"] for c in s["causes"]]
+        assert abs(sum(float(row[4]) for row in spikes[i + 1:end]) -
+                   s["latency_ns"] / 1000) < 0.01 * len(s["causes"])
+    # Where the time went: every cause, largest first, with its share.
+    where = rows_of(tree, "timer: explain: where the time over the threshold")
+    assert [row[0] for row in where[:-1]] == [c["cause"] for c in hog["where"]]
+    assert where[0][1:] == ["other task", "7080.00", "61.1"]
+    assert where[-1][0] == "all explained spikes"
+    assert abs(sum(float(row[3]) for row in where[:-1]) - 100) < 0.2
+    assert "61.1%" in svg_text(figs["timer-explain-where"])
+    # The log of every explained spike is folded away.
+    log = next(d for d in tree.iter("details")
+               if "the first 18 explained spikes" in "".join(d.itertext()))
+    assert len(log.findall(".//tbody/tr")) == 18
+
+
+def test_explain_of_a_pair_test_and_of_nothing(explain_page):
+    tree, figs = explain_page
+    # A pair test's spikes name their CPU and pair.
+    body = " ".join(tree.find("body").itertext())
+    assert "(trigger: each new maximum after the warm-up; CPUs 0, 1)" in body
+    pmq = rows_of(tree, "pmq: explain: the worst spikes")
+    assert pmq[0][:3] == ["1", "2.405 (CPU 1, pair 1)",
+                          "latency (7 events; steal 40 ms in that second)"]
+    assert "(CPU 0, pair 0)" in svg_text(figs["pmq-explain-spikes"])
+    # Nothing crossed the trigger: one line says so, no figure.
+    none = section(tree, "explain-timer-none-json")
+    assert [d.text for d in none.iter("div")] == [
+        "explain: no spike crossed the trigger (over 100000 µs; CPU 0): "
+        "nothing to explain, 152795 kernel events read"]
+    assert not none.findall(".//figure") and not none.findall(".//table")
+
+
+def test_always_on_layer_and_doctor(explain_page):
+    tree, figs = explain_page
+    # The always-on layer under the per-second latency, the spikes marked.
+    text = svg_text(figs["timer-seconds"])
+    for label in ("interrupts / s", "ms of each second", "steal",
+                  "CPU pressure (some)", "involuntary switches",
+                  "explained spike (--explain)", "explain: max of each"):
+        assert label in text
+    # The doctor file's verdicts, figures and fixes, coloured.
+    doctor = table(tree, "rtlat doctor")
+    assert doctor[0] == ["item", "verdict", "figure / fix"]
+    assert doctor[1][0] == "RT throttling" and \
+        "fix: sysctl -w kernel.sched_rt_runtime_us=-1" in doctor[1][2]
+    cells = {td.text: td.get("class") for td in tree.iter("td")
+             if td.text in ("ok", "will add latency")}
+    assert cells == {"ok": "v-ok", "will add latency": "v-latency"}
+
+
+def test_explain_and_doctor_in_markdown(tmp_path):
+    r = report(FIX / "explain" / "pmq.json", "--format", "md")
+    assert r.returncode == 0, r.stderr
+    md = r.stdout.splitlines()
+    assert "**pmq: explain: the worst spikes, their causes in order (µs, % " \
+        "of the spike's latency)**" in md
+    assert "| 1 | 2.405 (CPU 1, pair 1) | latency (7 events; steal 40 ms " \
+        "in that second) |  | 412.00 | 100.0 |" in md
+    assert "|  |  | irq 24 virtio0-input.0 | interrupt | 62.00 | 15.0 |" in md
+    assert "| unexplained: hypervisor, SMI or hardware | unexplained | " \
+        "301.00 | 50.8 |" in md
+    assert "| all explained spikes |  | 592.50 | 100.0 |" in md
+    # The short form: verdicts only, the worst in bold, and where to get
+    # the figures and fixes.
+    assert "| RLIMIT_RTPRIO / capabilities | **prevents real-time** |" in md
+    assert "| overall | **prevents real-time** |" in md
+    assert any("run rtlat doctor on the machine" in l for l in md)
+    # A result without --explain, the layer or the doctor still renders,
+    # without them.
+    old = report(FIX / "suite-a" / "timer.json", "--format", "md")
+    assert old.returncode == 0, old.stderr
+    assert "explain" not in old.stdout and "doctor" not in old.stdout
+    assert "| timer | timer | latency (CPU0) |" in old.stdout
+
+
+TRACEFS = Path("/sys/kernel/tracing")
+
+
+@pytest.mark.skipif(not os.access(TRACEFS / "instances", os.W_OK),
+                    reason="tracefs instances not writable")
+def test_report_of_a_live_explain_run(tmp_path):
+    js = tmp_path / "timer.json"
+    r = run(["timer", "-q", "-T", "2", "--explain", "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    x = json.loads(js.read_text())["explain"]
+    out = tmp_path / "t.html"
+    tree, figs = page(out, js)
+    assert "explain-timer" in sections(tree)
+    assert "interrupts / s" in svg_text(figs["timer-seconds"])
+    if x["spikes"]:
+        assert x["spikes"][0]["causes"][0]["cause"] in \
+            svg_text(figs["timer-explain-spikes"])
+        assert table(tree, "timer: explain: where the time")
+    else:
+        assert "no spike crossed the trigger" in out.read_text()
+    assert table(tree, "rtlat doctor")
+
+
 # Appended to a copy of the page: the browser writes what it rendered
 # into the DOM, which --dump-dom prints after the load.
 PROBE = """<script>
@@ -269,8 +405,8 @@ def chromium(tmp_path, *args):
 
 def test_browser_renders_the_page(tmp_path):
     page = tmp_path / "r.html"
-    r = report(FIX / "suite-a", FIX / "suite-b", "--labels", "a,b",
-               "-o", page)
+    r = report(FIX / "suite-a", FIX / "suite-b", FIX / "explain",
+               "--labels", "a,b,x", "-o", page)
     assert r.returncode == 0, r.stderr
     probe = tmp_path / "probe.html"
     probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))

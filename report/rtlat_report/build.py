@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from . import plots
+from .explain import doctor_blocks, explain_section
 from .document import Document, Figure, Note, Section, Table
 from .model import PERCENTILES, last_round, merge
 from .plots import fmt_us
@@ -63,7 +64,22 @@ def build(runs, title, generated):
     doc.sections.append(system_section(runs))
     for key, members in grouped:
         doc.sections.append(test_section(key, members, len(runs) > 1))
+        doc.sections += explain_sections(key, members, len(runs) > 1)
     return doc
+
+
+def explain_sections(key, members, compare):
+    """One section per run whose result has --explain's data."""
+    out = []
+    for i, r, t in members:
+        if t.explain is None:
+            continue
+        suffix = f"-{slug(r.label)}" if compare else ""
+        title = f"{key}: explain" + (f" ({r.label})" if compare else "")
+        fid = f"{slug(key)}-explain" + (f"-{i}" if compare else "")
+        out.append(explain_section(f"explain-{slug(key)}{suffix}", title,
+                                   fid, r.label, t.explain))
+    return out
 
 
 def overview(runs, grouped):
@@ -71,6 +87,7 @@ def overview(runs, grouped):
     s.blocks.append(Table("Inputs", ["run", "path", "tests", "host",
                                      "kernel", "preemption", "tool"],
                           [input_row(r) for r in runs], numeric_from=99))
+    s.blocks += doctor_blocks(runs)
     s.blocks += [Note(w, "warn") for w in warnings(runs)]
     header = ["test", "run", "series"] + STAT_HEADER
     rows, cls = [], []
@@ -344,10 +361,19 @@ def timer_blocks(key, members):
     curves = [(r.label, t.seconds, plots.color(i))
               for i, r, t in members if t.seconds]
     if curves:
-        out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second",
+        layers = [(r.label, t.layer, plots.color(i))
+                  for i, r, t in members if t.seconds and t.layer]
+        # One run: the spikes in red; several: each in its run's colour.
+        marks = [(p.time_s, plots.color(i) if len(members) > 1 else
+                  plots.MARK) for i, r, t in members
+                 if t.seconds and t.explain for p in t.explain.spikes
+                 if p.time_s is not None]
+        out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second" +
+                          (", and what else happened on the CPU" if layers
+                           else ""),
                           plots.seconds_figure(
                               f"{key}: min / avg / max of each second",
-                              curves), wide=True))
+                              curves, layers, marks), wide=True))
     rows = []
     for _, r, t in members:
         for kind in ("min", "avg", "max"):

@@ -14,6 +14,7 @@ class Table:
     row_class: List[str] = field(default_factory=list)  # "", differs, warn
     collapsed: bool = False     # HTML: folded; markdown: left out
     numeric_from: int = 1       # columns from here are right-aligned
+    cell_class: List[List[str]] = field(default_factory=list)  # v-ok ...
 
 
 @dataclass

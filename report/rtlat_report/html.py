@@ -30,9 +30,11 @@ figure { margin: 6px 0 12px; } figure img { width: 100%; height: auto;
   display: block; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 12px; }
 details summary { cursor: pointer; color: #555; }
+h3 { margin-top: 28px; color: #333; }
+td.v-ok { color: #1e7b34; font-weight: 600; }
+td.v-latency { background: #fff2cc; color: #7a5200; font-weight: 600; }
+td.v-prevents { background: #fde2e1; color: #a61b1b; font-weight: 700; }
 """
-
-NUM = ' class="n"'
 
 
 def render(doc):
@@ -90,14 +92,21 @@ def figure(f):
             f"<figcaption>{escape(f.title)}</figcaption></figure>")
 
 
+def td_class(t, i, j):
+    names = ["n"] if j >= t.numeric_from else []
+    if i < len(t.cell_class) and j < len(t.cell_class[i]) and \
+            t.cell_class[i][j]:
+        names.append(t.cell_class[i][j])
+    return f' class="{" ".join(names)}"' if names else ""
+
+
 def table(t):
     head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
     rows = []
     for i, row in enumerate(t.rows):
         cls = t.row_class[i] if i < len(t.row_class) else ""
-        tds = "".join(
-            f'<td{NUM if j >= t.numeric_from else ""}>{escape(c)}</td>'
-            for j, c in enumerate(row))
+        tds = "".join(f"<td{td_class(t, i, j)}>{escape(c)}</td>"
+                      for j, c in enumerate(row))
         rows.append(f'<tr class="{cls}">{tds}</tr>' if cls else
                     f"<tr>{tds}</tr>")
     html = (f"<table><caption>{escape(t.caption)}</caption>"

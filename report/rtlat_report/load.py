@@ -8,7 +8,7 @@ import os
 import re
 import shlex
 
-from .model import Dist, Round, Run, Test
+from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
 
 RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
 
@@ -203,6 +203,112 @@ def read_request(t, data):
         t.notes.append("no rounds in this file")
 
 
+def text(x):
+    return x if isinstance(x, str) else ""
+
+
+def integer(x):
+    v = num(x)
+    return None if v is None else int(v)
+
+
+def causes(rows):
+    """[{cause, kind, ns}] as Causes; entries without a duration dropped."""
+    rows = rows if isinstance(rows, list) else []
+    return [Cause(text(r.get("cause")) or "?", text(r.get("kind")) or "?",
+                  num(r.get("ns"))) for r in rows
+            if isinstance(r, dict) and num(r.get("ns")) is not None]
+
+
+def spike(r, main=False):
+    """A spike of "spikes" (its causes) or of "log" (its main cause)."""
+    s = Spike(time_s=num(r.get("time_s")), latency_ns=num(r.get("latency_ns")),
+              events=integer(r.get("events")), steal_ms=num(r.get("steal_ms")),
+              cpu=integer(r.get("cpu")), source=text(r.get("source")) or None)
+    if main and num(r.get("cause_ns")) is not None:
+        s.causes = [Cause(text(r.get("cause")) or "?",
+                          text(r.get("kind")) or "?", num(r["cause_ns"]))]
+    elif not main:
+        s.causes = causes(r.get("causes"))
+    return s
+
+
+def read_explain(x):
+    """--explain's object (timer, and the pair tests, request and bintime
+    with their optional cpus, per-spike cpu and source)."""
+    def rows(key):
+        v = x.get(key)
+        return [r for r in v if isinstance(r, dict)] if isinstance(v, list) \
+            else []
+    cpus = x.get("cpus") if isinstance(x.get("cpus"), list) else [x.get("cpu")]
+    return Explain(
+        cpus=[int(c) for c in cpus if num(c) is not None],
+        trigger=text(x.get("trigger")), over_ns=num(x.get("over_ns")),
+        explained=integer(x.get("explained")) or 0,
+        skipped=integer(x.get("skipped")) or 0,
+        events=integer(x.get("events")),
+        spikes=[spike(r) for r in rows("spikes")],
+        where=causes(x.get("where")), other_ns=num(x.get("other_ns")) or 0,
+        log=[spike(r, main=True) for r in rows("log")])
+
+
+LAYER = (("irqs", "irqs"), ("steal_ms", "steal_ms"),
+         ("psi_some_us", "cpu_pressure_some_us"),
+         ("nivcsw", "involuntary_switches"))
+
+
+def read_layer(rows):
+    """The always-on layer of rtlat's per_second rows: interrupts, softirqs
+    (summed over the vectors), steal, CPU pressure, involuntary switches.
+    Empty when no row has any of them (older files)."""
+    out = []
+    for i, r in enumerate(rows if isinstance(rows, list) else []):
+        if not isinstance(r, dict):
+            continue
+        s = Second(t=num(r.get("second")) or i + 1,
+                   **{f: num(r.get(k)) for f, k in LAYER})
+        soft = [num(v) for v in obj(r, "softirqs").values()]
+        if soft and None not in soft:
+            s.softirqs = sum(soft)
+        out.append(s)
+    if not any(getattr(s, f) is not None for s in out
+               for f in ("softirqs",) + tuple(f for f, _ in LAYER)):
+        return []
+    return out
+
+
+# The doctor's check keys as `rtlat doctor` titles them (the short form in
+# every result has only keys and verdicts).
+CHECK_TITLES = {
+    "rt_throttling": "RT throttling", "cgroup_rt_budget": "cgroup RT budget",
+    "rtprio": "RLIMIT_RTPRIO / capabilities",
+    "idle_states": "idle states, cpu_dma_latency",
+    "isolation": "isolcpus / nohz_full", "clocksource": "clocksource",
+    "smt": "SMT siblings", "hypervisor": "hypervisor steal",
+    "preemption": "preemption model",
+}
+
+
+def read_doctor(data):
+    """rtlat doctor --json's checks (with figures and fixes), else the
+    short form every result carries ("doctor": {verdict, checks: {key:
+    verdict}})."""
+    if isinstance(data.get("checks"), list):
+        return [Check(key=text(c.get("check")),
+                      title=text(c.get("title")) or text(c.get("check")),
+                      verdict=text(c.get("verdict")) or "?",
+                      detail=text(c.get("detail")), fix=text(c.get("fix")))
+                for c in data["checks"] if isinstance(c, dict)]
+    checks = obj(data, "doctor", "checks")
+    return [Check(key=k, title=CHECK_TITLES.get(k, k.replace("_", " ")),
+                  verdict=v) for k, v in checks.items() if isinstance(v, str)]
+
+
+def read_doctor_file(t, data):
+    """rtlat doctor --json: no measurement, only the checks (Run.doctor)."""
+    t.doctor = read_doctor(data)
+
+
 def read_generic(t, data):
     """Any object with rtlat's statistics keys, named by its path."""
     def walk(o, path):
@@ -211,7 +317,8 @@ def read_generic(t, data):
                 t.dists.append(dist_from_stats(path or t.name, o))
                 return
             for k, v in o.items():
-                if k not in ("system", "rt", "sysinfo", "settings"):
+                if k not in ("system", "rt", "sysinfo", "settings",
+                             "explain", "per_second", "doctor"):
                     walk(v, f"{path}.{k}" if path else k)
         elif isinstance(o, list):
             for i, v in enumerate(o):
@@ -234,6 +341,9 @@ def flatten(d, prefix=""):
 
 
 def kind_of(data):
+    if obj(data, "rtlat").get("test") == "doctor" or \
+            isinstance(data.get("checks"), list):
+        return "doctor"
     if isinstance(data.get("request"), dict):
         return "request"
     if obj(data, "settings").get("test") == "timer" or \
@@ -283,7 +393,8 @@ def system_of(data):
 
 
 READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
-           "cyclic": read_cyclic, "generic": read_generic}
+           "cyclic": read_cyclic, "generic": read_generic,
+           "doctor": read_doctor_file}
 
 
 def load_file(path, key=None):
@@ -310,6 +421,11 @@ def load_file(path, key=None):
     t.system = system_of(data)
     t.rt = obj(data, "rt") or None
     READERS[t.kind](t, data)
+    if t.kind != "doctor":
+        t.doctor = read_doctor(data)
+    if isinstance(data.get("explain"), dict):
+        t.explain = read_explain(data["explain"])
+    t.layer = read_layer(obj(data, "per_second").get("seconds"))
     return t
 
 
@@ -323,7 +439,7 @@ def load_input(path, label):
                 _add(run, load_file(os.path.join(path, f)))
             except InputError as e:
                 run.notes.append(f"skipped {e}")
-        if not run.tests:
+        if not run.tests and not run.doctor:
             raise InputError(f"{path}: no result files (*.json) in it")
     elif os.path.exists(path):
         _add(run, load_file(path))
@@ -333,7 +449,11 @@ def load_input(path, label):
 
 
 def _add(run, t):
-    """Two files of one test in one directory keep both (by file name)."""
+    """Two files of one test in one directory keep both (by file name); a
+    doctor file gives the run its checks."""
+    if t.kind == "doctor":
+        run.doctor = t.doctor
+        return
     key = t.name
     if key in run.tests:
         key = f"{t.name} ({os.path.basename(t.path)})"

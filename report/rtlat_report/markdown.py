@@ -46,5 +46,8 @@ def table(t):
         cells = [esc(c) for c in row]
         if cls in ("differs", "warn") and cells:
             cells[0] = f"**{cells[0]}**"
+        marks = t.cell_class[i] if i < len(t.cell_class) else []
+        cells = [f"**{c}**" if j < len(marks) and marks[j] == "v-prevents"
+                 else c for j, c in enumerate(cells)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines + [""]

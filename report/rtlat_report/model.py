@@ -123,6 +123,73 @@ class Round:
 
 
 @dataclass
+class Cause:
+    """One cause of a delay (--explain): its label as rtlat prints it, its
+    kind (irq, softirq, task, wakeup, late_interrupt, unexplained, or
+    other for the run-wide remainder) and how long it took."""
+    cause: str
+    kind: str
+    ns: float
+
+
+@dataclass
+class Spike:
+    """One explained latency: when (s since the run started), how long, and
+    its causes in order (they sum to the latency). cpu and source are set
+    by tests that measure on several CPUs (the pair tests: "pair 0")."""
+    time_s: Optional[float]
+    latency_ns: Optional[float]
+    causes: List[Cause] = field(default_factory=list)
+    events: Optional[int] = None
+    steal_ms: Optional[float] = None
+    cpu: Optional[int] = None
+    source: Optional[str] = None
+
+
+@dataclass
+class Explain:
+    """A test's --explain result: the trigger, the worst spikes, where the
+    time over the threshold went run-wide, and the log of every explained
+    spike with its main cause (one Cause per Spike)."""
+    cpus: List[int] = field(default_factory=list)
+    trigger: str = ""
+    over_ns: Optional[float] = None
+    explained: int = 0
+    skipped: int = 0
+    events: Optional[int] = None
+    spikes: List[Spike] = field(default_factory=list)
+    where: List[Cause] = field(default_factory=list)
+    other_ns: float = 0
+    log: List[Spike] = field(default_factory=list)
+
+    def where_total(self):
+        return sum(c.ns for c in self.where) + self.other_ns
+
+
+@dataclass
+class Second:
+    """One second of the always-on layer (rtlat's per_second): what else
+    happened on the measuring CPU. None where the file has no figure."""
+    t: float
+    irqs: Optional[float] = None
+    softirqs: Optional[float] = None
+    steal_ms: Optional[float] = None
+    psi_some_us: Optional[float] = None
+    nivcsw: Optional[float] = None
+
+
+@dataclass
+class Check:
+    """One doctor check: its key, title, verdict, and where known the
+    figure read (detail) and the fix."""
+    key: str
+    title: str
+    verdict: str
+    detail: str = ""
+    fix: str = ""
+
+
+@dataclass
 class Test:
     """One result file, normalised. kind: pair, timer, request, cyclic
     (cyclictest) or generic (anything else with latency statistics)."""
@@ -143,6 +210,9 @@ class Test:
     rounds: List[Round] = field(default_factory=list)
     extra: Dict[str, object] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
+    explain: Optional[Explain] = None
+    layer: List[Second] = field(default_factory=list)
+    doctor: List[Check] = field(default_factory=list)
 
     def headline(self):
         """The one distribution a summary row shows: every sample of the
@@ -170,3 +240,4 @@ class Run:
     path: str
     tests: Dict[str, Test] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
+    doctor: List[Check] = field(default_factory=list)   # rtlat doctor --json

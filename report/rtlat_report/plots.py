@@ -24,6 +24,7 @@ plt.rcParams.update({
     "grid.alpha": 0.3,
     "legend.fontsize": 8,
     "figure.dpi": 100,
+    "figure.max_open_warning": 0,   # cli.py closes each once rendered
 })
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 FIGSIZE = (6.4, 3.9)
@@ -209,27 +210,203 @@ def _pct_tick(x, _pos):
     return f"{q:.10g}%"
 
 
-def seconds_figure(title, curves):
+def seconds_figure(title, curves, layers=(), marks=()):
     """curves: [(label, [(t, min, avg, max) ns], color)]: the band from
-    each second's minimum to its maximum, the average and the maximum."""
-    fig, ax = plt.subplots(figsize=WIDE)
+    each second's minimum to its maximum, the average and the maximum.
+    layers: [(label, [Second], color)]: the always-on layer, in panels
+    below sharing the time axis; marks: [(t, color)] explained spikes, a
+    dotted line across every panel."""
+    panels = [p for p in LAYER_PANELS
+              if any(getattr(s, f) is not None for _, rows, _ in layers
+                     for s in rows for f, *_ in p[1])]
+    if not panels:
+        fig, ax = plt.subplots(figsize=WIDE)
+        axes = [ax]
+    else:
+        fig, axes = plt.subplots(
+            1 + len(panels), 1, sharex=True,
+            figsize=(WIDE[0], 3.6 + 1.45 * len(panels)),
+            gridspec_kw={"height_ratios": [2.4] + [1] * len(panels)})
+    _latency_panel(axes[0], curves)
+    for ax, panel in zip(axes[1:], panels):
+        _layer_panel(ax, panel, layers)
+    for t, col in marks:
+        for ax in axes:
+            ax.axvline(t, color=col, linestyle=":", linewidth=1.1, alpha=0.8)
+    if marks:
+        axes[0].plot([], [], color=marks[0][1], linestyle=":",
+                     label="explained spike (--explain)")
+    axes[0].legend(loc="upper left")
+    axes[-1].set_xlabel("time since the start (s; second 0 is the warm-up)")
+    axes[0].set_title(title)
+    h = fig.get_size_inches()[1]
+    fig.subplots_adjust(left=0.065, right=0.98, bottom=0.5 / h,
+                        top=1 - 0.35 / h, hspace=0.12)
+    return fig
+
+
+def steps(t, ys):
+    """A second's value holds over the whole second: [t, t + 1) (a spike
+    at 3.4 s lies over second 3's step)."""
+    return t + [t[-1] + 1], ys + [ys[-1]]
+
+
+def _latency_panel(ax, curves):
     lo, hi = None, 1.0
     for label, rows, col in curves:
         t = [r[0] for r in rows]
         mn, av, mx = ([us(r[k]) for r in rows] for k in (1, 2, 3))
-        ax.fill_between(t, mn, mx, color=col, alpha=0.15)
-        ax.plot(t, mx, color=col, linewidth=1.2, marker=".",
+        x, mx2 = steps(t, mx)
+        ax.fill_between(x, steps(t, mn)[1], mx2, step="post", color=col,
+                        alpha=0.15)
+        ax.step(x, mx2, where="post", color=col, linewidth=1.2,
                 label=f"{label}: max of each second")
-        ax.plot(t, av, color=col, linewidth=1, linestyle="--",
-                label=f"{label}: average")
+        ax.step(x, steps(t, av)[1], where="post", color=col, linewidth=1,
+                linestyle="--", label=f"{label}: average")
         lo = min(v for v in [lo] + mn if v is not None)
         hi = max([hi] + mx)
     if lo and lo > 0 and hi / lo > 30:
         log_y(ax, fine=hi / lo < 300)
-    ax.set_xlabel("time after warm-up (s)")
     ax.set_ylabel("latency (µs): min–max band")
-    ax.legend(loc="upper left")
-    finish(fig, ax, title, left=0.065)
+
+
+# The always-on layer's panels: (y label, [(Second field, name, scale,
+# line style)]).
+LAYER_PANELS = (
+    ("interrupts / s", (("irqs", "interrupts", 1, "-"),
+                        ("softirqs", "softirqs", 1, "--"))),
+    ("ms of each second", (("steal_ms", "steal", 1, "-"),
+                           ("psi_some_us", "CPU pressure (some)", 1e-3,
+                            "--"))),
+    ("involuntary\nswitches / s", (("nivcsw", "involuntary switches", 1,
+                                     "-"),)),
+)
+
+
+def _layer_panel(ax, panel, layers):
+    ylabel, fields = panel
+    for label, rows, col in layers:
+        for f, name, scale, style in fields:
+            pts = [(s.t, getattr(s, f) * scale) for s in rows
+                   if getattr(s, f) is not None]
+            if pts:
+                ax.step(*steps([p[0] for p in pts], [p[1] for p in pts]),
+                        where="post", color=col, linestyle=style,
+                        linewidth=1.1, label=f"{label}: {name}")
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_formatter(FuncFormatter(plain))
+    ax.legend(loc="upper left", fontsize=7, ncol=2)
+
+
+# --explain's kinds of cause: legend name and colour (dark enough for white
+# text inside a bar).
+KINDS = {
+    "irq": ("interrupt", "#c0392b"),
+    "softirq": ("softirq", "#d35400"),
+    "task": ("other task", "#2468a8"),
+    "wakeup": ("wake-up", "#2e8b57"),
+    "late_interrupt": ("late interrupt", "#8e44ad"),
+    "late": ("late interrupt", "#8e44ad"),
+    "unexplained": ("unexplained", "#666666"),
+    "other": ("other", "#a0a0a0"),
+}
+UNKNOWN_KIND = "#b8860b"
+MARK = "#d62728"          # an explained spike in the per-second plot
+CHAR_IN = 0.058         # inches per character of 7.5-8.5 pt text (about)
+
+
+def kind_color(kind):
+    return KINDS.get(kind, (kind, UNKNOWN_KIND))[1]
+
+
+def kind_name(kind):
+    return KINDS.get(kind, (kind, UNKNOWN_KIND))[0]
+
+
+def shorten(text, n):
+    return text if len(text) <= n else text[:max(n - 1, 0)] + "…"
+
+
+def _kind_legend(fig, kinds):
+    """The kinds drawn, in KINDS' order, in one row at the top right."""
+    from matplotlib.patches import Patch
+    order = list(KINDS)
+    kinds = sorted(set(kinds), key=lambda k: order.index(k) if k in order
+                   else len(order))
+    names = []
+    handles = []
+    for k in kinds:
+        if kind_name(k) not in names:
+            names.append(kind_name(k))
+            handles.append(Patch(color=kind_color(k)))
+    fig.legend(handles, names, loc="upper right", ncol=len(names),
+               frameon=False, fontsize=8, bbox_to_anchor=(0.985, 1.0),
+               handlelength=1.2, columnspacing=1.0)
+
+
+def _bars_layout(fig, labels, rows):
+    """Margins that fit the y labels (longest first) and the legend row."""
+    w, h = fig.get_size_inches()
+    left = min(0.45, (0.3 + CHAR_IN * 1.1 * max(map(len, labels))) / w)
+    fig.subplots_adjust(left=left, right=0.97, bottom=0.55 / h,
+                        top=1 - 0.62 / h)
+    return (0.97 - left) * w      # the axes' width in inches
+
+
+def spikes_figure(title, spikes, labels):
+    """The worst spikes, one horizontal bar each (named by labels), worst
+    on top, made of its causes in order, coloured by kind; a cause's name
+    inside its part of the bar where it fits."""
+    n = len(spikes)
+    fig, ax = plt.subplots(figsize=(WIDE[0], 1.3 + 0.55 * n))
+    xmax = max(sum(c.ns for c in s.causes) for s in spikes) / 1000.0 or 1
+    width_in = _bars_layout(fig, labels, n)
+    for i, s in enumerate(spikes):
+        y, left = n - 1 - i, 0.0
+        for c in s.causes:
+            w = c.ns / 1000.0
+            ax.barh(y, w, left=left, height=0.62, color=kind_color(c.kind),
+                    edgecolor="white", linewidth=0.6)
+            room = int(w / (xmax * 1.02) * width_in / CHAR_IN) - 1
+            if room >= 6:
+                ax.text(left + w / 2, y, shorten(c.cause, room), ha="center",
+                        va="center", color="white", fontsize=7.5)
+            left += w
+    ax.set_yticks(range(n))
+    ax.set_yticklabels(labels[::-1], fontsize=8.5)
+    ax.set_xlim(0, xmax * 1.02)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("µs (each bar's causes add up to its latency)")
+    ax.set_title(title, loc="left")
+    _kind_legend(fig, [c.kind for s in spikes for c in s.causes])
+    return fig
+
+
+def where_figure(title, rows, total):
+    """rows: [Cause] largest first: one bar each, coloured by kind, with
+    its duration and share of total."""
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(WIDE[0], 1.25 + 0.3 * n))
+    labels = [shorten(c.cause, 56) for c in rows]
+    _bars_layout(fig, labels, n)
+    xmax = max(c.ns for c in rows) / 1000.0 or 1
+    ys = list(range(n))[::-1]
+    ax.barh(ys, [c.ns / 1000.0 for c in rows], height=0.66,
+            color=[kind_color(c.kind) for c in rows])
+    for y, c in zip(ys, rows):
+        ax.text(c.ns / 1000.0 + xmax * 0.01, y,
+                f"{fmt_us(c.ns)} µs  {100.0 * c.ns / total:.1f}%",
+                va="center", fontsize=7.5)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=8.5)
+    ax.set_xlim(0, xmax * 1.3)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("µs, all explained spikes together")
+    ax.set_title(title, loc="left")
+    _kind_legend(fig, [c.kind for c in rows])
     return fig
 
 
