@@ -125,8 +125,8 @@ class Round:
 @dataclass
 class Cause:
     """One cause of a delay (--explain): its label as rtlat prints it, its
-    kind (irq, softirq, task, wakeup, late_interrupt, unexplained, or
-    other for the run-wide remainder) and how long it took."""
+    kind (irq, softirq, task, wakeup, late_interrupt, throttling,
+    remote, self, unexplained, or other for the run-wide remainder) and how long it took."""
     cause: str
     kind: str
     ns: float

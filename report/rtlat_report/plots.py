@@ -308,6 +308,9 @@ KINDS = {
     "wakeup": ("wake-up", "#2e8b57"),
     "late_interrupt": ("late interrupt", "#8e44ad"),
     "late": ("late interrupt", "#8e44ad"),
+    "throttling": ("RT throttling", "#7b241c"),
+    "remote": ("the other side", "#16a085"),
+    "self": ("the thread itself", "#5d6d7e"),
     "unexplained": ("unexplained", "#666666"),
     "other": ("other", "#a0a0a0"),
 }
