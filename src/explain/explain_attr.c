@@ -3,6 +3,7 @@
  * explain_attr.c - trace text to events, and a window of events to its
  * causes. Pure: no I/O, no globals; unit-tested on canned trace text.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,9 @@ int xev_parse(const char *line, struct xev *ev)
 		if (*end == ':')
 			break;
 	}
-	if (!*p)
+	/* Seconds since boot and a fraction of 6 or 9 digits, nothing else. */
+	if (!*p || sec < 0 || sec > INT64_MAX / 1000000000LL - 1 || usec < 0 ||
+	    usec >= 1000000000L)
 		return -1;
 	/* mono prints us; a 9-digit fraction is already ns. */
 	ev->ts = (int64_t)sec * 1000000000LL + (int64_t)usec * (digits == 9 ? 1 : 1000);

@@ -140,7 +140,7 @@ int xraw_header(struct xraw *r, const char *text)
 
 static bool has(const struct xraw_field *f, int len)
 {
-	return f->size > 0 && f->off + f->size <= len;
+	return f->size > 0 && f->off >= 0 && f->off + f->size <= len;
 }
 
 static void str_field(char *dst, const uint8_t *d, int len, const struct xraw_field *f,
@@ -206,7 +206,8 @@ int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
 	uint64_t ts, commit;
 	int n = 0;
 
-	if ((size_t)r->data_off > len || (size_t)r->commit_off + (size_t)r->commit_size > len)
+	if ((size_t)r->data_off > len || (size_t)r->ts_off + 8 > len ||
+	    (size_t)r->commit_off + (size_t)r->commit_size > len)
 		return 0;
 	ts = rd(pg + r->ts_off, 8);
 	commit = rd(pg + r->commit_off, r->commit_size);
