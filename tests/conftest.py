@@ -91,20 +91,36 @@ def leaks(before, after):
             if after[k] - before[k]}
 
 
+def settled_leaks(before):
+    """What a run left behind, allowing its processes 2 s to go."""
+    deadline = time.time() + 2.0
+    while True:
+        found = leaks(before, snapshot())
+        if not found or time.time() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def leakcheck():
     """Yields a checker: call it at the end of a test to assert no leak."""
     before = snapshot()
 
     def check():
-        deadline = time.time() + 2.0
-        while True:
-            found = leaks(before, snapshot())
-            if not found or time.time() > deadline:
-                break
-            time.sleep(0.05)
+        found = settled_leaks(before)
         assert not found, f"left behind: {found}"
     yield check
+
+
+@pytest.fixture(scope="session")
+def suite_run(tmp_path_factory):
+    """One real `rtlat suite --duration 1 --explain` for the suite's and
+    the report's tests (a suite run is the longest thing make check does):
+    (its result, its results directory, what it left behind)."""
+    d = tmp_path_factory.mktemp("suite") / "res"
+    before = snapshot()
+    r = run(["suite", "--duration", "1", "--explain", "-o", str(d)], timeout=120)
+    return r, d, settled_leaks(before)
 
 
 @contextlib.contextmanager

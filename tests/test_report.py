@@ -85,11 +85,11 @@ def expect_test_figures(figs, test):
     assert {f"{test}-hist", f"{test}-pct"} <= set(figs), sorted(figs)
 
 
-@pytest.fixture(scope="module")
-def suite_dir(tmp_path_factory):
-    """A real suite run: every subcommand's JSON as the suite writes it."""
-    d = tmp_path_factory.mktemp("suite") / "res"
-    r = run(["suite", "--duration", "1", "-o", str(d)], timeout=120)
+@pytest.fixture
+def suite_dir(suite_run):
+    """A real suite run (--explain): every subcommand's JSON as the suite
+    writes it (conftest.suite_run, shared with tests/test_suite.py)."""
+    r, d, _ = suite_run
     assert r.returncode == 0, r.stderr
     return d
 
@@ -353,10 +353,10 @@ TRACEFS = Path("/sys/kernel/tracing")
 
 @pytest.mark.skipif(not os.access(TRACEFS / "instances", os.W_OK),
                     reason="tracefs instances not writable")
-def test_report_of_a_live_explain_run(tmp_path):
-    js = tmp_path / "timer.json"
-    r = run(["timer", "-q", "-T", "2", "--explain", "--json", str(js)])
-    assert r.returncode == 0, r.stderr
+def test_report_of_a_live_explain_run(suite_dir, tmp_path):
+    """The suite ran every test that takes it with --explain: the timer's
+    spikes and per-second layer, and each other test's Explain section."""
+    js = suite_dir / "timer.json"
     x = json.loads(js.read_text())["explain"]
     out = tmp_path / "t.html"
     tree, figs = page(out, js)
@@ -369,6 +369,9 @@ def test_report_of_a_live_explain_run(tmp_path):
     else:
         assert "no spike crossed the trigger" in out.read_text()
     assert table(tree, "rtlat doctor")
+    tree, _ = page(tmp_path / "all.html", suite_dir)
+    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime"):
+        assert f"explain-{t}" in sections(tree), t
 
 
 # Appended to a copy of the page: the browser writes what it rendered

@@ -30,9 +30,8 @@ def table(out):
     return rows, lines
 
 
-def test_suite_runs_every_test(tmp_path, leakcheck):
-    out_dir = tmp_path / "res"
-    r = run(["suite", "--duration", "1", "-o", str(out_dir)], timeout=120)
+def test_suite_runs_every_test(suite_run):
+    r, out_dir, left = suite_run
     assert r.returncode == 0, r.stderr
     rows, lines = table(r.stdout)
     assert {(m["test"], m["series"]) for m in rows} == EXPECTED
@@ -43,7 +42,10 @@ def test_suite_runs_every_test(tmp_path, leakcheck):
         d = json.loads((out_dir / f"{t}.json").read_text())
         assert d["file_version"] == 1 and d["return_code"] == 0
         assert (out_dir / f"{t}.txt").stat().st_size > 0
-    leakcheck()
+        # --explain reached the tests that take it, and only those.
+        assert ("explain" in d) == (t in ("pmq", "sigwait", "svsem", "ptsem",
+                                           "timer", "request", "bintime")), t
+    assert not left, f"left behind: {left}"
 
 
 def test_suite_subset_and_bad_input(tmp_path, leakcheck):
