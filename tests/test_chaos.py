@@ -49,6 +49,8 @@ SCENARIOS = {
     "request-s-c": None,		# server and client, started below
     "suite": ["suite", "--duration", "2", "--only", "svsem,timer"],
     "timer-explain": ["timer", "-q", "-p", "200", "-T", "5", "--explain"],
+    "svsem-f-explain": ["svsem", "-i", "200", "-q", "-t", "2", "-f", "--explain"],
+    "bintime-explain": ["bintime", "-a", "0-1", "-D", "5", "--explain"],
     "request-clients": ["request", "--clients", "3", "-i", "1",
                         "--samples", "20000"],
     "bintime": ["bintime", "-D", "5"],

@@ -137,6 +137,16 @@ static void remove_dir(const char *path)
 	rmdir(path);
 }
 
+/* A tracefs instance is busy while a process holds one of its files open:
+ * the children just killed may not have exited yet. */
+static void remove_instance(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 200 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10000);
+}
+
 static void release(struct cl_entry *e, int reap)
 {
 	switch (e->kind) {
@@ -151,7 +161,7 @@ static void release(struct cl_entry *e, int reap)
 	case CL_SEM_NAMED: sem_unlink(e->name); break;
 	case CL_FILE: unlink(e->name); break;
 	case CL_DIR: remove_dir(e->name); break;
-	case CL_TRACEFS: rmdir(e->name); break;
+	case CL_TRACEFS: remove_instance(e->name); break;
 	default: break;
 	}
 	e->kind = CL_FREE;

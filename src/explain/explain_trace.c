@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,11 +122,27 @@ int xtrace_enable(const char *dir, const char **what)
 	return 0;
 }
 
+/* A forked worker (pair -f, request's clients) never reads the buffers:
+ * its copies of the descriptors would keep the instance busy, and a
+ * cleanup's rmdir from failing, for as long as it lives. */
+static void close_in_child(void)
+{
+	int i;
+
+	for (i = 0; i < nrings; i++)
+		if (rings[i].fd >= 0)
+			close(rings[i].fd);
+	nrings = 0;
+}
+
 int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len)
 {
+	static bool atfork;
 	char path[512];
 	int c;
 
+	if (!atfork && !pthread_atfork(NULL, NULL, close_in_child))
+		atfork = true;
 	page_size = sysconf(_SC_PAGESIZE);
 	page = malloc((size_t)page_size);
 	rings = calloc((size_t)ncpu, sizeof(*rings));
