@@ -85,7 +85,7 @@ def expect_test_figures(figs, test):
     assert {f"{test}-hist", f"{test}-pct"} <= set(figs), sorted(figs)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def suite_dir(suite_run):
     """A real suite run (--explain): every subcommand's JSON as the suite
     writes it (conftest.suite_run, shared with tests/test_suite.py)."""
@@ -94,10 +94,16 @@ def suite_dir(suite_run):
     return d
 
 
-def test_report_of_a_real_suite_run(suite_dir):
-    r = report(suite_dir)
+@pytest.fixture(scope="module")
+def suite_page(suite_dir):
+    """The real suite's report, written once for two tests:
+    (rtlat-report's result, the page's path)."""
+    return report(suite_dir), suite_dir / "report.html"
+
+
+def test_report_of_a_real_suite_run(suite_page):
+    r, out = suite_page
     assert r.returncode == 0, r.stderr
-    out = suite_dir / "report.html"
     assert r.stdout == f"report: {out}\n"
     tree, figs = parse(out)
     assert {"overview", "system"} | {f"test-{t}" for t in PAIRS} | \
@@ -353,14 +359,15 @@ TRACEFS = Path("/sys/kernel/tracing")
 
 @pytest.mark.skipif(not os.access(TRACEFS / "instances", os.W_OK),
                     reason="tracefs instances not writable")
-def test_report_of_a_live_explain_run(suite_dir, tmp_path):
+def test_report_of_a_live_explain_run(suite_dir, suite_page):
     """The suite ran every test that takes it with --explain: the timer's
     spikes and per-second layer, and each other test's Explain section."""
-    js = suite_dir / "timer.json"
-    x = json.loads(js.read_text())["explain"]
-    out = tmp_path / "t.html"
-    tree, figs = page(out, js)
-    assert "explain-timer" in sections(tree)
+    x = json.loads((suite_dir / "timer.json").read_text())["explain"]
+    r, out = suite_page
+    assert r.returncode == 0, r.stderr
+    tree, figs = parse(out)
+    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime"):
+        assert f"explain-{t}" in sections(tree), t
     assert "interrupts / s" in svg_text(figs["timer-seconds"])
     if x["spikes"]:
         assert x["spikes"][0]["causes"][0]["cause"] in \
@@ -369,9 +376,6 @@ def test_report_of_a_live_explain_run(suite_dir, tmp_path):
     else:
         assert "no spike crossed the trigger" in out.read_text()
     assert table(tree, "rtlat doctor")
-    tree, _ = page(tmp_path / "all.html", suite_dir)
-    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime"):
-        assert f"explain-{t}" in sections(tree), t
 
 
 # Appended to a copy of the page: the browser writes what it rendered
