@@ -104,17 +104,14 @@ static int bt_rt_apply(struct test_run *t)
 /* --explain: each CPU's loop is a source; it runs at the gap's start. */
 static int explain_loops(struct test_run *t)
 {
-	int i, n = ncpus < EXPLAIN_MAX_SRC ? ncpus : EXPLAIN_MAX_SRC;
-	struct explain *x = run_explain_new(t, n);
+	struct explain *x = run_explain_new(t, ncpus);
+	int i;
 
-	for (i = 0; x && i < n; i++) {
-		x->src[i].cpu = cpus[i].cpu;
-		x->src[i].running = true;
-		snprintf(x->src[i].name, sizeof(x->src[i].name), "loop %d", i);
-	}
+	for (i = 0; x && i < x->nsrc; i++)
+		explain_src_set(x, i, cpus[i].cpu, NULL, true, "loop %d", i);
 	if (run_explain_start(t))
 		return -1;
-	for (i = 0; t->explain && i < n; i++)
+	for (i = 0; t->explain && i < t->explain->nsrc; i++)
 		cpus[i].xsrc = &t->explain->src[i];
 	return 0;
 }

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cleanup.h"
+#include "clock.h"
 #include "explain.h"
 #include "preflight.h"
-#include "clock.h"
 #include "stopsig.h"
 #include "test.h"
 #include "tracefs.h"

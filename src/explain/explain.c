@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,7 +291,9 @@ struct explain *explain_new(int nsrc, int64_t over_ns)
 	struct explain *x = calloc(1, sizeof(*x));
 	int i;
 
-	if (!x || nsrc < 1 || nsrc > EXPLAIN_MAX_SRC)
+	if (nsrc > EXPLAIN_MAX_SRC)
+		nsrc = EXPLAIN_MAX_SRC;
+	if (!x || nsrc < 1)
 		goto fail;
 	/* Shared, anonymous: forked workers note into it, nothing to remove. */
 	x->src = mmap(NULL, sizeof(x->src[0]) * (size_t)nsrc, PROT_READ | PROT_WRITE,
@@ -309,6 +312,20 @@ struct explain *explain_new(int nsrc, int64_t over_ns)
 fail:
 	free(x);
 	return NULL;
+}
+
+void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
+		     bool running, const char *fmt, ...)
+{
+	struct explain_src *e = &x->src[i];
+	va_list ap;
+
+	e->cpu = cpu;
+	e->remote = remote;
+	e->running = running;
+	va_start(ap, fmt);
+	vsnprintf(e->name, sizeof(e->name), fmt, ap);
+	va_end(ap);
 }
 
 void explain_free(struct explain *x)

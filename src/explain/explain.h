@@ -215,9 +215,15 @@ static inline void explain_attach(struct explain_src *x)
 		x->tid = (int)gettid();
 }
 
-/* nsrc sources in shared memory, each cpu -1, new-maximum trigger over_ns
- * (0); the caller sets each source's cpu and name. NULL: no memory. */
+/* nsrc sources (at most EXPLAIN_MAX_SRC, the first ones) in shared
+ * memory, each cpu -1, trigger over_ns (0: a new maximum); the caller
+ * describes each (explain_src_set). NULL: no memory. */
 struct explain *explain_new(int nsrc, int64_t over_ns);
+/* Describe source i: its CPU (-1: not pinned), what an idle CPU before
+ * its wake-up means (see struct xwin), whether it spins, its name. */
+void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
+		     bool running, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /* Create the instance for the sources' CPUs and start the explaining
  * thread (away from them). Returns 0, or -1 with one line in err. */
 int explain_start(struct explain *x, char *err, size_t len);

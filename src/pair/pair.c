@@ -448,21 +448,20 @@ int pair_rt_apply(struct test_run *t)
 	return rt_probe(run.pairs[0].w[0].prio, run.pairs[0].w[0].cpu);
 }
 
-/* --explain: each receiver (the first EXPLAIN_MAX_SRC pairs) is a
- * source; before its wake-up, the hand-off is on the sender's side. */
+/* --explain: each receiver is a source; before its wake-up, the
+ * hand-off is on the sender's side. */
 static int explain_receivers(struct test_run *t)
 {
-	int i, n = run.npairs < EXPLAIN_MAX_SRC ? run.npairs : EXPLAIN_MAX_SRC;
-	struct explain *x = run_explain_new(t, n);
+	struct explain *x = run_explain_new(t, run.npairs);
+	int i;
 
-	for (i = 0; x && i < n; i++) {
-		x->src[i].cpu = run.pairs[i].w[ROLE_RECEIVER].cpu;
-		snprintf(x->src[i].name, sizeof(x->src[i].name), "pair %d", i);
-		x->src[i].remote = "the sender's side: its send and the hand-off";
-	}
+	for (i = 0; x && i < x->nsrc; i++)
+		explain_src_set(x, i, run.pairs[i].w[ROLE_RECEIVER].cpu,
+				"the sender's side: its send and the hand-off", false,
+				"pair %d", i);
 	if (run_explain_start(t))
 		return -1;
-	for (i = 0; t->explain && i < n; i++)
+	for (i = 0; t->explain && i < t->explain->nsrc; i++)
 		run.pairs[i].xsrc = &t->explain->src[i];
 	return 0;
 }

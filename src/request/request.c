@@ -358,14 +358,13 @@ static int req_rt_apply(struct test_run *t)
  * the server's side (another CPU, or host). */
 static int explain_clients(struct test_run *t)
 {
-	int i, n = cfg.clients < EXPLAIN_MAX_SRC ? (int)cfg.clients : EXPLAIN_MAX_SRC;
-	struct explain *x = run_explain_new(t, n);
+	struct explain *x = run_explain_new(t, (int)cfg.clients);
+	int i;
 
-	for (i = 0; x && i < n; i++) {
-		x->src[i].cpu = run.layout.client_cpu;
-		x->src[i].remote = "the server's side: the network and its reply";
-		snprintf(x->src[i].name, sizeof(x->src[i].name), "client %d", i);
-	}
+	for (i = 0; x && i < x->nsrc; i++)
+		explain_src_set(x, i, run.layout.client_cpu,
+				"the server's side: the network and its reply", false,
+				"client %d", i);
 	if (run_explain_start(t))
 		return -1;
 	run.explain = t->explain;

@@ -216,10 +216,8 @@ static int start_explain(struct test_run *t, struct timer_run *run)
 {
 	struct explain *x = run_explain_new(t, 1);
 
-	if (x) {
-		x->src[0].cpu = (int)run->cfg.cpu;
-		snprintf(x->src[0].name, sizeof(x->src[0].name), "sampler");
-	}
+	if (x)
+		explain_src_set(x, 0, (int)run->cfg.cpu, NULL, false, "sampler");
 	if (run_explain_start(t))
 		return -1;
 	run->explain = t->explain ? &t->explain->src[0] : NULL;
