@@ -35,6 +35,60 @@ def ensure_mqueue_mounted():
                        check=False, capture_output=True)
 
 
+TRACEFS_DIRS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
+# A shell prefix that makes a private mount namespace look like a freshly
+# booted machine's for tracing: tracefs and debugfs unmounted.
+UNMOUNT_TRACEFS = ("for m in /sys/kernel/debug/tracing /sys/kernel/tracing "
+                   "/sys/kernel/debug; do umount -l $m 2>/dev/null; done; "
+                   "test -e /sys/kernel/tracing/tracing_on && exit 78; ")
+
+
+def tracefs_unavailable():
+    """Why rtlat cannot have tracefs on this machine, or None: it is
+    mounted and writable, or rtlat (as root) mounts it itself."""
+    if any(os.access(f"{d}/tracing_on", os.W_OK) for d in TRACEFS_DIRS):
+        return None
+    if os.geteuid() != 0:
+        return "tracefs is not mounted and only root can mount it"
+    with open("/proc/filesystems") as f:
+        if not any(line.split()[-1] in ("tracefs", "debugfs") for line in f):
+            return "this kernel has no tracefs"
+    return None
+
+
+# For tests that need tracefs (--explain, breaktrace): skipped with the
+# reason where the machine cannot give it, never failed.
+needs_tracefs = pytest.mark.skipif(tracefs_unavailable() is not None,
+                                   reason=f"{tracefs_unavailable()}")
+
+
+def tracefs_instances():
+    """The names under tracefs' instances/ ({} while not mounted: rtlat
+    mounts it at the first run that needs it)."""
+    for d in TRACEFS_DIRS:
+        try:
+            return {p.name for p in Path(d, "instances").iterdir()}
+        except OSError:
+            continue
+    return set()
+
+
+def in_mount_ns(shell, timeout=60):
+    """Run a shell snippet in a private mount namespace, or skip. Exit 78
+    from the snippet: the namespace could not be made fresh (skip)."""
+    if not shutil.which("unshare"):
+        pytest.skip("unshare(1) missing")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("cannot make a mount namespace here")
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", shell], capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode == 78:
+        pytest.skip("tracefs could not be unmounted in a private namespace")
+    return r
+
+
 def ipc_sems():
     out = subprocess.run(["ipcs", "-s"], capture_output=True, text=True).stdout
     return {line.split()[1] for line in out.splitlines()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, children_of, leaks, snapshot, start
+from conftest import RTLAT, children_of, leaks, snapshot, start, tracefs_instances
 
 # The trials run in a private IPC and mount namespace (a pytest of this
 # file inside unshare -im) with their own /dev/mqueue and /dev/shm: other
@@ -33,7 +33,6 @@ TRIALS = int(os.environ.get("CHAOS_TRIALS", "0"))
 BUDGET_S = float(os.environ.get("CHAOS_S", "0"))
 SEED = int(os.environ.get("CHAOS_SEED", str(int(time.time()))))
 SIGNALS = [signal.SIGKILL, signal.SIGTERM, signal.SIGINT]
-TRACEFS = Path("/sys/kernel/tracing/instances")
 
 # One long-enough run per subcommand and mode (a stop ends them early).
 SCENARIOS = {
@@ -59,13 +58,6 @@ SCENARIOS = {
                "-l", "1000000"],
     "sync-inversion": ["sync", "--test", "inversion", "--rounds", "1000"],
 }
-
-
-def tracefs_instances():
-    try:
-        return {p.name for p in TRACEFS.iterdir() if "rtlat" in p.name}
-    except OSError:
-        return set()
 
 
 def descendants(pid):
@@ -142,7 +134,7 @@ def full_snapshot():
     # come and go in /tmp.
     tmp = Path(os.environ["TMPDIR"])
     s["tmp"] = {str(p) for p in tmp.iterdir()}
-    s["tracefs"] = tracefs_instances()
+    s["tracefs"] = {n for n in tracefs_instances() if "rtlat" in n}
     return s
 
 

@@ -8,16 +8,20 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, ROOT, read_pty, run, running
+from conftest import (RTLAT, ROOT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
+                      reachable_binary, read_pty, run, running,
+                      tracefs_instances)
 
 VERDICTS = ("ok", "will add latency", "prevents real-time")
 CHECKS = ["rt_throttling", "cgroup_rt_budget", "rtprio", "idle_states",
-          "isolation", "clocksource", "smt", "hypervisor", "preemption"]
+          "isolation", "clocksource", "smt", "hypervisor", "preemption",
+          "tracing"]
 TRACEFS = Path("/sys/kernel/tracing")
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
@@ -80,7 +84,7 @@ def test_explain_over_needs_explain():
 
 
 def instances():
-    return {p.name for p in (TRACEFS / "instances").iterdir()}
+    return tracefs_instances()
 
 
 def orphaned_instances():
@@ -101,6 +105,46 @@ def hog():
     p.wait()
 
 
+@needs_tracefs
+def test_explain_mounts_tracefs_when_absent(tmp_path, leakcheck):
+    """On a freshly booted machine tracefs is not mounted: root's
+    --explain mounts it, says so in one line, and explains."""
+    js = tmp_path / "t.json"
+    r = in_mount_ns(UNMOUNT_TRACEFS +
+                    f"{RTLAT} timer -q -T 1 --explain --json {js}; rc=$?; "
+                    "test -e /sys/kernel/tracing/tracing_on || rc=99; exit $rc")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [
+        "running quietly for 1 seconds",
+        "rtlat timer: tracefs was not mounted; mounted it on "
+        "/sys/kernel/tracing (left mounted, as trace-cmd does)"]
+    d = json.loads(js.read_text())
+    assert "explain" in d and "explain_unavailable" not in d
+    assert re.search(r"^EXP\| \d+ (spikes|new maxima) ", r.stdout, re.M)
+    leakcheck()
+
+
+def test_explain_without_tracefs_as_non_root(leakcheck):
+    """Not root and tracefs not mounted: the run goes on unexplained with
+    one line saying why, and the JSON says why too."""
+    with reachable_binary() as exe, \
+         tempfile.TemporaryDirectory(prefix="rtlat-nobody-") as d:
+        os.chmod(d, 0o777)
+        js = Path(d) / "t.json"
+        r = in_mount_ns(UNMOUNT_TRACEFS + " ".join(NOBODY) +
+                        f" {exe} timer -q -T 1 --explain --json {js}")
+        d = json.loads(js.read_text())
+    assert r.returncode == 0, r.stderr
+    why = ("tracefs is not mounted and only root can mount it "
+           "(mount -t tracefs nodev /sys/kernel/tracing)")
+    err = [l for l in r.stderr.splitlines() if "explain" in l or "tracefs" in l]
+    assert err == [f"rtlat timer: --explain: {why}; running unexplained"]
+    assert "RTS|" in r.stdout and "EXP|" not in r.stdout
+    assert "explain" not in d and d["explain_unavailable"] == why
+    leakcheck()
+
+
+@needs_tracefs
 def test_explain_names_a_known_hog(tmp_path, leakcheck, hog):
     js = tmp_path / "t.json"
     r = run(["timer", "-q", "-T", "3", "-c", "0", "-P", "80", "--explain",
@@ -152,6 +196,7 @@ EXPLAINED = {
 }
 
 
+@needs_tracefs
 @pytest.mark.parametrize("name", list(EXPLAINED))
 def test_explain_in_every_latency_test(name, tmp_path, leakcheck):
     """The pair tests (threads and processes), bintime and request's
@@ -187,6 +232,7 @@ def test_explain_refused_where_nothing_is_explained(args):
                         r.stderr)
 
 
+@needs_tracefs
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_instance_removed_on_every_ending(sig, leakcheck):
     with running(["timer", "-q", "-T", "30", "--explain"]) as p:

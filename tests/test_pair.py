@@ -13,7 +13,8 @@ import time
 import pytest
 
 import rtjson
-from conftest import RTLAT, reachable_binary, read_pty, run, start, stop
+from conftest import (RTLAT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
+                      reachable_binary, read_pty, run, start, stop)
 
 # rt-tests' printf formats, as regular expressions.
 ID_LINE = re.compile(r"^#(\d+): ID(\d+), P(\d+), CPU(-?\d+), I(\d+); "
@@ -346,33 +347,32 @@ def test_pmq_more_queues_than_queues_max(leakcheck):
     leakcheck()
 
 
-def tracefs_mounted():
-    with open("/proc/mounts") as f:
-        return any(line.split()[2] == "tracefs" for line in f)
-
-
-def in_mount_ns(shell):
-    """Run a shell snippet in a private mount namespace, or skip."""
-    if not shutil.which("unshare"):
-        pytest.skip("unshare(1) missing")
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
-    if probe.returncode:
-        pytest.skip("cannot make a mount namespace here")
-    return subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                           "-c", shell], capture_output=True, text=True,
-                          timeout=60)
+@needs_tracefs
+def test_breaktrace_mounts_tracefs(leakcheck):
+    """-b needs tracefs: on a machine where it is not mounted, root's run
+    mounts it, says so in one line and runs."""
+    r = in_mount_ns(UNMOUNT_TRACEFS +
+                    f"{RTLAT} svsem -b 1000000 -l 10; rc=$?; "
+                    "test -e /sys/kernel/tracing/tracing_on || rc=99; exit $rc")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [
+        "rtlat svsem: tracefs was not mounted; mounted it on "
+        "/sys/kernel/tracing (left mounted, as trace-cmd does)"]
+    parse_block("\n".join(r.stdout.splitlines()[:2]), 1)
+    leakcheck()
 
 
 def test_breaktrace_without_tracefs(leakcheck):
-    """-b needs tracefs: a clear error before the run, not mid-run."""
-    r = in_mount_ns("umount /sys/kernel/tracing 2>/dev/null; "
-                    "umount /sys/kernel/debug/tracing 2>/dev/null; "
-                    "umount /sys/kernel/debug 2>/dev/null; "
-                    f"exec {RTLAT} svsem -b 100 -l 10")
+    """-b needs tracefs: where it cannot be mounted (not root), a clear
+    error before the run, not mid-run."""
+    with reachable_binary() as exe:
+        r = in_mount_ns(UNMOUNT_TRACEFS + "exec setpriv --reuid=65534 --regid=65534 "
+                        f"--clear-groups {exe} svsem -b 100 -l 10")
     assert r.returncode == 2, r.stderr
     assert r.stdout == ""
-    assert re.search(r"-b/--breaktrace: tracefs is not mounted", r.stderr)
-    assert len(r.stderr.splitlines()) == 1
+    assert r.stderr.splitlines() == [
+        "rtlat svsem: option -b/--breaktrace: tracefs is not mounted and only "
+        "root can mount it (mount -t tracefs nodev /sys/kernel/tracing)"]
     leakcheck()
 
 

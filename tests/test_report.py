@@ -15,7 +15,7 @@ from pathlib import Path
 import html5lib
 import pytest
 
-from conftest import run
+from conftest import needs_tracefs, run
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "report"
@@ -354,11 +354,9 @@ def test_explain_and_doctor_in_markdown(tmp_path):
     assert "| timer | timer | latency (CPU0) |" in old.stdout
 
 
-TRACEFS = Path("/sys/kernel/tracing")
 
 
-@pytest.mark.skipif(not os.access(TRACEFS / "instances", os.W_OK),
-                    reason="tracefs instances not writable")
+@needs_tracefs
 def test_report_of_a_live_explain_run(suite_dir, suite_page):
     """The suite ran every test that takes it with --explain: the timer's
     spikes and per-second layer, and each other test's Explain section."""

@@ -285,7 +285,7 @@ CHECK_TITLES = {
     "idle_states": "idle states, cpu_dma_latency",
     "isolation": "isolcpus / nohz_full", "clocksource": "clocksource",
     "smt": "SMT siblings", "hypervisor": "hypervisor steal",
-    "preemption": "preemption model",
+    "preemption": "preemption model", "tracing": "tracing (--explain, timerlat)",
 }
 
 

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "preflight.h"
 #include "sysinfo.h"
+#include "tracefs.h"
 
 const char *const verdict_names[] = {
 	"ok", "will add latency", "prevents real-time",
@@ -259,6 +260,20 @@ static void check_preempt(struct pf_item *it)
 		    "%s: interrupt handlers and spinlock sections are not preemptible", m);
 }
 
+/* Not a source of latency: whether --explain and timer -t 1|2 can run.
+ * Reads only; rtlat doctor mounts tracefs first where it can. */
+static void check_tracing(struct pf_item *it)
+{
+	const char *d = tracefs_dir();
+
+	if (!d) {
+		set(it, V_OK, "", "tracefs not available (as root rtlat mounts it): --explain and timer -t 1|2 cannot run");
+		return;
+	}
+	set(it, V_OK, "", "tracefs at %s; timerlat tracer %s", d,
+	    tracefs_has_tracer("timerlat") ? "present" : "absent (timer -t 1|2 need CONFIG_TIMERLAT_TRACER)");
+}
+
 static const struct {
 	const char *key, *title;
 	void (*fn)(struct pf_item *);
@@ -272,6 +287,7 @@ static const struct {
 	{ "smt", "SMT siblings", check_smt },
 	{ "hypervisor", "hypervisor steal", check_hypervisor },
 	{ "preemption", "preemption model", check_preempt },
+	{ "tracing", "tracing (--explain, timerlat)", check_tracing },
 };
 
 enum verdict preflight_run(struct pf_item *items)

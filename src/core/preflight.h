@@ -23,7 +23,7 @@ struct pf_item {
 	char fix[PF_TEXT];		/* "" when ok */
 };
 
-#define PF_NITEMS 9
+#define PF_NITEMS 10
 
 extern const char *const verdict_names[];	/* "ok", "will add latency", ... */
 

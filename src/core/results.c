@@ -97,6 +97,8 @@ int results_close(struct results *r, struct json *j)
 	json_obj_close(j);
 	if (r->explain)
 		explain_json(j, "explain", r->explain);
+	else if (r->explain_unavailable[0])
+		json_str(j, "explain_unavailable", r->explain_unavailable);
 	fleet_json(j);
 	sysinfo_json(j);
 	rt_json(j, "rt");

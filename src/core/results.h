@@ -22,6 +22,8 @@ struct results {
 	char **argv;
 	time_t start;
 	const struct explain *explain;	/* --explain, written at the end */
+	/* --explain asked but not possible: why ("explain_unavailable") */
+	char explain_unavailable[300];
 };
 
 void results_begin(struct results *r, const char *path, const char *test,

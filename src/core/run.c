@@ -180,12 +180,13 @@ int run_explain_start(struct test_run *t)
 	bool strict = t->ops->common->strict;
 	char err[300];
 
-	if (!t->explain || !explain_start(t->explain, err, sizeof(err))) {
+	if (!t->explain || !explain_start(t->explain, t->prog, err, sizeof(err))) {
 		t->res.explain = t->explain;
 		return 0;
 	}
 	fprintf(stderr, "%s: --explain: %s; %s\n", t->prog, err,
 		strict ? "stopped (--strict)" : "running unexplained");
+	snprintf(t->res.explain_unavailable, sizeof(t->res.explain_unavailable), "%s", err);
 	explain_free(t->explain);
 	t->explain = NULL;
 	return strict ? -1 : 0;

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tracefs.h"
 
@@ -51,15 +53,81 @@ static int tracefs_missing(char *err, size_t len)
 	return -1;
 }
 
-int tracefs_open(char *err, size_t len)
+/* Why mount(2) failed, as one clause for the user. */
+static void mount_failed(int e, char *why, size_t len)
+{
+	if (e == EPERM || e == EACCES)
+		snprintf(why, len, "tracefs is not mounted and only root can mount it (mount -t tracefs nodev /sys/kernel/tracing)");
+	else if (e == ENODEV)
+		snprintf(why, len, "this kernel has no tracefs (CONFIG_TRACING); --explain and timerlat need it");
+	else if (e == EROFS)
+		snprintf(why, len, "tracefs is not mounted and /sys is read-only (mount -t tracefs nodev /sys/kernel/tracing)");
+	else
+		snprintf(why, len, "tracefs is not mounted and mounting it on /sys/kernel/tracing failed: %s",
+			 strerror(e));
+}
+
+/*
+ * Mount tracefs where libtracefs and trace-cmd look first; on a kernel
+ * without /sys/kernel/tracing, debugfs (whose tracing directory mounts
+ * tracefs by itself when first opened). Left mounted, as those tools do:
+ * unmounting would pull it from under another tracer started meanwhile.
+ */
+static const char *mount_tracefs(const char *prog, char *why, size_t len)
+{
+	struct stat st;
+	int e;
+
+	if (!mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL))
+		goto mounted;
+	e = errno;
+	if (e == EBUSY && find_dir())	/* another process was quicker */
+		return find_dir();
+	if (stat(tracefs_dirs[0], &st) == 0 && e != ENODEV) {
+		mount_failed(e, why, len);
+		return NULL;
+	}
+	if (mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
+		mount_failed(e == ENOENT ? errno : e, why, len);
+		return NULL;
+	}
+mounted:
+	if (!find_dir()) {
+		tracefs_missing(why, len);
+		return NULL;
+	}
+	fprintf(stderr, "%s: tracefs was not mounted; mounted it on %s (left mounted, as trace-cmd does)\n",
+		prog, find_dir());
+	return find_dir();
+}
+
+const char *tracefs_need(const char *prog, char *why, size_t len)
+{
+	const char *d = find_dir();
+	char path[128];
+	int i;
+
+	if (d)
+		return d;
+	for (i = 0; tracefs_dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/tracing_on", tracefs_dirs[i]);
+		if (access(path, F_OK) == 0) {	/* mounted, not writable */
+			tracefs_missing(why, len);
+			return NULL;
+		}
+	}
+	return mount_tracefs(prog, why, len);
+}
+
+int tracefs_open(const char *prog, char *err, size_t len)
 {
 	char path[128];
 
 	if (on_fd >= 0)
 		return 0;
-	dir = find_dir();
+	dir = tracefs_need(prog, err, len);
 	if (!dir)
-		return tracefs_missing(err, len);
+		return -1;
 	snprintf(path, sizeof(path), "%s/tracing_on", dir);
 	on_fd = open(path, O_WRONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "%s/trace_marker", dir);

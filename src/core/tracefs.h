@@ -6,9 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Find tracefs and open tracing_on and trace_marker. Returns 0, or -1 with
- * one line in err ("tracefs is not mounted at ..."). Call before the run. */
-int tracefs_open(char *err, size_t len);
+/* The writable tracefs directory; where tracefs is not mounted, mount it
+ * (root only) and say so on stderr once. NULL with the reason in why
+ * (not root, no tracefs in the kernel, read-only). Call before the run. */
+const char *tracefs_need(const char *prog, char *why, size_t len);
+/* tracefs_need, then open tracing_on and trace_marker. Returns 0, or -1
+ * with one line in err. Call before the run. */
+int tracefs_open(const char *prog, char *err, size_t len);
 bool tracefs_is_open(void);
 /* Write msg to trace_marker, then 0 to tracing_on. No allocation. */
 void tracefs_break(const char *msg);
@@ -16,7 +20,7 @@ void tracefs_break(const char *msg);
 void tracefs_mark(const char *msg);
 /* True if available_tracers lists name (e.g. "timerlat"). */
 bool tracefs_has_tracer(const char *name);
-/* The tracefs directory in use, or NULL. */
+/* The tracefs directory in use, or NULL (never mounts). */
 const char *tracefs_dir(void);
 /* Write val to d/file (a tracefs control file): 0 or -errno. */
 int tracefs_write(const char *d, const char *file, const char *val);

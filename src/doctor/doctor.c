@@ -10,6 +10,7 @@
 #include "preflight.h"
 #include "results.h"
 #include "test.h"
+#include "tracefs.h"
 
 static struct doctor_config {
 	struct test_common common;
@@ -27,7 +28,10 @@ static struct opt doctor_opts[] = {
 
 static int doctor_setup(struct test_run *t)
 {
-	(void)t;
+	char why[256];
+
+	/* The tracing check reads tracefs: mounted here where it is not. */
+	tracefs_need(t->prog, why, sizeof(why));
 	worst = preflight_run(items);
 	/* Nothing is measured: rtlat's own real-time settings stay off. */
 	cfg.common.no_mlock = true;

@@ -97,17 +97,15 @@ static int traced_cpus(struct explain *x, bool *on, int n)
 	return all;
 }
 
-static int make_instance(struct explain *x, char *err, size_t len)
+static int make_instance(struct explain *x, const char *prog, char *err, size_t len)
 {
 	static bool on[EXPLAIN_MAX_CPU];
-	const char *top = tracefs_dir(), *what = "instances/";
+	const char *top = tracefs_need(prog, err, len), *what = "instances/";
 	int e, n = cpus_online();
 	char mask[EXPLAIN_MAX_CPU / 4 + EXPLAIN_MAX_CPU / 32 + 1];
 
-	if (!top) {
-		snprintf(err, len, "tracefs is not mounted or not writable (mount -t tracefs nodev /sys/kernel/tracing)");
+	if (!top)
 		return -1;
-	}
 	if (n > EXPLAIN_MAX_CPU)
 		n = EXPLAIN_MAX_CPU;
 	memset(on, 0, sizeof(on));
@@ -337,10 +335,10 @@ void explain_free(struct explain *x)
 	free(x);
 }
 
-int explain_start(struct explain *x, char *err, size_t len)
+int explain_start(struct explain *x, const char *prog, char *err, size_t len)
 {
 	x->start_ns = clock_now_ns();
-	if (make_instance(x, err, len))
+	if (make_instance(x, prog, err, len))
 		goto fail;
 	if (pthread_create(&x->thread, NULL, explain_thread, x)) {
 		snprintf(err, len, "cannot start the explaining thread");

@@ -226,7 +226,8 @@ void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
 	__attribute__((format(printf, 6, 7)));
 /* Create the instance for the sources' CPUs and start the explaining
  * thread (away from them). Returns 0, or -1 with one line in err. */
-int explain_start(struct explain *x, char *err, size_t len);
+/* prog names the program in the one line said when tracefs is mounted. */
+int explain_start(struct explain *x, const char *prog, char *err, size_t len);
 /* Attribute what is queued, stop, remove the instance. Idempotent. */
 void explain_stop(struct explain *x);
 void explain_free(struct explain *x);

@@ -96,7 +96,7 @@ static int check_config(const char *prog, struct opt *tbl, struct pair_run *run)
 	if (pair_cfg.breaktrace_us) {
 		char err[256];
 
-		if (tracefs_open(err, sizeof(err))) {
+		if (tracefs_open(prog, err, sizeof(err))) {
 			opts_error(prog, opts_find(tbl, 'b', NULL), "%s", err);
 			return -1;
 		}

@@ -73,13 +73,15 @@ static struct opt timer_opts[] = {
 static int check_mode(const char *prog)
 {
 	struct opt *t = opts_find(timer_opts, 't', NULL);
-	const char *dir = tracefs_dir();
+	const char *dir;
+	char why[256];
 
 	if (!cfg.mode)
 		return 0;
+	dir = tracefs_need(prog, why, sizeof(why));
 	if (!dir) {
-		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer, and tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing); accepted: 0",
-			   cfg.mode, timer_mode_names[cfg.mode]);
+		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer: %s; accepted: 0",
+			   cfg.mode, timer_mode_names[cfg.mode], why);
 		return -1;
 	}
 	if (!tracefs_has_tracer("timerlat")) {
@@ -116,7 +118,7 @@ static int check_config(const char *prog)
 	}
 	if (check_mode(prog) || check_explain(prog))
 		return -1;
-	if (cfg.freeze && tracefs_open(err, sizeof(err))) {
+	if (cfg.freeze && tracefs_open(prog, err, sizeof(err))) {
 		opts_error(prog, opts_find(timer_opts, 'f', NULL), "%s", err);
 		return -1;
 	}
