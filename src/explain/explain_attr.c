@@ -114,7 +114,9 @@ int xev_parse(const char *line, struct xev *ev)
 {
 	const char *p = strstr(line, "] "), *name, *colon, *open;
 	char *end;
-	long sec = 0, usec = 0;
+	/* long long: on a 32-bit long the overflow guard below could never
+	 * be true (and strtol would clip at 2^31 s). */
+	long long sec = 0, usec = 0;
 	int digits = 6;
 
 	memset(ev, 0, sizeof(*ev));
@@ -129,17 +131,17 @@ int xev_parse(const char *line, struct xev *ev)
 	for (p += 2; *p; p++) {
 		if (*p < '0' || *p > '9' || (p[-1] != ' ' && p[-1] != '\t'))
 			continue;
-		sec = strtol(p, &end, 10);
+		sec = strtoll(p, &end, 10);
 		if (*end != '.')
 			continue;
-		usec = strtol(end + 1, &end, 10);
+		usec = strtoll(end + 1, &end, 10);
 		digits = (int)(end - strchr(p, '.')) - 1;
 		if (*end == ':')
 			break;
 	}
 	/* Seconds since boot and a fraction of 6 or 9 digits, nothing else. */
 	if (!*p || sec < 0 || sec > INT64_MAX / 1000000000LL - 1 || usec < 0 ||
-	    usec >= 1000000000L)
+	    usec >= 1000000000LL)
 		return -1;
 	/* mono prints us; a 9-digit fraction is already ns. */
 	ev->ts = (int64_t)sec * 1000000000LL + (int64_t)usec * (digits == 9 ? 1 : 1000);

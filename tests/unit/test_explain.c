@@ -54,6 +54,15 @@ UNIT_TEST(explain_parses_trace_text)
 	CHECK_EQ_LL(ev[10].prio, 19);
 	CHECK(xev_parse("# tracer: nop", &ev[0]) < 0);
 	CHECK(xev_parse("  x-1 [000] d..1. 5.000001: sched_waking: comm=a pid=1", &ev[0]) < 0);
+	/* Seconds beyond 2^31 (a 32-bit long) still parse; beyond what
+	 * int64 ns can hold are refused, on every word size. */
+	CHECK(!xev_parse("  x-1 [000] d..1. 4294967296.000001: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=R ==> next_comm=b next_pid=2 next_prio=120",
+			 &ev[0]));
+	CHECK_EQ_LL(ev[0].ts, 4294967296000001000LL);
+	CHECK(xev_parse("  x-1 [000] d..1. 9223372036.000001: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=R ==> next_comm=b next_pid=2 next_prio=120",
+			&ev[0]) < 0);
+	CHECK(xev_parse("  x-1 [000] d..1. 99999999999999999999.000001: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=R ==> next_comm=b next_pid=2 next_prio=120",
+			&ev[0]) < 0);
 }
 
 static const struct xcause *find(const struct xattr *a, const char *label)
