@@ -439,3 +439,20 @@ def test_freeze_marks_the_trace():
             assert "rtlat timer: new maximum latency" in (d / "trace").read_text()
     finally:
         (d / "tracing_on").write_text("1")
+
+
+@pytest.mark.parametrize("argv0", [None, "latency"])
+def test_testing_device_as_xenomai(argv0, tmp_path, leakcheck):
+    """-D <testing_device_no> of Xenomai's latency: device 0, the only one
+    on Linux, is accepted (and recorded); another number is bad input
+    naming what exists."""
+    js = tmp_path / "t.json"
+    args = ["-D", "0", "-q", "-T", "1", "--json", str(js)]
+    r = run((["timer"] if argv0 is None else []) + args, argv0=argv0)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(js.read_text())["settings"]["device"] == 0
+    r = run((["timer"] if argv0 is None else []) + ["-D", "1", "-T", "1"], argv0=argv0)
+    prog = "rtlat timer" if argv0 is None else "latency"
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"{prog}: option -D: '1' is not accepted; accepted: 0\n"
+    leakcheck()

@@ -47,6 +47,8 @@ static struct opt req_opts[] = {
 	  "rounds 0..N-1, round k with k load processes (at most 16 per load CPU)", NULL, false },
 	{ 'D', "debug", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.debug,
 	  "debug output on stderr (processes, connections)", NULL, false },
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	  "the summary table only: no layout, per-round blocks or progress (-l still logs each round)", NULL, false },
 	{ 0, "clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, 1, &cfg.clients,
 	  "multi-client (ORB) test: client 0 at --rate0 and the highest priority, clients 1..N-1 at --rate and successively lower priorities", NULL, false },
 	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 20, &cfg.rate0_hz,

@@ -53,6 +53,7 @@ struct req_config {
 	bool server_only;		/* -s */
 	bool async;			/* -a */
 	bool debug;			/* -D */
+	bool quiet;			/* -q */
 	long long clients;		/* --clients */
 	long long rate0_hz;		/* --rate0: client 0 in ORB mode */
 	bool sweep;			/* --clients-sweep */

@@ -268,12 +268,14 @@ static int worst_other(const struct req_run *run, int k)
 
 static void table_head(FILE *f, const struct req_run *run)
 {
+	/* -q: the table alone, without the blank line that follows rounds */
+	fputs(run->cfg.quiet ? "" : "\n", f);
 	if (!run->orb) {
-		fprintf(f, "\nSummary\n%14s  %-34s  %s\n", "", "Total Jitter (MicroSec)",
+		fprintf(f, "Summary\n%14s  %-34s  %s\n", "", "Total Jitter (MicroSec)",
 			"Response Time (MicroSec)");
 		fprintf(f, "%14s", "Load processes");
 	} else {
-		fprintf(f, "\nSummary: client 0, and the other client with the highest max Response Time\n");
+		fprintf(f, "Summary: client 0, and the other client with the highest max Response Time\n");
 		fprintf(f, "%22s  %-34s  %-34s  %s\n", "",
 			"Client 0 Total Jitter (MicroSec)",
 			"Client 0 Response Time (MicroSec)", "Worst other (MicroSec)");

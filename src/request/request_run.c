@@ -154,7 +154,7 @@ static void progress(const struct req_run *run, int k)
 	uint64_t n = k >= 0 ? req_cs(run, k, 0)->s[RS_RESPONSE].n : 0;
 	long long left, el;
 
-	if (k < 0 || !isatty(STDERR_FILENO))
+	if (k < 0 || run->cfg.quiet || !isatty(STDERR_FILENO))
 		return;
 	left = run->cfg.samples - (long long)n +
 	       (run->cfg.rounds - k - 1) * run->cfg.samples;
@@ -259,7 +259,8 @@ static int start_load(struct req_run *run, int i)
 static void print_round(struct req_run *run, int k)
 {
 	progress_clear();
-	req_print_round(stdout, run, k);
+	if (!run->cfg.quiet)
+		req_print_round(stdout, run, k);
 	req_log_round(run->log, run, k);
 	run->rounds_printed = k + 1;
 }
@@ -457,7 +458,8 @@ int req_measure(struct req_run *run)
 	run->t_start = clock_now_ns();
 	if (make_tmpdir(run) || open_log(run))
 		goto out;
-	req_print_layout(stdout, run);
+	if (!run->cfg.quiet)
+		req_print_layout(stdout, run);
 	fflush(stdout);
 	if (start_server(run))
 		goto out;

@@ -34,6 +34,7 @@ static long long duration_s, prio;
 static const char *outdir;
 static bool report;
 static bool explain;
+static bool quiet;
 static char report_tool[PATH_MAX];
 static unsigned long long only;		/* bit i: tests[i]; 0: all */
 static const char *names[32];		/* the registry's, for --only */
@@ -54,6 +55,8 @@ static struct opt suite_opts[] = {
 	  "write report.html into the results directory with rtlat-report", NULL, false },
 	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &explain,
 	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, false },
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &quiet,
+	  "no \"running TEST\" line before each test: the table only", NULL, false },
 	FLEET_VERDICT_ENTRIES(&fleet),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
 	OPT_END
@@ -177,7 +180,8 @@ static int suite_run(const struct test_ops *t, const char *dir)
 		fprintf(stderr, "rtlat suite: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "rtlat suite: running %s for about %llds\n", test, secs);
+	if (!quiet)
+		fprintf(stderr, "rtlat suite: running %s for about %llds\n", test, secs);
 	suite = getpid();
 	current = fork();
 	if (current == 0) {

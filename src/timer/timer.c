@@ -28,6 +28,9 @@
 
 static struct timer_config cfg;
 
+/* -D: the devices there are (Xenomai numbers its RTDM timer devices). */
+static const char *const timer_device_names[] = { "0", NULL };
+
 static struct opt timer_opts[] = {
 	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 100,
 	  &cfg.period_us, "sampling period in us", NULL, false },
@@ -51,6 +54,9 @@ static struct opt timer_opts[] = {
 	  "pin the sampling thread to CPU", NULL, false },
 	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &cfg.prio,
 	  "SCHED_FIFO priority of the sampling thread", NULL, false },
+	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, &cfg.device,
+	  "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
+	  timer_device_names, false },
 	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, &cfg.mode,
 	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
 	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.freeze,

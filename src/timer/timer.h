@@ -44,6 +44,7 @@ struct timer_config {
 	long long cpu;		/* -c */
 	long long prio;		/* -P */
 	long long mode;		/* -t */
+	long long device;	/* -D: Xenomai's testing device; 0 only */
 	long long method;	/* --method */
 	bool hist;		/* -h */
 	bool stats;		/* -s */

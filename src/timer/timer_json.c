@@ -22,6 +22,7 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	json_int(j, "period_us", c->period_us);
 	json_int(j, "priority", c->prio);
 	json_int(j, "cpu", c->cpu);
+	json_int(j, "device", c->device);
 	json_int(j, "duration_s", c->duration_s);
 	json_int(j, "warmup_s", TIMER_WARMUP_S);
 	json_int(j, "histogram_cells", c->cells);
