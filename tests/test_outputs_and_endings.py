@@ -10,7 +10,9 @@ import re
 import signal
 import stat
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -96,6 +98,42 @@ def test_json_dash_is_stdout():
     assert r.returncode == 0, r.stderr
     start = r.stdout.index("{")
     assert json.loads(r.stdout[start:])["num_threads"] == 1
+
+
+def path_of_length(base, length):
+    """A new path under base of exactly length characters (directories
+    made; each name under 255 characters)."""
+    d = base
+    while length - len(str(d)) > 150:
+        d = d / ("d" * 100)
+    d.mkdir(parents=True, exist_ok=True)
+    return d / ("x" * (length - len(str(d)) - 1 - len(".json")) + ".json")
+
+
+@pytest.mark.parametrize("length", [119, 120, 300, 1000])
+def test_json_at_a_long_path_is_kept(leakcheck, length):
+    """The cleanup registry once kept 119 characters of a temp file's path:
+    for a result path of exactly that length, the cleanup at exit removed
+    the result just renamed into place (summary printed, exit 0, no file).
+    Long paths are kept whole; nothing else is left beside the result."""
+    with tempfile.TemporaryDirectory(prefix="l", dir="/tmp") as base:
+        js = path_of_length(Path(base), length)
+        d = js.parent
+        assert len(str(js)) == length
+        r = run(["svsem", "-l", "100", "-q", "--json", str(js)])
+        assert r.returncode == 0, r.stderr
+        assert json.loads(js.read_text())["return_code"] == 0
+        assert os.listdir(d) == [js.name]
+        # Killed mid-run: the janitor removes the temp file, long or not.
+        p = start(["svsem", "-i", "1000", "-q", "--json", str(js)])
+        time.sleep(0.5)
+        p.kill()
+        p.wait(timeout=10)
+        deadline = time.time() + 5
+        while len(os.listdir(d)) > 1 and time.time() < deadline:
+            time.sleep(0.05)
+        assert os.listdir(d) == [js.name]
+    leakcheck()
 
 
 def test_a_regular_file_is_replaced_whole(tmp_path):

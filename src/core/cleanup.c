@@ -3,9 +3,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <mqueue.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,10 @@
 
 #define CL_MAX 4096
 #define CL_NAME 120
+/* Files and directories whose path is too long for an entry's name: a
+ * truncated path must never be registered, since removing it could
+ * remove another file (a result file renamed from its temp file). */
+#define CL_PATHS 32
 
 enum cl_kind {
 	CL_FREE, CL_SYSV_SEM, CL_MQ, CL_SHM, CL_SEM_NAMED, CL_FILE, CL_DIR,
@@ -27,7 +33,7 @@ enum cl_kind {
 
 struct cl_entry {
 	int kind;
-	int id;			/* semid or pid */
+	int id;			/* semid or pid; files, dirs: path slot + 1 or 0 */
 	char name[CL_NAME];
 };
 
@@ -37,6 +43,7 @@ struct cl_registry {
 	pid_t owner;
 	int used;		/* high-water mark of e[] */
 	struct cl_entry e[CL_MAX];
+	char path[CL_PATHS][PATH_MAX];	/* "" when free */
 };
 
 static struct cl_registry *reg;
@@ -62,12 +69,38 @@ void cleanup_unique_name(char *buf, size_t len, const char *tag, int n)
 	snprintf(buf, len, "/rtlat-%d-%s-%d", (int)getpid(), tag, n);
 }
 
+static bool is_path(int kind)
+{
+	return kind == CL_FILE || kind == CL_DIR;
+}
+
+static const char *entry_name(const struct cl_entry *e)
+{
+	return is_path(e->kind) && e->id ? reg->path[e->id - 1] : e->name;
+}
+
+/* A free path slot for a long path: its index + 1, or 0 (lock held). */
+static int long_path(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CL_PATHS; i++)
+		if (!reg->path[i][0]) {
+			snprintf(reg->path[i], sizeof(reg->path[i]), "%s", name);
+			return i + 1;
+		}
+	return 0;
+}
+
 static int add(int kind, int id, const char *name)
 {
+	size_t n = name ? strlen(name) : 0;
 	int i, ret = -ENOSPC;
 
 	if (!reg)
 		return -EINVAL;
+	if (n >= (is_path(kind) ? PATH_MAX : CL_NAME))
+		return -ENAMETOOLONG;
 	pthread_mutex_lock(&reg->lock);
 	for (i = 0; i < CL_MAX; i++) {
 		struct cl_entry *e = &reg->e[i];
@@ -75,7 +108,14 @@ static int add(int kind, int id, const char *name)
 		if (e->kind != CL_FREE)
 			continue;
 		e->id = id;
-		snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
+		e->name[0] = '\0';
+		if (n >= CL_NAME) {	/* a path (checked above) */
+			e->id = long_path(name);
+			if (!e->id)
+				break;
+		} else if (name) {
+			snprintf(e->name, sizeof(e->name), "%s", name);
+		}
 		/* Publish the kind last: the janitor reads without the lock. */
 		__atomic_store_n(&e->kind, kind, __ATOMIC_RELEASE);
 		if (i >= reg->used)
@@ -97,8 +137,12 @@ static void del(int kind, int id, const char *name)
 	for (i = 0; i < reg->used; i++) {
 		struct cl_entry *e = &reg->e[i];
 
-		if (e->kind == kind && e->id == id &&
-		    (!name || !strcmp(e->name, name))) {
+		if (e->kind != kind)
+			continue;
+		if (is_path(kind) ? !strcmp(entry_name(e), name) :
+		    e->id == id && (!name || !strcmp(e->name, name))) {
+			if (is_path(kind) && e->id)
+				reg->path[e->id - 1][0] = '\0';
 			__atomic_store_n(&e->kind, CL_FREE, __ATOMIC_RELEASE);
 			break;
 		}
@@ -111,6 +155,7 @@ int cleanup_add_mq(const char *name) { return add(CL_MQ, 0, name); }
 int cleanup_add_shm(const char *name) { return add(CL_SHM, 0, name); }
 int cleanup_add_sem_named(const char *name) { return add(CL_SEM_NAMED, 0, name); }
 int cleanup_add_file(const char *path) { return add(CL_FILE, 0, path); }
+void cleanup_del_file(const char *path) { del(CL_FILE, 0, path); }
 int cleanup_add_dir(const char *path) { return add(CL_DIR, 0, path); }
 int cleanup_add_child(pid_t pid) { return add(CL_CHILD, pid, NULL); }
 int cleanup_add_tracefs_instance(const char *path) { return add(CL_TRACEFS, 0, path); }
@@ -121,7 +166,7 @@ void cleanup_del_child(pid_t pid) { del(CL_CHILD, pid, NULL); }
 
 static void remove_dir(const char *path)
 {
-	char file[CL_NAME + 260];
+	char file[PATH_MAX + 260];
 	struct dirent *d;
 	DIR *dir = opendir(path);
 
@@ -159,8 +204,8 @@ static void release(struct cl_entry *e, int reap)
 	case CL_MQ: mq_unlink(e->name); break;
 	case CL_SHM: shm_unlink(e->name); break;
 	case CL_SEM_NAMED: sem_unlink(e->name); break;
-	case CL_FILE: unlink(e->name); break;
-	case CL_DIR: remove_dir(e->name); break;
+	case CL_FILE: unlink(entry_name(e)); break;
+	case CL_DIR: remove_dir(entry_name(e)); break;
 	case CL_TRACEFS: remove_instance(e->name); break;
 	default: break;
 	}

@@ -19,6 +19,7 @@ int cleanup_add_mq(const char *name);		/* "/rtlat-..." */
 int cleanup_add_shm(const char *name);
 int cleanup_add_sem_named(const char *name);
 int cleanup_add_file(const char *path);
+void cleanup_del_file(const char *path);	/* renamed or removed */
 int cleanup_add_dir(const char *path);		/* removed with its files */
 int cleanup_add_child(pid_t pid);
 /* A tracefs instance directory: removed by rmdir (its files go with it). */

@@ -151,6 +151,10 @@ int outfile_close(struct outfile *of, const char *prog)
 	of->f = NULL;
 	if (!err && of->target[0] && rename(of->tmp, of->target))
 		err = errno;
+	/* The temp file is gone (renamed, or removed below): forget it, so
+	 * that the cleanup at exit never removes a path that is not ours. */
+	if (of->tmp[0])
+		cleanup_del_file(of->tmp);
 	if (!err)
 		return 0;
 	if (of->tmp[0])
@@ -164,8 +168,10 @@ void outfile_discard(struct outfile *of)
 	if (of->f && of->f != stdout)
 		fclose(of->f);
 	of->f = NULL;
-	if (of->tmp[0])
+	if (of->tmp[0]) {
 		unlink(of->tmp);
+		cleanup_del_file(of->tmp);
+	}
 }
 
 size_t read_text(int fd, char *buf, size_t cap)
