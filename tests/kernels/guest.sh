@@ -55,12 +55,16 @@ c_info() {
 		mkdir -p "$out/tracefs/events/$e"
 		cp $T/events/$e/format "$out/tracefs/events/$e/"
 	done
-	# One page of CPU 0's binary buffer and the same events as text.
+	# CPU 0's events as text, then the first page of its binary buffer
+	# (a consuming read: the oldest events, the text's first).
 	i=$T/instances/fixture
-	mkdir $i && echo 1 > $i/events/sched/sched_switch/enable &&
-	echo 1 > $i/events/irq/enable && sleep 0.3 && echo 0 > $i/tracing_on &&
+	mkdir $i && for e in sched/sched_switch sched/sched_wakeup irq \
+		irq_vectors/local_timer_entry irq_vectors/local_timer_exit; do
+		echo 1 > $i/events/$e/enable
+	done
+	sleep 0.3 && echo 0 > $i/tracing_on &&
+	cat $i/per_cpu/cpu0/trace > "$out/tracefs/cpu0.trace" &&
 	dd if=$i/per_cpu/cpu0/trace_pipe_raw of="$out/tracefs/cpu0.raw" bs=4096 count=1 2>/dev/null
-	cat $i/per_cpu/cpu0/trace > "$out/tracefs/cpu0.trace"
 	rmdir $i
 }
 
