@@ -66,6 +66,12 @@ c_info() {
 	cat $i/per_cpu/cpu0/trace > "$out/tracefs/cpu0.trace" &&
 	dd if=$i/per_cpu/cpu0/trace_pipe_raw of="$out/tracefs/cpu0.raw" bs=4096 count=1 2>/dev/null
 	rmdir $i
+	# A few lines of the timerlat tracer as the kernel prints them.
+	grep -qw timerlat $T/available_tracers || return 0
+	echo 1 > $T/osnoise/cpus && echo timerlat > $T/current_tracer &&
+	sleep 0.2 && echo nop > $T/current_tracer &&
+	head -n 40 $T/trace > "$out/tracefs/timerlat.trace"
+	echo 0-1 > $T/osnoise/cpus
 }
 
 c_timer() {
