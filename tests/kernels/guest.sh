@@ -69,8 +69,8 @@ c_info() {
 	# A few lines of the timerlat tracer as the kernel prints them.
 	grep -qw timerlat $T/available_tracers || return 0
 	echo 1 > $T/osnoise/cpus && echo timerlat > $T/current_tracer &&
-	sleep 0.2 && echo nop > $T/current_tracer &&
-	head -n 40 $T/trace > "$out/tracefs/timerlat.trace"
+	sleep 0.3 && head -n 40 $T/trace > "$out/tracefs/timerlat.trace"
+	echo nop > $T/current_tracer
 	echo 0-1 > $T/osnoise/cpus
 }
 
@@ -93,13 +93,16 @@ c_explain() {
 	for irq in $irqs; do
 		echo 1 > /proc/irq/"$irq"/smp_affinity_list
 	done
-	taskset -c 0 sh -c "while :; do cat '$out/times' > /dev/null; done" &
+	# (With no pause the FIFO 50 handler threads would starve the sampler.)
+	dd if=/dev/zero of="$out/explain.load" bs=64k count=1 2>/dev/null
+	taskset -c 0 sh -c "while :; do cat '$out/explain.load' > /dev/null; sleep 0.002; done" &
 	load=$!
 	sleep 0.5
-	$R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 300 --json "$out/explain.json"
+	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 300 --json "$out/explain.json"
 	rc=$?
 	kill $load $hog
 	wait $load $hog 2>/dev/null
+	rm -f "$out/explain.load"
 	grep -h "^irq/" /proc/[0-9]*/comm > "$out/explain.irqthreads" 2>/dev/null
 	return $rc
 }
