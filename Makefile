@@ -71,7 +71,16 @@ venv: $(VENV)/.done
 check:
 	$(MAKE) -j2 rtlat $(UNIT_BIN) venv
 	./$(UNIT_BIN)
+	tests/kernels/run --quick
 	tests/isolated $(VENV)/bin/python -m pytest -q tests
+
+# Real kernels under QEMU (tests/kernels, README "Real kernels"): Debian's
+# PREEMPT_RT and stock 6.1 (KERNELS="rt stock"), or one's own with
+# KERNEL=/boot/vmlinuz-V MODULES=/lib/modules/V. make check runs --quick.
+KERNELS ?= rt stock
+check-kernels: rtlat venv
+	KERNEL="$(KERNEL)" MODULES="$(MODULES)" tests/kernels/run $(KERNELS)
+	$(VENV)/bin/python -m pytest -q tests/kernels
 
 # Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
 # (make check runs one trial of each).

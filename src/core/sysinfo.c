@@ -32,7 +32,7 @@ long long sysinfo_read_ll(const char *path)
 	return v;
 }
 
-static int kernel_realtime(void)
+int sysinfo_realtime(void)
 {
 	char buf[16];
 	struct utsname u;
@@ -80,7 +80,7 @@ void sysinfo_json_compat(struct json *j)
 	json_str(j, "release", u.release);
 	json_str(j, "version", u.version);
 	json_str(j, "machine", u.machine);
-	json_int(j, "realtime", kernel_realtime());
+	json_int(j, "realtime", sysinfo_realtime());
 	json_obj_close(j);
 }
 

@@ -14,6 +14,8 @@ void sysinfo_json_compat(struct json *j);
 void sysinfo_json(struct json *j);
 /* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none"... */
 const char *sysinfo_preempt_model(void);
+/* 1 on a PREEMPT_RT kernel (/sys/kernel/realtime, else uname -v), else 0. */
+int sysinfo_realtime(void);
 /* First line of a file, trailing newline removed; "" if unreadable. */
 const char *sysinfo_read_line(const char *path, char *buf, size_t len);
 /* A number in a /proc or /sys file; -1 if unreadable. */

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "explain.h"
 #include "opts.h"
+#include "sysinfo.h"
 #include "tracefs.h"
 
 #define WINDOW_EVENTS	8192
@@ -195,7 +196,8 @@ static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int 
 {
 	const struct explain_src *e = &x->src[src];
 	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
-	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running };
+	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running,
+			  x->task_softirqs };
 	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, win, WINDOW_EVENTS);
 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
@@ -300,6 +302,7 @@ struct explain *explain_new(int nsrc, int64_t over_ns)
 		goto fail;
 	x->nsrc = nsrc;
 	x->over_ns = over_ns;
+	x->task_softirqs = sysinfo_realtime() == 1;
 	for (i = 0; i < nsrc; i++) {
 		x->src[i].cpu = -1;
 		x->src[i].over_ns = over_ns;

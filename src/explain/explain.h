@@ -113,6 +113,7 @@ struct xwin {
 	int64_t exp, act;
 	const char *remote;
 	bool running;		/* the sampler runs at exp (bintime) */
+	bool task_softirqs;	/* PREEMPT_RT: softirqs run in tasks, preemptible */
 };
 void xattr_window(const struct xev *ev, int n, const struct xwin *w,
 		  struct xattr *out);
@@ -176,6 +177,7 @@ struct explain {
 	} log[EXPLAIN_LOG];
 	int nlog;
 	/* Private to explain.c. */
+	bool task_softirqs;	/* see struct xwin */
 	pthread_t thread;
 	bool started;
 	volatile int stop;

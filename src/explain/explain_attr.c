@@ -200,6 +200,11 @@ static int label(const struct xstate *s, const struct xwin *w, char *buf, size_t
 {
 	const struct xev *top = s->depth ? &s->stack[s->depth - 1] : NULL;
 
+	/* PREEMPT_RT runs softirqs in tasks (ktimers/N, ksoftirqd/N, an irq
+	 * thread), preemptible as any task: the time is that task's. */
+	if (top && top->type == XEV_SOFTIRQ_ENTRY && w->task_softirqs && s->pid > 0)
+		top = NULL;
+
 	if (top && top->type == XEV_IRQ_ENTRY) {
 		snprintf(buf, len, "irq %d %s", top->num, top->name);
 		return XC_IRQ;

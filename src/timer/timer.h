@@ -231,6 +231,8 @@ void *timer_kernel_reader(void *arg);
 /* The reader's loop on fd (trace_pipe): feeds the samples of the mode
  * measured until the run ends; returns 0 or an errno (EIO at EOF). */
 int timerlat_read(struct timer_run *run, int fd);
+/* Activations skipped between two samples' expiries (overruns). */
+uint64_t timerlat_missed(int64_t prev, int64_t exp, int64_t period);
 /* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
 int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
 /* timer_display.c */

@@ -110,6 +110,24 @@ UNIT_TEST(explain_attributes_a_spike_to_its_causes)
 	CHECK_EQ_LL(a.events, 9);
 }
 
+/* PREEMPT_RT: the hog's softirq ran in the hog, preemptible: the hog's. */
+UNIT_TEST(explain_softirq_in_a_task_on_preempt_rt)
+{
+	struct xev ev[16];
+	struct xattr a;
+	int n = parse_all(ev);
+	const struct xcause *c;
+
+	xattr_window(ev, n, &(struct xwin){ .cpu = 0, .sampler = 100, .exp = 1000000080000LL,
+		     .act = 1000000410000LL, .task_softirqs = true }, &a);
+	CHECK(!find(&a, "softirq RCU"));
+	c = find(&a, "task hog[200] FIFO/RR 90");
+	CHECK(c && c->ns == 46000 + 10000 + 240000 && c->kind == XC_TASK);
+	/* Hard interrupts stay hard-IRQ time. */
+	c = find(&a, "irq 24 virtio0-input.0");
+	CHECK(c && c->ns == 5000 && c->kind == XC_IRQ);
+}
+
 UNIT_TEST(explain_empty_window_is_unexplained)
 {
 	struct xattr a;

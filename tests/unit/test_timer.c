@@ -225,6 +225,10 @@ UNIT_TEST(timer_timerlat_lines)
 			     &irq, &ts, &lat) == 0);
 	CHECK_EQ_LL(ts, 2500000000LL);
 	CHECK_EQ_LL(lat, 4000);
+	/* 6.1 PREEMPT_RT: seven flag characters (the lazy preempt count). */
+	CHECK(timerlat_parse("     timerlat/1-187     [001] .......    12.006001: #9     context thread timer_latency     51200 ns",
+			     &irq, &ts, &lat) == 0);
+	CHECK(!irq && ts == 12006001000LL && lat == 51200);
 	CHECK(timerlat_parse("# tracer: timerlat", &irq, &ts, &lat) == -1);
 	CHECK(timerlat_parse("#   TASK-PID  CPU#  TIMESTAMP  ID  CONTEXT  LATENCY",
 			     &irq, &ts, &lat) == -1);
@@ -232,6 +236,16 @@ UNIT_TEST(timer_timerlat_lines)
 			     &irq, &ts, &lat) == -1);
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 4 ms",
 			     &irq, &ts, &lat) == -1);
+}
+
+/* A thread late by more than a period: timerlat skips what it missed. */
+UNIT_TEST(timerlat_gaps_are_overruns)
+{
+	CHECK_EQ_LL(timerlat_missed(0, 5000000, 1000000), 0);	/* the first */
+	CHECK_EQ_LL(timerlat_missed(4000000, 5000000, 1000000), 0);
+	CHECK_EQ_LL(timerlat_missed(4000000, 5400000, 1000000), 0);	/* jitter */
+	CHECK_EQ_LL(timerlat_missed(4000000, 6000000, 1000000), 1);
+	CHECK_EQ_LL(timerlat_missed(4000000, 9010000, 1000000), 4);
 }
 
 /* A run with just what the feed touches: statistics and the ring. */

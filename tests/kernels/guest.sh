@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# guest.sh OUT CHECK...: run inside the test guest (tests/kernels/boot),
+# from the checkout, as root. Each check writes OUT/NAME.out, .err, its
+# JSON files and the leftovers seen after it (NAME.leaks), and one line
+# "NAME EXIT SECONDS" in OUT/times. tests/kernels/test_kernels.py reads them
+# on the host. Nothing here judges: the host's tests do.
+set -u
+out=$1
+shift
+R=./rtlat
+TL_S=${TL_S:-3}
+T=/sys/kernel/tracing
+
+now() { cut -d' ' -f1 /proc/uptime; }
+
+# What a freshly booted system lacks and rtlat's runs need.
+setup() {
+	mkdir -p /dev/mqueue && mount -t mqueue mqueue /dev/mqueue
+	mount -t tracefs nodev $T 2>/dev/null
+	ulimit -l unlimited 2>/dev/null
+	ip link set lo up
+}
+
+# Objects left behind: message queues, semaphores, rtlat's shm, tracefs
+# instances, rtlat processes, temp files.
+leaks() {
+	ls /dev/mqueue
+	ipcs -s | awk '$2 ~ /^[0-9]+$/ { print "sem " $2 }'
+	ls /dev/shm | grep rtlat
+	ls $T/instances 2>/dev/null | grep rtlat
+	pgrep -f "^$R " | sed 's/^/process /'
+	ls /tmp | sed 's/^/tmp /'
+}
+
+check() {
+	name=$1
+	shift
+	t0=$(now)
+	"$@" > "$out/$name.out" 2> "$out/$name.err"
+	rc=$?
+	echo "$name $rc $(echo "$(now) $t0" | awk '{ printf "%.1f", $1 - $2 }')" >> "$out/times"
+	leaks > "$out/$name.leaks" 2>&1
+}
+
+# The kernel, and the tracefs formats the explain reader uses (fixtures).
+c_info() {
+	uname -r; uname -v; cat /sys/kernel/realtime 2>/dev/null || echo none
+	cat $T/available_tracers
+	mkdir -p "$out/tracefs/events"
+	cp $T/events/header_page $T/events/header_event "$out/tracefs/events/"
+	for e in sched/sched_switch sched/sched_wakeup irq/irq_handler_entry \
+		 irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
+		 irq_vectors/local_timer_entry irq_vectors/local_timer_exit; do
+		mkdir -p "$out/tracefs/events/$e"
+		cp $T/events/$e/format "$out/tracefs/events/$e/"
+	done
+	# CPU 0's events as text, then the first page of its binary buffer
+	# (a consuming read: the oldest events, the text's first).
+	i=$T/instances/fixture
+	mkdir $i && for e in sched/sched_switch sched/sched_wakeup irq \
+		irq_vectors/local_timer_entry irq_vectors/local_timer_exit; do
+		echo 1 > $i/events/$e/enable
+	done
+	sleep 0.3 && echo 0 > $i/tracing_on &&
+	cat $i/per_cpu/cpu0/trace > "$out/tracefs/cpu0.trace" &&
+	dd if=$i/per_cpu/cpu0/trace_pipe_raw of="$out/tracefs/cpu0.raw" bs=4096 count=1 2>/dev/null
+	rmdir $i
+	# A few lines of the timerlat tracer as the kernel prints them.
+	grep -qw timerlat $T/available_tracers || return 0
+	echo 1 > $T/osnoise/cpus && echo timerlat > $T/current_tracer &&
+	sleep 0.3 && head -n 40 $T/trace > "$out/tracefs/timerlat.trace"
+	echo nop > $T/current_tracer
+	echo 0-1 > $T/osnoise/cpus
+}
+
+c_timer() {
+	$R timer -t "$1" -c 1 -p 1000 -T "$TL_S" -l 2 --json "$out/$2.json"
+}
+
+# The same tracer, CPU and period; 100 us buckets, as rtlat's -h takes.
+c_rtla() {
+	rtla timerlat hist -c 1 -p 1000 -d "$TL_S" -P f:99 -b 100 -E 100
+}
+
+c_explain() {
+	python3 bench/explain/hog.py 1 60 1000 100 > "$out/hog.pid" &
+	hog=$!
+	# Interrupts handled on CPU 1: the 9p share of the results, read
+	# over and over from CPU 0 (its handler runs as irq/N-virtioK-... on RT).
+	irqs=$(awk '/virtio.*requests/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+	echo $irqs > "$out/explain.irqs"
+	for irq in $irqs; do
+		echo 1 > /proc/irq/"$irq"/smp_affinity_list
+	done
+	# (With no pause the FIFO 50 handler threads would starve the sampler.)
+	dd if=/dev/zero of="$out/explain.load" bs=64k count=1 2>/dev/null
+	taskset -c 0 sh -c "while :; do cat '$out/explain.load' > /dev/null; sleep 0.002; done" &
+	load=$!
+	sleep 0.5
+	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 300 --json "$out/explain.json"
+	rc=$?
+	kill $load $hog
+	wait $load $hog 2>/dev/null
+	rm -f "$out/explain.load"
+	grep -h "^irq/" /proc/[0-9]*/comm > "$out/explain.irqthreads" 2>/dev/null
+	return $rc
+}
+
+c_pairs() {
+	for t in pmq sigwait svsem ptsem; do
+		$R $t -q -a -t 2 -p 80 -i 500 -l 400 --json "$out/pair-$t.json" || return $?
+	done
+}
+
+c_request() { $R request --samples 300 --rounds 1 --json "$out/request.json"; }
+c_bintime() { $R bintime -q -a 0-1 -D 1 --json "$out/bintime.json"; }
+c_sync() {
+	$R sync --test inversion --protocol inherit --rounds 10 --json "$out/sync.json"
+}
+c_suite() {
+	rm -rf /tmp/suite
+	$R suite --duration 1 -o /tmp/suite && cp -r /tmp/suite "$out/suite"
+	rc=$?
+	rm -rf /tmp/suite
+	return $rc
+}
+
+now > "$out/boot_s"
+setup
+: > "$out/times"
+for c in "$@"; do
+	case $c in
+	info) check info c_info ;;
+	timer0) check timer0 c_timer 0 timer0 ;;
+	timer1) check timer1 c_timer 1 timer1 ;;
+	timer2) check timer2 c_timer 2 timer2 ;;
+	rtla) check rtla c_rtla ;;
+	doctor) check doctor $R doctor --json "$out/doctor.json" ;;
+	explain) check explain c_explain ;;
+	pairs) check pairs c_pairs ;;
+	request) check request c_request ;;
+	bintime) check bintime c_bintime ;;
+	sync) check sync c_sync ;;
+	suite) check suite c_suite ;;
+	*) echo "guest.sh: no check $c" >&2; exit 2 ;;
+	esac
+done
