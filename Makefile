@@ -150,7 +150,9 @@ build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard src/*/*.h)
 
 fuzz-build: $(FUZZERS:%=build-fuzz/%)
 
-fuzz: fuzz-build
+# fuzz/fuzz_report.py: rtlat-report's loader under hypothesis (in the venv).
+fuzz: fuzz-build venv
+	FUZZ_S=$(FUZZ_S) $(VENV)/bin/python fuzz/fuzz_report.py
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus/$$f && \
 		echo "fuzz: $$f for $(FUZZ_S) s" && \

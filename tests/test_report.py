@@ -101,6 +101,35 @@ def suite_page(suite_dir):
     return report(suite_dir), suite_dir / "report.html"
 
 
+def test_every_section_agrees_with_its_json(suite_dir, suite_page):
+    """Each test's percentile table against the series its JSON reports
+    (fleet.series, the C side's own summary): the same sample counts, an
+    "all" row only where the series are of one kind (never sync's cost,
+    hand-off and inversion blocking), and the histogram drawn."""
+    r, out = suite_page
+    assert r.returncode == 0, r.stderr
+    tree, figs = parse(out)
+    for f in sorted(suite_dir.glob("*.json")):
+        d = json.loads(f.read_text())
+        t = d["rtlat"]["test"]
+        series = d["fleet"]["series"]
+        if t == "request":      # per round: its own tables
+            continue
+        rows = table(tree, f"{t}: percentiles")[1:]
+        named = {row[1]: int(row[2]) for row in rows}
+        if t == "sync":
+            assert "all" not in named
+            assert sorted(named.values()) == sorted(s["samples"] for s in series)
+        else:
+            assert len(series) == 1, t
+            total = named.get("all", next(iter(named.values())))
+            assert total == series[0]["samples"], t
+            assert ("all" in named) == (len(named) > 1), t
+        for row in rows:
+            assert "–" not in row[3:7], (t, row)     # min, avg, stddev, p50
+        assert f"{t}-hist" in figs, t
+
+
 def test_report_of_a_real_suite_run(suite_page):
     r, out = suite_page
     assert r.returncode == 0, r.stderr
@@ -123,9 +152,12 @@ def test_report_of_a_real_suite_run(suite_page):
                      svg_text(figs["pmq-pct"]))
     summary = table(tree, "Summary")
     # The report's own tests first, then the later ones (bintime,
-    # response, sync) by their generic statistics.
+    # response, sync) by their generic statistics; sync's series measure
+    # different things: a row each, no "all" of them.
     assert [row[0] for row in summary[1:]] == \
-        list(PAIRS) + ["timer", "request", "bintime", "response", "sync"]
+        list(PAIRS) + ["timer", "request", "bintime", "response"] + ["sync"] * 3
+    assert [row[2] for row in summary[1:] if row[0] == "sync"] == \
+        ["cost", "switch.handoff", "inversion.blocking"]
     for t in PAIRS:
         rows = table(tree, f"{t}: percentiles")
         assert rows[0][:3] == ["run", "series", "samples"]
@@ -182,7 +214,9 @@ def test_rt_tests_json(tmp_path):
 def test_edge_cases(tmp_path):
     tree, figs = page(tmp_path / "edge.html", FIX / "edge")
     text = " ".join(tree.find("body").itertext())
-    assert "skipped" in text and "truncated.json: not JSON" in text
+    # The unreadable file is named with why, and the others still make a page.
+    assert "UNREADABLE" in text and "truncated.json: unreadable: not JSON" \
+        in text
     assert "not real-time (rt: false): cannot hold /dev/cpu_dma_latency" \
         in text
     assert "no samples" in text and "(partial)" in text
@@ -228,7 +262,7 @@ def test_markdown_and_png(tmp_path):
     (["A", "B", "--labels", "x"], r"--labels: 2 non-empty names expected"),
     (["A", "-o", "/nonexistent/r.html"], r"--output: directory .* not exist"),
     (["EMPTY"], r"no result files"),
-    (["BAD"], r"bad.json: not JSON"),
+    (["BAD"], r"bad.json: unreadable: not JSON"),
 ])
 def test_bad_input(tmp_path, args, pattern):
     (tmp_path / "empty").mkdir()

@@ -92,28 +92,20 @@ def overview(runs, grouped):
     header = ["test", "run", "series"] + STAT_HEADER
     rows, cls = [], []
     for key, members in grouped:
-        base = members[0][2].headline()
+        base = dict(members[0][2].headlines())
         for n, (_, run, t) in enumerate(members):
-            d = t.headline()
-            rows.append([key, run.label, headline_name(t, d)] + stat_row(d))
-            cls.append("")
-            if n and len(members) > 1:
-                rows.append([key, f"{run.label} / {members[0][1].label}",
-                             "ratio"] + ratio_row(base, d))
-                cls.append("ratio")
+            for name, d in t.headlines():
+                rows.append([key, run.label, name] + stat_row(d))
+                cls.append("")
+                if n and len(members) > 1 and name in base:
+                    rows.append([key, f"{run.label} / {members[0][1].label}",
+                                 f"ratio ({name})" if not t.alike else "ratio"]
+                                + ratio_row(base[name], d))
+                    cls.append("ratio")
     s.blocks.append(Table("Summary: every sample of each test (request: "
                           "Response Time of the most loaded round), µs",
                           header, rows, cls, numeric_from=3))
     return s
-
-
-def headline_name(t, d):
-    if d is None:
-        return "–"
-    if t.kind == "request":
-        r = last_round(t)
-        return f"response, {plural(r.load_processes, 'load')}"
-    return "all" if len(t.dists) > 1 else d.name
 
 
 def first_system(run):
@@ -134,6 +126,8 @@ def input_row(run):
 def warnings(runs):
     out = []
     for r in runs:
+        out += [f"{r.label}: UNREADABLE, left out of this page: {u}"
+                for u in r.unreadable]
         out += [f"{r.label}: {n}" for n in r.notes]
         for t in r.tests.values():
             out += [f"{r.label} / {t.key}: {w}" for w in test_warnings(t)]
@@ -291,7 +285,10 @@ def curves_for(members, compare, pick):
     out = []
     for i, r, t in members:
         ds = pick(t)
-        if compare:
+        if compare and not t.alike:     # unlike series: each its own curve
+            out += [(f"{r.label}: {d.name}", d, plots.color(i * 8 + j))
+                    for j, d in enumerate(ds) if d.has_hist]
+        elif compare:
             d = ds[0] if len(ds) == 1 else merge("all", ds)
             if d.has_hist:
                 out.append((r.label, d, plots.color(i)))
@@ -329,10 +326,10 @@ def percentile_table(key, members, compare):
         for d in t.dists:
             rows.append([r.label, d.name] + stat_row(d))
             cls.append("")
-        if len(t.dists) > 1:
+        if len(t.dists) > 1 and t.alike:
             rows.append([r.label, "all"] + stat_row(t.headline()))
             cls.append("total")
-        if compare and n:
+        if compare and n and t.alike:
             rows.append([f"{r.label} / {members[0][1].label}", "ratio"] +
                         ratio_row(base, t.headline()))
             cls.append("ratio")
@@ -343,6 +340,8 @@ def percentile_table(key, members, compare):
 
 def worst_ranking(members):
     """Pairs/CPUs of every run, worst maximum first."""
+    if not all(t.alike for _, _, t in members):
+        return None     # ranking unlike series by max means nothing
     entries = [(r.label, d) for _, r, t in members for d in t.dists
                if d.samples > 0]
     if len(entries) < 2 or all(len(t.dists) < 2 for _, _, t in members):

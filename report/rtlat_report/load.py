@@ -9,12 +9,9 @@ import re
 import shlex
 
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
+from .validate import InputError, check
 
 RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
-
-
-class InputError(Exception):
-    """A file or directory the user named cannot be read (exit status 2)."""
 
 
 def num(x):
@@ -317,15 +314,22 @@ def read_generic(t, data):
                 t.dists.append(dist_from_stats(path or t.name, o))
                 return
             for k, v in o.items():
+                # fleet: the verdict records (--max-latency, JUnit...)
+                # restate the series; they are not series of their own.
                 if k not in ("system", "rt", "sysinfo", "settings",
-                             "explain", "per_second", "doctor"):
+                             "explain", "per_second", "doctor", "fleet"):
                     walk(v, f"{path}.{k}" if path else k)
         elif isinstance(o, list):
             for i, v in enumerate(o):
                 walk(v, f"{path}[{i}]")
     walk(data, "")
     if not t.dists:
-        t.notes.append("no latency statistics recognised in this file")
+        raise InputError(f"{t.path}: unreadable: no test result in it (neither rtlat's "
+                         "nor rt-tests' statistics keys)")
+    # Series of one kind (bintime's cpus.N.gaps) add up to an "all";
+    # series that measure different things (sync's cost, hand-off and
+    # inversion blocking) do not.
+    t.alike = len({d.name.rsplit(".", 1)[-1] for d in t.dists}) == 1
 
 
 def flatten(d, prefix=""):
@@ -397,17 +401,42 @@ READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
            "doctor": read_doctor_file}
 
 
-def load_file(path, key=None):
-    """One result file as a Test. Raises InputError if it is not JSON."""
+def read_json(path):
+    """The file's JSON object, or InputError naming the file and why."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read: {e}") from e
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: unreadable: not UTF-8 text ({e.reason} "
+                         f"at byte {e.start})") from e
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not JSON ({e})") from e
+        raise InputError(f"{path}: unreadable: not JSON ({e.msg} at line "
+                         f"{e.lineno} column {e.colno}; truncated?)") from e
+    except RecursionError as e:
+        raise InputError(f"{path}: unreadable: JSON nested too deeply") from e
     if not isinstance(data, dict):
-        raise InputError(f"{path}: not a result file (no JSON object)")
+        raise InputError(f"{path}: unreadable: not a result file (no JSON "
+                         "object)")
+    check(data, path)
+    return data
+
+
+def load_file(path, key=None):
+    """One result file as a Test. Raises InputError if it cannot be read
+    or holds no result."""
+    data = read_json(path)
+    try:
+        return _test_of(path, key, data)
+    except (TypeError, ValueError, AttributeError, KeyError,
+            OverflowError, ZeroDivisionError) as e:
+        # A layout no reader expects: one line, never a traceback.
+        raise InputError(f"{path}: unreadable: unexpected layout "
+                         f"({type(e).__name__}: {e})") from e
+
+
+def _test_of(path, key, data):
     name = test_name(data, path)
     t = Test(key=key or name, name=name, kind=kind_of(data), path=path)
     rl = obj(data, "rtlat")
@@ -434,13 +463,20 @@ def load_input(path, label):
     run = Run(label=label, path=path)
     if os.path.isdir(path):
         files = sorted(f for f in os.listdir(path) if f.endswith(".json"))
+        bad = []
         for f in files:
             try:
                 _add(run, load_file(os.path.join(path, f)))
             except InputError as e:
-                run.notes.append(f"skipped {e}")
-        if not run.tests and not run.doctor:
+                bad.append(str(e))
+        if not files:
             raise InputError(f"{path}: no result files (*.json) in it")
+        if not run.tests and not run.doctor:
+            raise InputError(f"{path}: no readable result file: {bad[0]}"
+                             + (f" (and {len(bad) - 1} more)" if bad[1:]
+                                else ""))
+        # The others make a page; each unreadable file is said on it.
+        run.unreadable = bad
     elif os.path.exists(path):
         _add(run, load_file(path))
     else:

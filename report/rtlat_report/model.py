@@ -213,6 +213,22 @@ class Test:
     explain: Optional[Explain] = None
     layer: List[Second] = field(default_factory=list)
     doctor: List[Check] = field(default_factory=list)
+    # False: the series measure different things (no "all" of them)
+    alike: bool = True
+
+    def headlines(self):
+        """(name, distribution) rows that summarise the test: its
+        headline, or each series where they are not alike."""
+        if not self.alike and self.kind != "request":
+            return [(d.name, d) for d in self.dists]
+        d = self.headline()
+        if d is None:
+            return [("–", None)]
+        if self.kind == "request":
+            r = last_round(self)
+            n = r.load_processes
+            return [(f"response, {n} load{'' if n == 1 else 's'}", d)]
+        return [("all" if len(self.dists) > 1 else d.name, d)]
 
     def headline(self):
         """The one distribution a summary row shows: every sample of the
@@ -223,7 +239,7 @@ class Test:
             return r.series.get("response") if r else None
         if len(self.dists) == 1:
             return self.dists[0]
-        if not self.dists:
+        if not self.dists or not self.alike:
             return None
         return merge("all", self.dists)
 
@@ -241,3 +257,4 @@ class Run:
     tests: Dict[str, Test] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
     doctor: List[Check] = field(default_factory=list)   # rtlat doctor --json
+    unreadable: List[str] = field(default_factory=list)  # "file: why"

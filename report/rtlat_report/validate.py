@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What a result file must hold before it is read: numbers a measurement
+can have (finite, within 64-bit nanoseconds), counts that are not
+negative. check() raises InputError naming the file and the first
+problem, so that a broken file is one line, never a traceback and never
+a page that shows nonsense without a word."""
+import math
+
+# rtlat writes int64 nanoseconds; anything beyond is not a measurement.
+LIMIT = 2 ** 63
+# Keys whose values count something (samples, loops, histogram cells).
+COUNTS = {"samples", "cycles", "underflow", "overflow", "buckets",
+          "overruns", "msw", "timeoutcount", "num_threads", "events"}
+
+
+class InputError(Exception):
+    """A file or directory the user named cannot be read (exit status 2)."""
+
+
+def _number(v, where):
+    """Why v cannot be a measurement, or None."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return f"{where} is {v}, not a number a measurement can have"
+    if abs(v) >= LIMIT:
+        return f"{where} = {v:.6g} is out of range (beyond 64-bit nanoseconds)"
+    return None
+
+
+def _negative(key, v, where):
+    if key in COUNTS and not isinstance(v, bool) and \
+            isinstance(v, (int, float)) and v < 0:
+        return f"{where} = {v}: a count cannot be negative"
+    return None
+
+
+def _histogram_rows(rows, where):
+    """[[start_ns, count], ...]: counts not negative."""
+    for i, r in enumerate(rows):
+        if isinstance(r, list) and len(r) == 2 and \
+                isinstance(r[1], (int, float)) and not isinstance(r[1], bool) \
+                and r[1] < 0:
+            return f"{where}[{i}] has a negative count ({r[1]})"
+    return None
+
+
+def problem(data):
+    """The first thing in data that no result can hold, or None. Walks
+    iteratively: a deeply nested file cannot exhaust the stack."""
+    todo = [(data, "", None)]
+    while todo:
+        o, where, key = todo.pop()
+        if isinstance(o, bool) or o is None or isinstance(o, str):
+            continue
+        if isinstance(o, (int, float)):
+            why = _number(o, where or "the value") or _negative(key, o, where)
+            if why:
+                return why
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                todo.append((v, f"{where}.{k}" if where else str(k), k))
+        elif isinstance(o, list):
+            if key == "counts":
+                why = _histogram_rows(o, where)
+                if why:
+                    return why
+            todo += [(v, f"{where}[{i}]", None) for i, v in enumerate(o)]
+    return None
+
+
+def check(data, path):
+    why = problem(data)
+    if why:
+        raise InputError(f"{path}: unreadable: {why}")
