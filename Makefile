@@ -14,10 +14,12 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 LDLIBS += -pthread -lrt -lm
 
-# src/ is in wings: core (shared), pair, timer, request, suite, the
-# determinism benchmarks bintime, response, sync, and doctor, explain.
-WINGS := core pair timer request suite bintime response sync doctor explain
-INCLUDES := -Isrc $(WINGS:%=-Isrc/%)
+# src/ is in layers (README "Layout"): core (the library), explain,
+# harness (the lifecycle), the tests' wings (pair, timer, request, the
+# determinism benchmarks bintime, response, sync, and doctor), suite.
+# Includes name their folder: "core/opts.h".
+WINGS := core harness pair timer request suite bintime response sync doctor explain
+INCLUDES := -Isrc
 SRCS := $(wildcard src/*.c) $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clock.h"
-#include "stats.h"
+#include "core/clock.h"
+#include "core/stats.h"
 
 /* Latency-like values: mostly a few µs, now and then far out. */
 static inline int64_t next_value(uint64_t *x)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "core/json.h"
 
 struct buf {
 	unsigned char *s;

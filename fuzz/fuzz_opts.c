@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "opts.h"
-#include "test.h"
+#include "core/opts.h"
+#include "harness/test.h"
 
 /* suite_opts is static in suite.c: the harness is built with suite.c
  * included here instead of linked. */

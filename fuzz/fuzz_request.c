@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "request_proto.h"
+#include "request/request_proto.h"
 
 #define READ_CHUNK 64
 

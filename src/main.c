@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "manpage.h"
-#include "opts.h"
-#include "test.h"
-#include "version.h"
+#include "core/opts.h"
+#include "harness/test.h"
+#include "core/version.h"
 
 /* suite.c: runs the registry's tests; not a test itself. */
 int suite_main(int argc, char **argv);

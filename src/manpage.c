@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "manpage.h"
-#include "opts.h"
-#include "test.h"
-#include "version.h"
+#include "core/opts.h"
+#include "harness/test.h"
+#include "core/version.h"
 
 extern const char suite_title[];
 struct opt *suite_options(void);

@@ -7,7 +7,7 @@
  * (rtlat --list-compat). A new test is one file and one row here.
  */
 #include <string.h>
-#include "test.h"
+#include "harness/test.h"
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 extern const struct test_ops test_timer, test_request;

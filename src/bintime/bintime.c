@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bintime.h"
-#include "clock.h"
-#include "explain.h"
-#include "json.h"
-#include "opts.h"
-#include "results.h"
-#include "test.h"
+#include "bintime/bintime.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/json.h"
+#include "core/opts.h"
+#include "harness/results.h"
+#include "harness/test.h"
 
 struct bt_config {
 	long long duration_s, loops, prio, thresh_us, clock;

@@ -9,9 +9,9 @@
 #define RTLAT_BINTIME_H
 
 #include <stdint.h>
-#include "bench.h"
-#include "stats.h"
-#include "tsc.h"
+#include "harness/bench.h"
+#include "core/stats.h"
+#include "core/tsc.h"
 
 struct explain_src;
 

@@ -6,9 +6,9 @@
  * statistics, in ns.
  */
 #include <math.h>
-#include "bintime.h"
-#include "clock.h"
-#include "explain.h"
+#include "bintime/bintime.h"
+#include "core/clock.h"
+#include "explain/explain.h"
 
 static void bt_slow(struct bt_cpu *c, int64_t t, int64_t gap)
 {

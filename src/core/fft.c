@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "fft.h"
+#include "core/fft.h"
 
 int fft_plan_init(struct fft_plan *p, size_t n)
 {

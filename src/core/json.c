@@ -2,7 +2,7 @@
 /* json.c - streaming JSON writer (see json.h). */
 #include <math.h>
 #include <string.h>
-#include "json.h"
+#include "core/json.h"
 
 void json_init(struct json *j, FILE *f)
 {

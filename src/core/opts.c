@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "opts.h"
-#include "outfile.h"
+#include "core/opts.h"
+#include "core/outfile.h"
 
 static void opt_name(char *buf, size_t len, const struct opt *o)
 {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "outfile.h"
+#include "core/cleanup.h"
+#include "core/outfile.h"
 
 /* The file the path finally names: a symlink's target, or path itself. */
 static int resolve(const char *path, char *out, size_t len)

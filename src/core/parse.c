@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "opts.h"
+#include "core/opts.h"
 
 int parse_ll(const char *s, long long *out)
 {

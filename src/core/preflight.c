@@ -14,10 +14,10 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "json.h"
-#include "preflight.h"
-#include "sysinfo.h"
-#include "tracefs.h"
+#include "core/json.h"
+#include "core/preflight.h"
+#include "core/sysinfo.h"
+#include "core/tracefs.h"
 
 const char *const verdict_names[] = {
 	"ok", "will add latency", "prevents real-time",

@@ -11,9 +11,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "json.h"
-#include "rtsetup.h"
+#include "core/cleanup.h"
+#include "core/json.h"
+#include "core/rtsetup.h"
 
 #define RT_MAX_REASONS 16
 #define RT_REASON_LEN 200

@@ -7,7 +7,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tracefs.h"
+#include "core/tracefs.h"
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL

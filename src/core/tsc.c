@@ -4,8 +4,8 @@
  * CLOCK_MONOTONIC, cycles <-> ns.
  */
 #include <math.h>
-#include "clock.h"
-#include "tsc.h"
+#include "core/clock.h"
+#include "core/tsc.h"
 
 #if TSC_ARCH
 #include <cpuid.h>

@@ -6,11 +6,11 @@
  * real-time settings (mlockall, cpu_dma_latency) are applied.
  */
 #include <stdio.h>
-#include "json.h"
-#include "preflight.h"
-#include "results.h"
-#include "test.h"
-#include "tracefs.h"
+#include "core/json.h"
+#include "core/preflight.h"
+#include "harness/results.h"
+#include "harness/test.h"
+#include "core/tracefs.h"
 
 static struct doctor_config {
 	struct test_common common;

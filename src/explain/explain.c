@@ -16,12 +16,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "explain.h"
-#include "opts.h"
-#include "sysinfo.h"
-#include "tracefs.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/opts.h"
+#include "core/sysinfo.h"
+#include "core/tracefs.h"
 
 #define WINDOW_EVENTS	8192
 /* Events this long before the expected wake-up give the state in force. */

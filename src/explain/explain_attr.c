@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
+#include "explain/explain.h"
 
 const char *const xcause_kind_names[] = {
 	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "explain.h"
-#include "json.h"
+#include "explain/explain.h"
+#include "core/json.h"
 
 static const char *const softirq_names[LAYER_SOFTIRQS] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",

@@ -2,9 +2,9 @@
 /* explain_output.c - --explain's blocks under the summary, and its JSON. */
 #include <stdlib.h>
 #include <string.h>
-#include "clock.h"
-#include "explain.h"
-#include "json.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/json.h"
 
 static int by_lat(const void *a, const void *b)
 {

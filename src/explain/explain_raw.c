@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
+#include "explain/explain.h"
 
 #define RB_PADDING	29
 #define RB_TIME_EXTEND	30

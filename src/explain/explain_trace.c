@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "explain.h"
-#include "outfile.h"
-#include "tracefs.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/outfile.h"
+#include "core/tracefs.h"
 
 /* Per traced CPU: 32768 events (about 2.4 MB) hold a second or more of a
  * busy CPU; a spike needs 20 ms of look-back and its own window. */

@@ -11,14 +11,14 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "explain.h"
-#include "opts.h"
-#include "pair_internal.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "tracefs.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/opts.h"
+#include "pair/pair_internal.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "core/tracefs.h"
 
 #define MAX_PAIRS	1024
 #define MAX_INTERVAL_US	3600000000LL	/* one hour */

@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "stats.h"
-#include "test.h"
+#include "core/stats.h"
+#include "harness/test.h"
 
 struct explain_src;
 struct json;

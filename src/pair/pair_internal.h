@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include "pair.h"
+#include "pair/pair.h"
 
 struct results;
 

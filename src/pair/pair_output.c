@@ -2,10 +2,10 @@
 /* pair_output.c - rt-tests' text lines and JSON layout for pair tests. */
 #include <math.h>
 #include <stdio.h>
-#include "clock.h"
-#include "json.h"
-#include "pair_internal.h"
-#include "results.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "pair/pair_internal.h"
+#include "harness/results.h"
 
 long long ns_to_us_round(double ns)
 {

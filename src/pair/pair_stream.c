@@ -7,10 +7,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include "clock.h"
-#include "json.h"
-#include "pair_internal.h"
-#include "results.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "pair/pair_internal.h"
+#include "harness/results.h"
 
 void pair_stream_send(struct pair *p)
 {

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "clock.h"
-#include "cleanup.h"
-#include "explain.h"
-#include "pair_internal.h"
-#include "rtsetup.h"
-#include "tracefs.h"
+#include "core/clock.h"
+#include "core/cleanup.h"
+#include "explain/explain.h"
+#include "pair/pair_internal.h"
+#include "core/rtsetup.h"
+#include "core/tracefs.h"
 
 static struct pair_shared *shared_of(const struct pair *p)
 {

@@ -8,7 +8,7 @@
 #ifndef RTLAT_PTSEM_H
 #define RTLAT_PTSEM_H
 
-#include "pair.h"
+#include "pair/pair.h"
 
 extern const struct transport_ops ptsem_mutex;
 extern const struct transport_ops ptsem_condvar;

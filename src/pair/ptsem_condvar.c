@@ -3,8 +3,8 @@
  * and a condition variable per direction. */
 #include <errno.h>
 #include <pthread.h>
-#include "clock.h"
-#include "ptsem.h"
+#include "core/clock.h"
+#include "pair/ptsem.h"
 
 /* How often a blocked waiter looks at the stop flag. */
 #define POLL_NS (100 * NSEC_PER_MSEC)

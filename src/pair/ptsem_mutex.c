@@ -12,7 +12,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include "ptsem.h"
+#include "pair/ptsem.h"
 
 #define BATONS 3
 

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <semaphore.h>
-#include "cleanup.h"
-#include "ptsem.h"
+#include "core/cleanup.h"
+#include "pair/ptsem.h"
 
 struct named_priv {
 	sem_t *named[2];

@@ -3,7 +3,7 @@
  * to the process (threads only). */
 #include <errno.h>
 #include <semaphore.h>
-#include "ptsem.h"
+#include "pair/ptsem.h"
 
 struct sem_priv {
 	sem_t sem[2];

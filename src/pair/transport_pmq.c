@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "clock.h"
-#include "cleanup.h"
-#include "opts.h"
-#include "pair.h"
-#include "sysinfo.h"
+#include "core/clock.h"
+#include "core/cleanup.h"
+#include "core/opts.h"
+#include "pair/pair.h"
+#include "core/sysinfo.h"
 
 #define MQ_LIMITS "/proc/sys/fs/mqueue/"
 #define STREAM_DEPTH 10

@@ -4,9 +4,9 @@
  * (ptsematest), threads only: --type picks one of four ops tables
  * (ptsem.h), one file each.
  */
-#include "opts.h"
-#include "pair.h"
-#include "ptsem.h"
+#include "core/opts.h"
+#include "pair/pair.h"
+#include "pair/ptsem.h"
 
 static long long type;
 static const char *const type_names[] = {

@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include "opts.h"
-#include "pair.h"
+#include "core/opts.h"
+#include "pair/pair.h"
 
 static bool use_fork, use_rt;
 static int sig[2];

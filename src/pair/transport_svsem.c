@@ -5,9 +5,9 @@
  */
 #include <errno.h>
 #include <sys/sem.h>
-#include "cleanup.h"
-#include "opts.h"
-#include "pair.h"
+#include "core/cleanup.h"
+#include "core/opts.h"
+#include "pair/pair.h"
 
 struct svsem_priv {
 	int semid;

@@ -16,15 +16,15 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "explain.h"
-#include "opts.h"
-#include "request.h"
-#include "request_net.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "test.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/opts.h"
+#include "request/request.h"
+#include "request/request_net.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "harness/test.h"
 
 
 static struct req_config cfg;

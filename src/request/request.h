@@ -11,11 +11,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "opts.h"
-#include "outfile.h"
-#include "request_series.h"
-#include "stats.h"
-#include "test.h"
+#include "core/opts.h"
+#include "core/outfile.h"
+#include "request/request_series.h"
+#include "core/stats.h"
+#include "harness/test.h"
 
 #define REQ_MAX_LOADS		64
 #define REQ_LOADS_PER_CPU	16

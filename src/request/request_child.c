@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "request.h"
-#include "rtsetup.h"
+#include "core/cleanup.h"
+#include "request/request.h"
+#include "core/rtsetup.h"
 
 void req_fail(struct req_shared *sh, const char *fmt, ...)
 {

@@ -15,11 +15,11 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "clock.h"
-#include "explain.h"
-#include "request.h"
-#include "rtsetup.h"
-#include "request_proto.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "request/request.h"
+#include "core/rtsetup.h"
+#include "request/request_proto.h"
 
 /* The server sleeps --sleep; a reply later than this plus the sleep is a
  * dead server, not a latency. */

@@ -8,8 +8,8 @@
 #include <ctype.h>
 #include <sched.h>
 #include <stdlib.h>
-#include "opts.h"
-#include "request.h"
+#include "core/opts.h"
+#include "request/request.h"
 
 static void priorities(struct req_layout *l)
 {

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "fft.h"
-#include "request.h"
+#include "core/clock.h"
+#include "core/fft.h"
+#include "request/request.h"
 
 #define LOAD_POINTS	65536
 

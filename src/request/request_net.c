@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "request_net.h"
-#include "request_proto.h"
+#include "request/request_net.h"
+#include "request/request_proto.h"
 
 #define CONNECT_LIMIT_MS	5000
 

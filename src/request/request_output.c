@@ -6,10 +6,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "clock.h"
-#include "json.h"
-#include "request.h"
-#include "results.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "request/request.h"
+#include "harness/results.h"
 
 static const char *const mode_name[] = {
 	[REQ_LOCAL] = "local", [REQ_CLIENT_ONLY] = "client",

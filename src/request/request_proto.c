@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "clock.h"
-#include "request_proto.h"
+#include "core/clock.h"
+#include "request/request_proto.h"
 
 static void put16(uint8_t *b, uint16_t v)
 {

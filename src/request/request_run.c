@@ -14,13 +14,13 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "request.h"
-#include "request_net.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "test.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "request/request.h"
+#include "request/request_net.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "harness/test.h"
 
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 #define READY_LIMIT_NS	(5 * NSEC_PER_SEC)

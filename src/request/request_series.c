@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* request_series.c - the series of the request test (see SPEC §4). */
 #include <stddef.h>
-#include "request_series.h"
+#include "request/request_series.h"
 
 const struct req_series_info req_series_info[RS_N] = {
 	[RS_INTERVAL] = { "interval", "POSIX Timer Interval Time", NULL },

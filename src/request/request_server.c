@@ -25,10 +25,10 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "clock.h"
-#include "request.h"
-#include "request_proto.h"
-#include "rtsetup.h"
+#include "core/clock.h"
+#include "request/request.h"
+#include "request/request_proto.h"
+#include "core/rtsetup.h"
 
 /* A started frame must be complete within this; replies sent within it. */
 #define FRAME_DEADLINE_NS	NSEC_PER_SEC

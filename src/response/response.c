@@ -5,14 +5,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "bench.h"
-#include "clock.h"
-#include "json.h"
-#include "opts.h"
-#include "response.h"
-#include "results.h"
-#include "stats.h"
-#include "test.h"
+#include "harness/bench.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/opts.h"
+#include "response/response.h"
+#include "harness/results.h"
+#include "core/stats.h"
+#include "harness/test.h"
 
 /* Histogram: 10000 buckets per block, up to four blocks. */
 #define RESP_BUCKETS_PER_BLOCK	10000

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "fft.h"
-#include "response.h"
+#include "core/clock.h"
+#include "core/fft.h"
+#include "response/response.h"
 
 #define COPY_CHUNK	(64 * 1024)
 #define COPY_MIN	(16ULL << 20)

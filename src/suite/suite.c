@@ -19,12 +19,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "fleet.h"
-#include "opts.h"
-#include "outfile.h"
-#include "preflight.h"
-#include "stopsig.h"
-#include "test.h"
+#include "harness/fleet.h"
+#include "core/opts.h"
+#include "core/outfile.h"
+#include "core/preflight.h"
+#include "core/stopsig.h"
+#include "harness/test.h"
 
 #define SUITE_MAX_ARGS 24
 #define SUITE_MAX_ROWS 64

@@ -4,13 +4,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "bench.h"
-#include "clock.h"
-#include "json.h"
-#include "opts.h"
-#include "results.h"
-#include "sync.h"
-#include "sysinfo.h"
+#include "harness/bench.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/opts.h"
+#include "harness/results.h"
+#include "sync/sync.h"
+#include "core/sysinfo.h"
 
 struct sync_config sync_cfg;
 static struct sync_result cost, sw;

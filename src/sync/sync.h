@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "stats.h"
-#include "test.h"
+#include "core/stats.h"
+#include "harness/test.h"
 
 enum sync_test { SYNC_ALL, SYNC_COST, SYNC_SWITCH, SYNC_INVERSION };
 enum sync_type { TYPE_POSIX, TYPE_NAMED, TYPE_SYSV, TYPE_MUTEX };

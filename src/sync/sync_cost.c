@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
-#include "bench.h"
-#include "clock.h"
-#include "pair.h"
-#include "sync.h"
+#include "harness/bench.h"
+#include "core/clock.h"
+#include "pair/pair.h"
+#include "sync/sync.h"
 
 #define COST_BUCKET_NS	10
 #define COST_BUCKETS	100000		/* 1 ms, then overflow */

@@ -12,9 +12,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
-#include "bench.h"
-#include "clock.h"
-#include "sync.h"
+#include "harness/bench.h"
+#include "core/clock.h"
+#include "sync/sync.h"
 
 #define INV_BUCKET_NS	1000
 #define INV_BUCKETS	200000		/* 200 ms, then overflow */

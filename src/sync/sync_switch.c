@@ -7,9 +7,9 @@
  * one CPU hand off and back, so every hand-off is a context switch.
  */
 #include <stdio.h>
-#include "opts.h"
-#include "pair.h"
-#include "sync.h"
+#include "core/opts.h"
+#include "pair/pair.h"
+#include "sync/sync.h"
 
 #define SWITCH_INTERVAL_US 10
 

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "opts.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "timer.h"
-#include "tracefs.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/opts.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "timer/timer.h"
+#include "core/tracefs.h"
 
 #define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */
 #define MIN_PERIOD_US	10LL

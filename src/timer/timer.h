@@ -14,10 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
-#include "explain.h"
-#include "histogram.h"
-#include "stats.h"
-#include "test.h"
+#include "explain/explain.h"
+#include "core/histogram.h"
+#include "core/stats.h"
+#include "harness/test.h"
 
 struct results;
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "clock.h"
-#include "timer.h"
+#include "core/clock.h"
+#include "timer/timer.h"
 
 #define DISPLAY_POLL_NS	(100 * NSEC_PER_MSEC)
 

@@ -5,10 +5,10 @@
  * figures, the three Xenomai histograms; header and trailer (system
  * snapshot, RT record) come from results.c.
  */
-#include "clock.h"
-#include "json.h"
-#include "results.h"
-#include "timer.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "harness/results.h"
+#include "timer/timer.h"
 
 static void json_settings(struct json *j, const struct timer_run *run)
 {

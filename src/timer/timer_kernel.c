@@ -19,11 +19,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "clock.h"
-#include "opts.h"
-#include "rtsetup.h"
-#include "timer.h"
-#include "tracefs.h"
+#include "core/clock.h"
+#include "core/opts.h"
+#include "core/rtsetup.h"
+#include "timer/timer.h"
+#include "core/tracefs.h"
 
 #define TL_LINE 512
 

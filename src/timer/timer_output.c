@@ -8,11 +8,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "clock.h"
-#include "json.h"
-#include "results.h"
-#include "outfile.h"
-#include "timer.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "harness/results.h"
+#include "core/outfile.h"
+#include "timer/timer.h"
 
 const char *const timer_mode_names[] = {
 	"periodic user-mode task", "in-kernel periodic task",

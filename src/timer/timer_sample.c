@@ -10,10 +10,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "clock.h"
-#include "rtsetup.h"
-#include "timer.h"
-#include "tracefs.h"
+#include "core/clock.h"
+#include "core/rtsetup.h"
+#include "timer/timer.h"
+#include "core/tracefs.h"
 
 /* Involuntary context switches of this thread: Linux's nearest thing to
  * a Xenomai mode switch (something took the CPU from the sampler). */

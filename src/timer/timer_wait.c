@@ -12,8 +12,8 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-#include "clock.h"
-#include "timer.h"
+#include "core/clock.h"
+#include "timer/timer.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid

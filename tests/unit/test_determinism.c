@@ -2,9 +2,9 @@
 /* test_determinism.c - the pure math of bintime, response and sync. */
 #include <math.h>
 #include <string.h>
-#include "bintime.h"
-#include "response.h"
-#include "sync.h"
+#include "bintime/bintime.h"
+#include "response/response.h"
+#include "sync/sync.h"
 #include "unit.h"
 
 UNIT_TEST(response_units_scale_to_target)

@@ -2,7 +2,7 @@
 /* test_explain.c - trace text parsing and spike attribution (--explain). */
 #include <stdio.h>
 #include <string.h>
-#include "explain.h"
+#include "explain/explain.h"
 #include "unit.h"
 
 /* CPU 0, the sampler is tid 100 (FIFO 80), a hog tid 200 (FIFO 90). */

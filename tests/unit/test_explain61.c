@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain.h"
+#include "explain/explain.h"
 #include "unit.h"
 
 #define FIX "tests/fixtures/tracefs-6.1-rt/"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "fft.h"
+#include "core/fft.h"
 #include "unit.h"
 
 UNIT_TEST(fft_rejects_bad_sizes)

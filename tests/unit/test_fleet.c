@@ -3,8 +3,8 @@
  * counts from a histogram, the summary line both ways, merging and the
  * median worst figure over iterations, thresholds. */
 #include <string.h>
-#include "fleet.h"
-#include "stats.h"
+#include "harness/fleet.h"
+#include "core/stats.h"
 #include "unit.h"
 
 /* 500 ns buckets from 0, 100 buckets (0..50 us), values given in ns. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "core/json.h"
 #include "unit.h"
 
 static char *escaped(const char *s)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_opts.c - number and duration parsing, and the option table. */
 #include <stdbool.h>
-#include "opts.h"
+#include "core/opts.h"
 #include "unit.h"
 
 UNIT_TEST(parse_ll_strict)

@@ -2,9 +2,9 @@
 /* test_request.c - request test: series on synthetic timestamps, frames,
  * CPU layout. */
 #include <string.h>
-#include "request.h"
-#include "request_proto.h"
-#include "request_series.h"
+#include "request/request.h"
+#include "request/request_proto.h"
+#include "request/request_series.h"
 #include "unit.h"
 
 static const struct req_targets local_1k = {

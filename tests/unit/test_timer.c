@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "timer.h"
+#include "core/clock.h"
+#include "timer/timer.h"
 #include "unit.h"
 
 UNIT_TEST(timer_second_aggregates)

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
-#include "opts.h"
+#include "core/opts.h"
 
 struct stats;
 struct json;

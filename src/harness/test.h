@@ -21,10 +21,10 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "fleet.h"
-#include "opts.h"
-#include "results.h"
-#include "rtsetup.h"
+#include "harness/fleet.h"
+#include "core/opts.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {

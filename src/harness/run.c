@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "clock.h"
-#include "explain.h"
-#include "preflight.h"
-#include "stopsig.h"
-#include "test.h"
-#include "tracefs.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "explain/explain.h"
+#include "core/preflight.h"
+#include "core/stopsig.h"
+#include "harness/test.h"
+#include "core/tracefs.h"
 
 volatile sig_atomic_t run_stop_requested;
 static volatile sig_atomic_t *stop_flag;

@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
-#include "bench.h"
-#include "clock.h"
-#include "json.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "test.h"
+#include "harness/bench.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "harness/test.h"
 
 volatile sig_atomic_t bench_stop;
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <time.h>
-#include "json.h"
+#include "core/json.h"
 
 struct stats;
 struct explain;

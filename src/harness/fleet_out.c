@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "fleet.h"
-#include "outfile.h"
+#include "harness/fleet.h"
+#include "core/outfile.h"
 
 static void xml_escape(FILE *f, const char *s)
 {

@@ -5,18 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cleanup.h"
-#include "fleet.h"
-#include "json.h"
-#include "opts.h"
-#include "outfile.h"
-#include "preflight.h"
-#include "explain.h"
-#include "results.h"
-#include "rtsetup.h"
-#include "stats.h"
-#include "sysinfo.h"
-#include "version.h"
+#include "core/cleanup.h"
+#include "harness/fleet.h"
+#include "core/json.h"
+#include "core/opts.h"
+#include "core/outfile.h"
+#include "core/preflight.h"
+#include "explain/explain.h"
+#include "harness/results.h"
+#include "core/rtsetup.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+#include "core/version.h"
 
 static struct json jw;
 static struct outfile out;

@@ -16,9 +16,9 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "fleet.h"
-#include "outfile.h"
-#include "test.h"
+#include "harness/fleet.h"
+#include "core/outfile.h"
+#include "harness/test.h"
 
 #define POLL_NS 10000000LL
 

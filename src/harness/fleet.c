@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "fleet.h"
-#include "json.h"
-#include "stats.h"
+#include "harness/fleet.h"
+#include "core/json.h"
+#include "core/stats.h"
 
 #define FLEET_MAX_RAW 512
 #define FLEET_MAX 64

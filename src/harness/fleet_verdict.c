@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "fleet.h"
-#include "json.h"
+#include "harness/fleet.h"
+#include "core/json.h"
 
 #define BASE_MAX 64
 #define BASE_FILE_MAX (256L << 20)
