@@ -109,6 +109,8 @@ void fleet_json(struct json *j);
 int fleet_end(const char *prog, int status);
 /* Would fleet_end give 3? (for the JSON's return_code) */
 bool fleet_exceeded(void);
+/* Seconds since fleet_check (the JUnit suite's time). */
+long long fleet_elapsed_s(void);
 
 /* For the writers (fleet_out.c). */
 int fleet_count(void);

@@ -15,65 +15,8 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "core/preflight.h"
-#include "core/stopsig.h"
 #include "harness/test.h"
 #include "core/tracefs.h"
-
-volatile sig_atomic_t run_stop_requested;
-static volatile sig_atomic_t *stop_flag;
-static sigset_t stop_set;
-
-static void on_stop(int sig)
-{
-	volatile sig_atomic_t *flag = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST);
-
-	(void)sig;
-	/* Atomic: threads poll these flags (no data race for TSan). */
-	__atomic_store_n(&run_stop_requested, 1, __ATOMIC_RELAXED);
-	if (flag)
-		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
-}
-
-static void on_kick(int sig)
-{
-	(void)sig;
-}
-
-void run_stop_flag(volatile sig_atomic_t *flag)
-{
-	/* Publish, then look: a signal in between is seen by one of the two
-	 * (the handler or this check), and 0 is never stored over its 1. */
-	__atomic_store_n(&stop_flag, flag, __ATOMIC_SEQ_CST);
-	if (flag && __atomic_load_n(&run_stop_requested, __ATOMIC_SEQ_CST))
-		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
-}
-
-bool run_stop_wait(int64_t ns)
-{
-	struct timespec ts = ns_to_timespec(ns);
-
-	return sigtimedwait(&stop_set, NULL, &ts) > 0;
-}
-
-/* First of all: from here on a stop signal ends the run cleanly. */
-static void run_signals(const struct test_ops *ops)
-{
-	sigemptyset(&stop_set);
-	sigaddset(&stop_set, SIGINT);
-	sigaddset(&stop_set, SIGTERM);
-	sigaddset(&stop_set, SIGHUP);
-	/* Blocked from the start, so a signal during setup or warm-up still
-	 * ends the run properly; threads inherit the mask. */
-	if (ops->stop == STOP_BY_SIGWAIT) {
-		pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
-		/* One caught before main() (stopsig.c) waits for sigwait. */
-		if (stopsig_early_signal())
-			raise(stopsig_early_signal());
-	} else
-		stopsig_install(on_stop);
-	if (ops->kick)
-		stopsig_catch(RUN_KICK_SIGNAL, on_kick);
-}
 
 const char *run_base_name(const char *path)
 {

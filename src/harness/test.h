@@ -127,6 +127,9 @@ extern volatile sig_atomic_t run_stop_requested;
 void run_stop_flag(volatile sig_atomic_t *flag);
 /* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came. */
 bool run_stop_wait(int64_t ns);
+/* run_test's first step: install or block the stop signals as ops->stop
+ * says (run_stop.c). */
+void run_signals(const struct test_ops *ops);
 
 /*
  * --explain for nsrc measuring threads: NULL when not asked (or no
