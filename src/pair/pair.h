@@ -134,6 +134,7 @@ struct pair_run {
 	struct pair_shared *shared;	/* stop flags, shared memory */
 	int nopen;			/* pairs whose transport is open */
 	int started_any;		/* workers were started */
+	int live_lines;			/* the live block's height on a terminal */
 	int failed;			/* exit status to return */
 	int nrates;			/* stream: sizes run */
 	struct pair_rate rates[PAIR_MAX_SIZES];

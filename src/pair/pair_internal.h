@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* pair_internal.h - shared by pair.c, pair_worker.c and pair_output.c. */
+/* pair_internal.h - shared by pair.c, pair_stream.c, pair_run.c,
+ * pair_worker.c and pair_output.c. */
 #ifndef RTLAT_PAIR_INTERNAL_H
 #define RTLAT_PAIR_INTERNAL_H
 
@@ -34,13 +35,17 @@ void *pair_receiver(void *arg);
 /* Run a role in a forked child; never returns. */
 void pair_child(struct pair *p, enum pair_role role);
 
-/* pair_stream.c: stream mode (pmq --throughput), one run per size. */
-int pair_stream_measure(struct pair_run *run);
-/* pair.c: open, start, supervise, stop the workers once. */
-int pair_measure_once(void);
-int pair_stream_report(struct test_run *t, struct pair_run *run, int status);
+/* pair_worker.c: stream mode's loops. */
 void pair_stream_send(struct pair *p);
 void pair_stream_receive(struct pair *p);
+
+/* pair_run.c: open, start, supervise, stop the workers once. */
+int pair_measure_once(struct pair_run *run);
+void pair_transport_close(struct pair_run *run);
+
+/* pair_stream.c: stream mode (pmq --throughput), one run per size. */
+int pair_stream_measure(struct pair_run *run);
+int pair_stream_report(struct test_run *t, struct pair_run *run, int status);
 
 /* pair_output.c */
 void pair_print_block(FILE *f, const struct pair_run *run);

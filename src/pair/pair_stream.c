@@ -12,40 +12,6 @@
 #include "pair/pair_internal.h"
 #include "harness/results.h"
 
-void pair_stream_send(struct pair *p)
-{
-	uint64_t i;
-	int err;
-
-	for (i = 0; !p->loops || i < p->loops; i++) {
-		if (p->run->shared->stop)
-			break;
-		err = p->run->ops->send(p, DIR_FWD);
-		if (err == -EINTR)
-			continue;
-		if (err) {
-			pair_fail(p, -err);
-			break;
-		}
-	}
-}
-
-void pair_stream_receive(struct pair *p)
-{
-	uint64_t i;
-	int64_t t;
-
-	for (i = 0; !p->loops || i < p->loops; i++) {
-		if (!pair_next(p))
-			break;
-		t = clock_now_ns();
-		if (!p->cycles)
-			p->t_first = t;
-		p->t_last = t;
-		p->cycles++;
-	}
-}
-
 /* Ready for the next size: workers, counters and flags as new. */
 static void rearm(struct pair_run *run)
 {
@@ -93,8 +59,8 @@ int pair_stream_measure(struct pair_run *run)
 		if (i)
 			rearm(run);
 		run->ops->set_size(run->cfg.sizes[i]);
-		status = pair_measure_once();
-		pair_close();
+		status = pair_measure_once(run);
+		pair_transport_close(run);
 		collect(run, run->cfg.sizes[i]);
 	}
 	return status;

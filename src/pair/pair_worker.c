@@ -99,6 +99,41 @@ int pair_receive(struct pair *p, enum pair_dir dir)
 }
 
 /* Sleep until t (absolute), unless stopping. Returns false at stop. */
+/* Stream mode (pair_stream.c): as fast as the mechanism takes them. */
+void pair_stream_send(struct pair *p)
+{
+	uint64_t i;
+	int err;
+
+	for (i = 0; !p->loops || i < p->loops; i++) {
+		if (p->run->shared->stop)
+			break;
+		err = p->run->ops->send(p, DIR_FWD);
+		if (err == -EINTR)
+			continue;
+		if (err) {
+			pair_fail(p, -err);
+			break;
+		}
+	}
+}
+
+void pair_stream_receive(struct pair *p)
+{
+	uint64_t i;
+	int64_t t;
+
+	for (i = 0; !p->loops || i < p->loops; i++) {
+		if (!pair_next(p))
+			break;
+		t = clock_now_ns();
+		if (!p->cycles)
+			p->t_first = t;
+		p->t_last = t;
+		p->cycles++;
+	}
+}
+
 static bool sleep_until(const struct pair *p, int64_t t)
 {
 	while (clock_sleep_until(t) == EINTR)
