@@ -135,15 +135,14 @@ check-tsan: venv
 
 # libFuzzer harnesses (fuzz/*.c) with ASan+UBSan: each runs FUZZ_S seconds
 # from its seed corpus (fuzz/corpus/NAME; new inputs go to build-fuzz/) and
-# any crash, leak, UB or timeout fails. suite.c is included by fuzz_opts.c
-# (its table is static), so it is left out of the library here, with
-# main.c and manpage.c (the command line's own modules, which need it).
+# any crash, leak, UB or timeout fails. main.c and manpage.c (the command
+# line's own modules) are left out of the library here.
 FUZZ_S ?= 30
 FUZZ_CC ?= clang
 FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_LIB_SRCS := $(filter-out src/main.c src/manpage.c src/suite/suite.c,$(SRCS))
+FUZZ_LIB_SRCS := $(filter-out src/main.c src/manpage.c,$(SRCS))
 
 build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard src/*/*.h)
 	@mkdir -p build-fuzz

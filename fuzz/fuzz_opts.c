@@ -16,19 +16,17 @@
 #include <string.h>
 #include "core/opts.h"
 #include "harness/test.h"
-
-/* suite_opts is static in suite.c: the harness is built with suite.c
- * included here instead of linked. */
-#include "suite/suite.c"
+#include "suite/suite.h"
 
 #define MAX_ARGS 24
 
 static bool help_seen;
 static const struct opt empty[] = { OPT_END };
 
-static struct opt *private_table(const struct opt *a, const struct opt *b)
+/* A test's rows bound by offset store into cfg, as in run_test. */
+static struct opt *private_table(const struct opt *a, void *cfg, const struct opt *b)
 {
-	struct opt *t = opts_join(a, b ? b : empty);
+	struct opt *t = opts_bind(a, cfg, b ? b : empty);
 	int i;
 
 	for (i = 0; t && (t[i].short_name || t[i].long_name); i++) {
@@ -91,6 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS + 1], *buf;
 	int ntests = 0, pick, argc;
+	const struct test_ops *ops;
+	void *cfg = NULL;
 	struct opt *t;
 
 	if (size < 1)
@@ -98,10 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (tests[ntests])
 		ntests++;
 	pick = data[0] % (ntests + 1);
-	if (pick < ntests)
-		t = private_table(tests[pick]->opts, tests[pick]->extra_opts);
-	else
-		t = private_table(suite_opts, NULL);
+	ops = pick < ntests ? tests[pick] : NULL;
+	if (ops && ops->cfg_size && !(cfg = calloc(1, ops->cfg_size)))
+		abort();
+	t = ops ? private_table(ops->opts, cfg, ops->extra_opts) :
+		  private_table(suite_options(), NULL, NULL);
 	buf = malloc(size);
 	if (!t || !buf)
 		abort();
@@ -111,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_ranges(t);
 	free(buf);
 	free(t);
+	free(cfg);
 	return 0;
 }

@@ -12,9 +12,8 @@
 #include "core/opts.h"
 #include "harness/test.h"
 #include "core/version.h"
+#include "suite/suite.h"
 
-extern const char suite_title[];
-struct opt *suite_options(void);
 
 /* Text into roff: backslashes and hyphens escaped, no leading dot. */
 static void roff(FILE *f, const char *s)
@@ -205,13 +204,13 @@ static struct opt *table_of(const char *name, const char **title,
 	*compat = NULL;
 	if (!strcmp(name, "suite")) {
 		*title = suite_title;
-		return suite_options();
+		return opts_join(suite_options(), NULL);
 	}
 	if (!t)
 		return NULL;
 	*title = t->title;
 	*compat = t->compat;
-	return t->extra_opts ? opts_join(t->opts, t->extra_opts) : t->opts;
+	return opts_join(t->opts, t->extra_opts);
 }
 
 static int man_page(const char *name)
@@ -236,8 +235,7 @@ static int man_page(const char *name)
 		return OPTS_EXIT_USAGE;
 	}
 	man_test(stdout, name, title, compat, tbl);
-	if (tbl != suite_options() && tbl != test_find(name)->opts)
-		free(tbl);
+	free(tbl);
 	return 0;
 }
 
@@ -285,15 +283,13 @@ static void completion(FILE *f)
 	      "# option tables; do not edit.\n\n"
 	      "_rtlat_args()\n{\n\tlocal sub=$1 cur=$2 prev=$3 opts=\n\tcase \"$sub\" in\n", f);
 	for (i = 0; tests[i]; i++) {
-		struct opt *tbl = tests[i]->extra_opts ?
-			opts_join(tests[i]->opts, tests[i]->extra_opts) : tests[i]->opts;
+		struct opt *tbl = opts_join(tests[i]->opts, tests[i]->extra_opts);
 
 		snprintf(names, sizeof(names), "%s%s%s", tests[i]->name,
 			 tests[i]->compat ? "|" : "", tests[i]->compat ? tests[i]->compat : "");
 		if (tbl)
 			completion_case(f, names, tbl);
-		if (tbl != tests[i]->opts)
-			free(tbl);
+		free(tbl);
 	}
 	completion_case(f, "suite", suite_options());
 	fputs("\tesac\n\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n}\n\n"

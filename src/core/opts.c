@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -244,16 +245,28 @@ struct opt *opts_join(const struct opt *a, const struct opt *b)
 	return t;
 }
 
-struct opt *opts_find(struct opt *tbl, int short_name, const char *long_name)
+struct opt *opts_bind(const struct opt *a, void *base, const struct opt *b)
+{
+	struct opt *t = opts_join(a, b);
+	int i, na = count_opts(a);
+
+	/* Offset 0 is a field too: every row but --help has a dest. */
+	for (i = 0; t && base && i < na; i++)
+		if (t[i].type != OPT_HELP)
+			t[i].dest = (char *)base + (uintptr_t)t[i].dest;
+	return t;
+}
+
+struct opt *opts_find(const struct opt *tbl, int short_name, const char *long_name)
 {
 	int i;
 
 	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
 		if (short_name && tbl[i].short_name == short_name)
-			return &tbl[i];
+			return (struct opt *)&tbl[i];
 		if (long_name && tbl[i].long_name &&
 		    !strcmp(tbl[i].long_name, long_name))
-			return &tbl[i];
+			return (struct opt *)&tbl[i];
 	}
 	return NULL;
 }

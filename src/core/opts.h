@@ -10,6 +10,7 @@
 #define RTLAT_OPTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define OPTS_EXIT_USAGE 2
@@ -64,6 +65,17 @@ struct opt {
 	bool given;			/* set by opts_parse */
 };
 
+/*
+ * A row's dest in a table bound by offset (a test with a cfg_size): the
+ * field's offset in the config run_test allocates for each run, which
+ * opts_bind turns into its address (every row but OPT_HELP's has one). OPT_AT_STRUCT names a struct inside
+ * the config the same way, for macros that take its address
+ * (TEST_COMMON_OPTS).
+ */
+#define OPT_AT(type, field) ((void *)offsetof(type, field))
+#define OPT_AT_STRUCT(type, field)						\
+	((__typeof__(((type *)0)->field) *)offsetof(type, field))
+
 #define OPT_END { 0, NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, NULL, NULL, false }
 
 /*
@@ -79,10 +91,18 @@ void opts_usage(FILE *f, const char *prog, const char *synopsis,
 		const struct opt *tbl);
 /* " (1..100) [default 5]": an option's range and default (help, man). */
 void opts_usage_tail(FILE *f, const struct opt *o);
-/* The entry for a short or long name, NULL if absent. */
-struct opt *opts_find(struct opt *tbl, int short_name, const char *long_name);
-/* Concatenate tables (each OPT_END-terminated) into a new malloc'd table. */
+/* The entry for a short or long name, NULL if absent (as strchr, not
+ * const when tbl is: the caller knows which it has). */
+struct opt *opts_find(const struct opt *tbl, int short_name, const char *long_name);
+/* Concatenate tables (each OPT_END-terminated; b may be NULL) into a new
+ * malloc'd table. */
 struct opt *opts_join(const struct opt *a, const struct opt *b);
+/*
+ * opts_join, with a's rows bound by offset (OPT_AT) made to point into
+ * base (a run's config); b's rows are kept as they are. base NULL: a's
+ * rows hold addresses already.
+ */
+struct opt *opts_bind(const struct opt *a, void *base, const struct opt *b);
 /* Print the one error line for an option (used by later checks too). */
 void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -76,9 +76,9 @@ static int run_measure(struct test_run *t)
 {
 	const struct test_ops *ops = t->ops;
 	struct rt_options ro = {
-		.no_mlock = ops->common->no_mlock,
-		.no_dma_latency = ops->common->no_dma_latency,
-		.strict = ops->common->strict,
+		.no_mlock = t->common->no_mlock,
+		.no_dma_latency = t->common->no_dma_latency,
+		.strict = t->common->strict,
 	};
 
 	doctor_line(t);
@@ -110,7 +110,7 @@ static int run_setup(struct test_run *t)
 
 struct explain *run_explain_new(struct test_run *t, int nsrc)
 {
-	const struct test_common *c = t->ops->common;
+	const struct test_common *c = t->common;
 
 	if (!c->explain)
 		return NULL;
@@ -120,7 +120,7 @@ struct explain *run_explain_new(struct test_run *t, int nsrc)
 
 int run_explain_start(struct test_run *t)
 {
-	bool strict = t->ops->common->strict;
+	bool strict = t->common->strict;
 	char err[300];
 
 	if (!t->explain || !explain_start(t->explain, t->prog, err, sizeof(err))) {
@@ -138,7 +138,7 @@ int run_explain_start(struct test_run *t)
 /* --explain-over alone: bad input. */
 static int check_explain(struct test_run *t)
 {
-	const struct test_common *c = t->ops->common;
+	const struct test_common *c = t->common;
 
 	if (!c->explain_over_us || c->explain)
 		return 0;
@@ -153,7 +153,7 @@ static int run_once(struct test_run *t)
 	const struct test_ops *ops = t->ops;
 	int status;
 
-	results_begin(&t->res, ops->common->json, ops->name, t->argc, t->argv);
+	results_begin(&t->res, t->common->json, ops->name, t->argc, t->argv);
 	if (run_setup(t)) {
 		status = 1;
 		goto out;
@@ -178,6 +178,31 @@ out:
 	return status;
 }
 
+/* The run's own config and its copy of the option table, bound to it. */
+static int run_bind(struct test_run *t)
+{
+	const struct test_ops *ops = t->ops;
+
+	t->common = ops->common;
+	if (ops->cfg_size) {
+		t->cfg = calloc(1, ops->cfg_size);
+		if (!t->cfg)
+			goto fail;
+		t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
+	}
+	if (ops->run_size) {
+		t->state = calloc(1, ops->run_size);
+		if (!t->state)
+			goto fail;
+	}
+	t->opts = opts_bind(ops->opts, t->cfg, ops->extra_opts);
+	if (t->opts)
+		return 0;
+fail:
+	fprintf(stderr, "%s: cannot set up: %s\n", t->prog, strerror(ENOMEM));
+	return -1;
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
@@ -189,9 +214,12 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	t.argc = argc;
 	t.argv = argv;
 	run_signals(ops);
-	fleet_begin(&ops->common->fleet, ops->name);
-	t.opts = ops->extra_opts ? opts_join(ops->opts, ops->extra_opts) : ops->opts;
-	if (!t.opts || run_parse(t.prog, ops->title, t.opts, argc, argv))
+	if (run_bind(&t)) {
+		status = 1;
+		goto out_opts;
+	}
+	fleet_begin(&t.common->fleet, ops->name);
+	if (run_parse(t.prog, ops->title, t.opts, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */
 	status = check_explain(&t);
@@ -204,7 +232,8 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	status = fleet_iterate(&t, run_once);
 	status = fleet_end(t.prog, status);
 out_opts:
-	if (t.opts != ops->opts)
-		free(t.opts);
+	free(t.opts);
+	free(t.cfg);
+	free(t.state);
 	return status;
 }

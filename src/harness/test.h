@@ -74,9 +74,24 @@ struct test_ops {
 	const char *name;		/* "pmq": rtlat pmq */
 	const char *compat;		/* "pmqtest": argv[0] name; NULL: none */
 	const char *title;		/* one line for --help */
-	struct opt *opts;		/* OPT_END-terminated, with TEST_COMMON_OPTS */
-	struct opt *extra_opts;		/* appended (a pair mechanism's); or NULL */
-	struct test_common *common;	/* where TEST_COMMON_OPTS store */
+	const struct opt *opts;		/* OPT_END-terminated, with TEST_COMMON_OPTS */
+	const struct opt *extra_opts;	/* appended (a pair mechanism's); or NULL */
+	/* Where TEST_COMMON_OPTS store: an address, or with cfg_size its
+	 * offset in the config (OPT_AT_STRUCT(struct foo_config, common)). */
+	struct test_common *common;
+	/*
+	 * The test's config, owned by the run (as rtla's tool->data): when
+	 * not 0, run_test allocates cfg_size zeroed bytes for each run, binds
+	 * the rows of opts (OPT_AT: offsets) to it and hands it to every
+	 * callback as t->cfg. 0: the rows hold addresses (older tests).
+	 */
+	size_t cfg_size;
+	/* The test's run state (its threads, series, errors), allocated
+	 * zeroed with the config and handed over as t->state; 0: none.
+	 * With --iterations each iteration runs in a forked child (a crash
+	 * is that iteration's failure), so it starts from the state check()
+	 * left, never from the last iteration's. */
+	size_t run_size;
 	enum test_stop stop;
 	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
 	const void *data;		/* the test's own (pair: its transport) */
@@ -107,7 +122,11 @@ struct test_ops {
 struct test_run {
 	const struct test_ops *ops;
 	const char *prog;		/* argv[0]'s base name */
-	struct opt *opts;		/* the table parsed (opts + extra_opts) */
+	struct opt *opts;		/* the table parsed (opts + extra_opts),
+					 * the run's copy: its "given" marks */
+	void *cfg;			/* the test's config (cfg_size), or NULL */
+	void *state;			/* the test's run state (run_size), or NULL */
+	struct test_common *common;	/* the options every test has */
 	struct results res;
 	/* Why the harness did not measure (a --strict real-time setting
 	 * failed): the report prints it and puts it in the JSON. */

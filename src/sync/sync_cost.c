@@ -16,23 +16,27 @@
 #define COST_BUCKET_NS	10
 #define COST_BUCKETS	100000		/* 1 ms, then overflow */
 
-static struct sync_result *res;
-static int64_t end_ns;
+/* What the measuring thread reads (bench_thread.arg). */
+struct cost_ctx {
+	const struct sync_config *c;
+	struct sync_result *res;
+	int64_t end_ns;
+};
 
 static void cost_mutex(struct bench_thread *bt)
 {
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	uint64_t i;
+	const struct cost_ctx *x = bt->arg;
+	uint64_t i, loops = (uint64_t)x->c->loops;
 	int64_t t0;
 
-	(void)bt;
-	for (i = 0; !sync_cfg.loops || i < (uint64_t)sync_cfg.loops; i++) {
-		if (bench_stop || (end_ns && clock_now_ns() >= end_ns))
+	for (i = 0; !loops || i < loops; i++) {
+		if (bench_stop || (x->end_ns && clock_now_ns() >= x->end_ns))
 			break;
 		t0 = clock_now_ns();
 		pthread_mutex_lock(&m);
 		pthread_mutex_unlock(&m);
-		stats_add(&res->s, clock_now_ns() - t0);
+		stats_add(&x->res->s, clock_now_ns() - t0);
 	}
 	pthread_mutex_destroy(&m);
 }
@@ -41,12 +45,13 @@ static void cost_sem(struct bench_thread *bt)
 {
 	struct pair_run *run = pair_current();
 	struct pair *p = &run->pairs[0];
-	uint64_t i;
+	const struct cost_ctx *x = bt->arg;
+	uint64_t i, loops = (uint64_t)x->c->loops;
 	int64_t t0;
 	int err;
 
-	for (i = 0; !sync_cfg.loops || i < (uint64_t)sync_cfg.loops; i++) {
-		if (bench_stop || (end_ns && clock_now_ns() >= end_ns))
+	for (i = 0; !loops || i < loops; i++) {
+		if (bench_stop || (x->end_ns && clock_now_ns() >= x->end_ns))
 			break;
 		t0 = clock_now_ns();
 		err = run->ops->send(p, DIR_FWD);
@@ -56,15 +61,15 @@ static void cost_sem(struct bench_thread *bt)
 			bt->err = -err;
 			break;
 		}
-		stats_add(&res->s, clock_now_ns() - t0);
+		stats_add(&x->res->s, clock_now_ns() - t0);
 	}
 }
 
-static int cost_open(void)
+static int cost_open(const struct sync_config *c)
 {
 	struct pair_run *run = pair_current();
 
-	if (sync_cfg.type == TYPE_MUTEX)
+	if (c->type == TYPE_MUTEX)
 		return 0;
 	if (run->ops->open(&run->pairs[0]))
 		return -1;
@@ -72,17 +77,17 @@ static int cost_open(void)
 	return 0;
 }
 
-int sync_cost(struct sync_result *r, int64_t end, const char **err)
+int sync_cost(const struct sync_config *c, struct sync_result *r, int64_t end,
+	      const char **err)
 {
+	struct cost_ctx x = { .c = c, .res = r, .end_ns = end };
 	struct bench_thread bt = {
-		.prio = (int)sync_cfg.prio, .cpu = (int)sync_cfg.cpu,
-		.fn = sync_cfg.type == TYPE_MUTEX ? cost_mutex : cost_sem,
+		.prio = (int)c->prio, .cpu = (int)c->cpu,
+		.fn = c->type == TYPE_MUTEX ? cost_mutex : cost_sem, .arg = &x,
 	};
 	int status = 0;
 
-	res = r;
-	end_ns = end;
-	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open()) {
+	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open(c)) {
 		*err = "test 1: cannot create the semaphore";
 		return 1;
 	}
@@ -96,7 +101,7 @@ int sync_cost(struct sync_result *r, int64_t end, const char **err)
 		       "test 1: the semaphore call failed";
 		status = 1;
 	}
-	if (sync_cfg.type != TYPE_MUTEX)
+	if (c->type != TYPE_MUTEX)
 		pair_close();
 	return status;
 }

@@ -95,46 +95,46 @@ static void high_task(struct bench_thread *bt)
 	}
 }
 
-static int inv_lock_init(void)
+static int inv_lock_init(const struct sync_config *c)
 {
 	static const int proto[] = { PTHREAD_PRIO_NONE, PTHREAD_PRIO_INHERIT, PTHREAD_PRIO_PROTECT };
 	pthread_mutexattr_t a;
 	int err;
 
 	pthread_mutexattr_init(&a);
-	err = pthread_mutexattr_setprotocol(&a, proto[sync_cfg.protocol]);
-	if (!err && sync_cfg.protocol == PROTO_PROTECT)
-		err = pthread_mutexattr_setprioceiling(&a, (int)sync_cfg.prio);
+	err = pthread_mutexattr_setprotocol(&a, proto[c->protocol]);
+	if (!err && c->protocol == PROTO_PROTECT)
+		err = pthread_mutexattr_setprioceiling(&a, (int)c->prio);
 	if (!err)
 		err = pthread_mutex_init(&lock, &a);
 	pthread_mutexattr_destroy(&a);
 	return err;
 }
 
-int sync_inversion(struct inv_result *r, int64_t end, const char **err)
+int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t end, const char **err)
 {
 	struct bench_thread bt[3] = {
-		{ .prio = (int)sync_cfg.prio - 2, .fn = low_task },
-		{ .prio = (int)sync_cfg.prio - 1, .fn = medium_task },
-		{ .prio = (int)sync_cfg.prio, .fn = high_task },
+		{ .prio = (int)c->prio - 2, .fn = low_task },
+		{ .prio = (int)c->prio - 1, .fn = medium_task },
+		{ .prio = (int)c->prio, .fn = high_task },
 	};
 	int i, status = 0;
 
 	res = r;
 	end_ns = end;
 	taken = -1;
-	rounds = (uint64_t)sync_cfg.rounds;
-	cs_ns = sync_cfg.cs_us * NSEC_PER_USEC;
-	hog_ns = sync_cfg.hog_ms * NSEC_PER_MSEC;
+	rounds = (uint64_t)c->rounds;
+	cs_ns = c->cs_us * NSEC_PER_USEC;
+	hog_ns = c->hog_ms * NSEC_PER_MSEC;
 	period = 2 * (cs_ns + hog_ns) + NSEC_PER_MSEC;
-	r->bound_ns = cs_ns + sync_cfg.margin_us * NSEC_PER_USEC;
-	if (stats_init(&r->s, 0, INV_BUCKET_NS, INV_BUCKETS) || inv_lock_init()) {
+	r->bound_ns = cs_ns + c->margin_us * NSEC_PER_USEC;
+	if (stats_init(&r->s, 0, INV_BUCKET_NS, INV_BUCKETS) || inv_lock_init(c)) {
 		*err = "test 3: cannot create the mutex";
 		return 1;
 	}
 	r->ran = true;
 	for (i = 0; i < 3; i++)
-		bt[i].cpu = (int)sync_cfg.cpu;
+		bt[i].cpu = (int)c->cpu;
 	base = clock_now_ns() + INV_START_NS;
 	if (bench_start(bt, 3)) {
 		*err = "test 3: cannot start the tasks";

@@ -7,6 +7,7 @@
  * one CPU hand off and back, so every hand-off is a context switch.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "core/opts.h"
 #include "pair/pair.h"
 #include "sync/sync.h"
@@ -18,39 +19,46 @@ extern const struct test_ops test_ptsem, test_svsem;
 static struct test_run pair_t;
 
 /* The pair test's own option, as if given on its command line. */
-static int pair_type_opts(const char *prog, const struct test_ops *ops)
+static int pair_type_opts(const struct sync_config *c, const char *prog,
+			  const struct test_ops *ops)
 {
 	static const char *const ptsem_types[] = { "sem", "named-sem", NULL, "mutex" };
 	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
-	int argc = 1;
+	struct opt *tbl = opts_join(ops->extra_opts, NULL);
+	int argc = 1, ret;
 
-	opts_defaults(ops->extra_opts);
+	if (!tbl)
+		return -1;
+	opts_defaults(tbl);
 	if (ops == &test_ptsem) {
 		argv[argc++] = "--type";
-		argv[argc++] = (char *)ptsem_types[sync_cfg.type];
-	} else if (sync_cfg.fork) {
+		argv[argc++] = (char *)ptsem_types[c->type];
+	} else if (c->fork) {
 		argv[argc++] = "-f";
 	}
-	return opts_parse(prog, "", ops->extra_opts, argc, argv) < 0 ? -1 : 0;
+	ret = opts_parse(prog, "", tbl, argc, argv) < 0 ? -1 : 0;
+	free(tbl);
+	return ret;
 }
 
 /* One pair on sync's CPU and priority (sync.h). */
-int sync_pair_prepare(const char *prog)
+int sync_pair_prepare(const struct sync_config *c, const char *prog)
 {
-	const struct test_ops *ops = sync_cfg.type == TYPE_SYSV ? &test_svsem : &test_ptsem;
+	const struct test_ops *ops = c->type == TYPE_SYSV ? &test_svsem : &test_ptsem;
 
 	opts_defaults(pair_opts);
-	pair_cfg.loops = sync_cfg.loops;
-	pair_cfg.duration_s = sync_cfg.duration_s;
-	pair_cfg.prio = sync_cfg.prio;
-	pair_cfg.affinity = sync_cfg.cpu;
+	pair_cfg.loops = c->loops;
+	pair_cfg.duration_s = c->duration_s;
+	pair_cfg.prio = c->prio;
+	pair_cfg.affinity = c->cpu;
 	pair_cfg.threads = 1;
 	pair_cfg.interval_us = SWITCH_INTERVAL_US;
 	pair_cfg.quiet = true;
 	pair_t.ops = ops;
 	pair_t.prog = prog;
 	pair_t.opts = pair_opts;
-	if (pair_type_opts(prog, ops) || pair_check(&pair_t))
+	pair_t.common = ops->common;
+	if (pair_type_opts(c, prog, ops) || pair_check(&pair_t))
 		return -1;
 	return pair_setup(&pair_t) ? -1 : 0;
 }
