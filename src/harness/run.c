@@ -203,6 +203,26 @@ fail:
 	return -1;
 }
 
+int run_nested(struct test_run *t, const struct test_ops *ops, const char *prog)
+{
+	memset(t, 0, sizeof(*t));
+	t->ops = ops;
+	t->prog = prog;
+	if (run_bind(t))
+		return -1;
+	opts_defaults(t->opts);
+	return 0;
+}
+
+void run_nested_free(struct test_run *t)
+{
+	free(t->opts);
+	free(t->cfg);
+	free(t->state);
+	t->opts = NULL;
+	t->cfg = t->state = NULL;
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
@@ -232,8 +252,6 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	status = fleet_iterate(&t, run_once);
 	status = fleet_end(t.prog, status);
 out_opts:
-	free(t.opts);
-	free(t.cfg);
-	free(t.state);
+	run_nested_free(&t);
 	return status;
 }

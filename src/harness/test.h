@@ -166,6 +166,14 @@ int run_explain_start(struct test_run *t);
  * errno. */
 int run_thread(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/*
+ * A test inside another (rtlat sync runs a pair test): t as run_test sets
+ * it up, its config at the defaults, nothing parsed; 0 or -1 after the
+ * message. run_nested_free releases what run_test would.
+ */
+int run_nested(struct test_run *t, const struct test_ops *ops, const char *prog);
+void run_nested_free(struct test_run *t);
+
 /* Defaults, parse, and no operands left: 0, or -1 after the message. */
 int run_parse(const char *prog, const char *title, struct opt *tbl,
 	      int argc, char **argv);

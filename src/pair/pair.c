@@ -25,35 +25,32 @@
 #define HIST_BUCKET_NS	100		/* 0.1 us resolution ... */
 #define HIST_BUCKETS	20000		/* ... up to 2 ms, then overflow */
 
-/* The one run: the option table stores into pair_cfg. */
-struct pair_config pair_cfg;
-static struct pair_run run;
-
-struct opt pair_opts[] = {
-	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, &pair_cfg.affinity,
+/* The rows store into the run's struct pair_config (t->cfg). */
+const struct opt pair_opts[] = {
+	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, OPT_AT(struct pair_config, affinity),
 	  "pin pair i to CPU i mod ncpus; with CPU, pin all to it", NULL, false },
 	{ 'b', "breaktrace", OPT_INT, OPT_ARG_REQUIRED, "USEC", 1, MAX_INTERVAL_US, 0,
-	  &pair_cfg.breaktrace_us, "stop ftrace and the test when a latency exceeds USEC", NULL, false },
+	  OPT_AT(struct pair_config, breaktrace_us), "stop ftrace and the test when a latency exceeds USEC", NULL, false },
 	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, MAX_INTERVAL_US, 500,
-	  &pair_cfg.distance_us, "interval distance between pairs in us", NULL, false },
+	  OPT_AT(struct pair_config, distance_us), "interval distance between pairs in us", NULL, false },
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 0,
-	  &pair_cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: no limit", NULL, false },
+	  OPT_AT(struct pair_config, duration_s), "run for TIME (N[s|m|h|d]); 0: no limit", NULL, false },
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 1000,
-	  &pair_cfg.interval_us, "base interval in us", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, &pair_cfg.loops,
+	  OPT_AT(struct pair_config, interval_us), "base interval in us", NULL, false },
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, OPT_AT(struct pair_config, loops),
 	  "cycles per pair; 0: until stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, &pair_cfg.prio,
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, OPT_AT(struct pair_config, prio),
 	  "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &pair_cfg.quiet,
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pair_config, quiet),
 	  "print only the final summary", NULL, false },
-	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &pair_cfg.smp,
+	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pair_config, smp),
 	  "SMP testing: -a -t and the same priority for all pairs", NULL, false },
-	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, &pair_cfg.threads,
+	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, OPT_AT(struct pair_config, threads),
 	  "number of pairs; without NUM, one per CPU", NULL, false },
-	TEST_EXPLAIN_OPTS(&pair_cfg.common),
-	TEST_COMMON_OPTS(&pair_cfg.common, "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
+	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct pair_config, common)),
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct pair_config, common), "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
 	OPT_END
 };
 
@@ -72,27 +69,28 @@ static int online_cpu(int i)
 	return 0;
 }
 
-static int check_config(const char *prog, struct opt *tbl, struct pair_run *run)
+static int check_config(const char *prog, struct opt *tbl, struct pair_config *c,
+			struct pair_run *run)
 {
 	long long last;
 
-	if (pair_cfg.smp) {
+	if (c->smp) {
 		if (!opts_find(tbl, 't', NULL)->given)
-			pair_cfg.threads = -1;
+			c->threads = -1;
 		if (!opts_find(tbl, 'a', NULL)->given)
-			pair_cfg.affinity = -1;
+			c->affinity = -1;
 	}
-	run->npairs = pair_cfg.threads == -1 ? cpus_online() : (int)pair_cfg.threads;
+	run->npairs = c->threads == -1 ? cpus_online() : (int)c->threads;
 	if (run->npairs > MAX_PAIRS)
 		run->npairs = MAX_PAIRS;
-	last = pair_cfg.interval_us + (long long)(run->npairs - 1) * pair_cfg.distance_us;
+	last = c->interval_us + (long long)(run->npairs - 1) * c->distance_us;
 	if (last > MAX_INTERVAL_US) {
 		opts_error(prog, opts_find(tbl, 'd', NULL),
 			   "the last pair's interval would be %lld us; accepted: intervals up to %lld us (1 hour)",
 			   last, MAX_INTERVAL_US);
 		return -1;
 	}
-	if (pair_cfg.breaktrace_us) {
+	if (c->breaktrace_us) {
 		char err[256];
 
 		if (tracefs_open(prog, err, sizeof(err))) {
@@ -106,16 +104,18 @@ static int check_config(const char *prog, struct opt *tbl, struct pair_run *run)
 /* After parsing: the harness's checks, then the transport's. */
 int pair_check(struct test_run *t)
 {
-	memset(&run, 0, sizeof(run));
-	run.ops = t->ops->data;
-	run.name = t->ops->name;
-	run.prog = t->prog;
-	if (check_config(t->prog, t->opts, &run))
+	struct pair_run *run = t->state;
+
+	memset(run, 0, sizeof(*run));
+	run->ops = t->ops->data;
+	run->name = t->ops->name;
+	run->prog = t->prog;
+	run->cfg = t->cfg;
+	if (check_config(t->prog, t->opts, t->cfg, run))
 		return -1;
-	run.cfg = pair_cfg;
-	if (run.ops->setup && run.ops->setup(&run))
+	if (run->ops->setup && run->ops->setup(run))
 		return -1;
-	if (run.cfg.stream && run.cfg.common.explain) {
+	if (run->cfg->stream && run->cfg->common.explain) {
 		opts_error(t->prog, opts_find(t->opts, 0, "explain"),
 			   "explains latency spikes, not a stream's rate; accepted: --explain without --throughput");
 		return -1;
@@ -142,24 +142,24 @@ static int alloc_pairs(struct pair_run *run)
 	run_stop_flag(&run->shared->stop);
 	for (i = 0; i < run->npairs; i++) {
 		struct pair *p = &run->pairs[i];
-		int prio = (int)run->cfg.prio;
+		int prio = (int)run->cfg->prio;
 
 		p->index = i;
 		p->run = run;
-		p->interval_ns = (run->cfg.interval_us + i * run->cfg.distance_us) *
+		p->interval_ns = (run->cfg->interval_us + i * run->cfg->distance_us) *
 				 NSEC_PER_USEC;
-		p->loops = (uint64_t)run->cfg.loops;
+		p->loops = (uint64_t)run->cfg->loops;
 		stats_reset(&p->lat);
 		hist_init_mem(&p->lat.hist, 0, HIST_BUCKET_NS, HIST_BUCKETS,
 			      hist + (size_t)HIST_BUCKETS * i);
 		p->priv = privs ? privs + priv * i : NULL;
-		if (prio > 0 && !run->cfg.smp)
+		if (prio > 0 && !run->cfg->smp)
 			prio = prio - i > 1 ? prio - i : 1;
 		p->w[ROLE_SENDER].prio = p->w[ROLE_RECEIVER].prio = prio;
 		p->w[ROLE_SENDER].cpu = p->w[ROLE_RECEIVER].cpu =
-			run->cfg.affinity == -2 ? -1 :
-			run->cfg.affinity == -1 ? online_cpu(i) :
-			(int)run->cfg.affinity;
+			run->cfg->affinity == -2 ? -1 :
+			run->cfg->affinity == -1 ? online_cpu(i) :
+			(int)run->cfg->affinity;
 		p->w[ROLE_SENDER].cur_cpu = p->w[ROLE_RECEIVER].cur_cpu = -1;
 	}
 	return 0;
@@ -167,41 +167,46 @@ static int alloc_pairs(struct pair_run *run)
 
 int pair_setup(struct test_run *t)
 {
-	(void)t;
-	return alloc_pairs(&run);
+	struct pair_run *run = t->state;
+
+	return alloc_pairs(run);
 }
 
 int pair_rt_apply(struct test_run *t)
 {
-	(void)t;
-	return rt_probe(run.pairs[0].w[0].prio, run.pairs[0].w[0].cpu);
+	struct pair_run *run = t->state;
+
+	return rt_probe(run->pairs[0].w[0].prio, run->pairs[0].w[0].cpu);
 }
 
 /* --explain: each receiver is a source; before its wake-up, the
  * hand-off is on the sender's side. */
 static int explain_receivers(struct test_run *t)
 {
-	struct explain *x = run_explain_new(t, run.npairs);
+	struct pair_run *run = t->state;
+	struct explain *x = run_explain_new(t, run->npairs);
 	int i;
 
 	for (i = 0; x && i < x->nsrc; i++)
-		explain_src_set(x, i, run.pairs[i].w[ROLE_RECEIVER].cpu,
+		explain_src_set(x, i, run->pairs[i].w[ROLE_RECEIVER].cpu,
 				"the sender's side: its send and the hand-off", false,
 				"pair %d", i);
 	if (run_explain_start(t))
 		return -1;
 	for (i = 0; t->explain && i < t->explain->nsrc; i++)
-		run.pairs[i].xsrc = &t->explain->src[i];
+		run->pairs[i].xsrc = &t->explain->src[i];
 	return 0;
 }
 
 int pair_measure(struct test_run *t)
 {
-	if (run.cfg.stream)
-		return pair_stream_measure(&run);
+	struct pair_run *run = t->state;
+
+	if (run->cfg->stream)
+		return pair_stream_measure(run);
 	if (explain_receivers(t))
 		return 1;
-	return pair_measure_once(&run);
+	return pair_measure_once(run);
 }
 
 /* All pairs as one series: the suite's table, the fleet outputs, the
@@ -242,30 +247,32 @@ static void check_delivered(struct pair_run *r)
 
 int pair_report(struct test_run *t, int status)
 {
-	if (run.cfg.stream)
-		return pair_stream_report(t, &run, status);
+	struct pair_run *run = t->state;
+
+	if (run->cfg->stream)
+		return pair_stream_report(t, run, status);
 	if (status)
-		run.failed = 1;
-	check_delivered(&run);
-	if (t->error && !run.fail_msg[0])
-		snprintf(run.fail_msg, sizeof(run.fail_msg), "%s", t->error);
-	pair_transport_close(&run);
-	if (run.started_any || !run.failed) {
+		run->failed = 1;
+	check_delivered(run);
+	if (t->error && !run->fail_msg[0])
+		snprintf(run->fail_msg, sizeof(run->fail_msg), "%s", t->error);
+	pair_transport_close(run);
+	if (run->started_any || !run->failed) {
 		/* The final block replaces the live one on a terminal. */
-		if (run.live_lines)
-			printf("\033[%dA", run.live_lines);
-		pair_print_block(stdout, &run);
+		if (run->live_lines)
+			printf("\033[%dA", run->live_lines);
+		pair_print_block(stdout, run);
 	}
 	fflush(stdout);
-	if (run.fail_msg[0])
-		fprintf(stderr, "%s: %s\n", run.prog, run.fail_msg);
-	if (run.shared && run.shared->break_hit)
+	if (run->fail_msg[0])
+		fprintf(stderr, "%s: %s\n", run->prog, run->fail_msg);
+	if (run->shared && run->shared->break_hit)
 		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
-			run.prog, run.shared->break_pair,
-			ns_to_us_round((double)run.shared->break_ns), run.cfg.breaktrace_us);
-	report_summary(&run);
-	pair_write_json(&run, &t->res);
-	return run.failed ? 1 : 0;
+			run->prog, run->shared->break_pair,
+			ns_to_us_round((double)run->shared->break_ns), run->cfg->breaktrace_us);
+	report_summary(run);
+	pair_write_json(run, &t->res);
+	return run->failed ? 1 : 0;
 }
 
 /* rtlat suite: every pair on its own CPU, one priority, one interval. */
@@ -273,15 +280,4 @@ long long pair_suite_args(char *buf, size_t len, long long d, long long prio)
 {
 	snprintf(buf, len, "-S -p %lld -i 1000 -d 0 -q -D %lld", prio, d);
 	return d;
-}
-
-/* rtlat sync runs the harness inside its own test (see pair.h). */
-struct pair_run *pair_current(void)
-{
-	return &run;
-}
-
-void pair_close(void)
-{
-	pair_transport_close(&run);
 }

@@ -128,7 +128,7 @@ struct pair_run {
 	const struct transport_ops *ops;
 	const char *name;		/* the test's: "pmq" */
 	const char *prog;
-	struct pair_config cfg;
+	struct pair_config *cfg;	/* the run's (t->cfg); the transport's check may set it */
 	int npairs;
 	struct pair *pairs;
 	struct pair_shared *shared;	/* stop flags, shared memory */
@@ -144,7 +144,7 @@ struct pair_run {
 /* Workers are forked processes (a pid to signal), not threads. */
 static inline bool pair_is_fork(const struct pair *p)
 {
-	return p->run->cfg.fork;
+	return p->run->cfg->fork;
 }
 
 /* The stop flag, set once (a signal handler, the main thread or a worker)
@@ -161,8 +161,7 @@ static inline void pair_stop(struct pair_run *run)
 }
 
 /* The harness's side of every pair test (pair.c). */
-extern struct pair_config pair_cfg;
-extern struct opt pair_opts[];
+extern const struct opt pair_opts[];
 int pair_check(struct test_run *t);
 int pair_setup(struct test_run *t);
 int pair_rt_apply(struct test_run *t);
@@ -170,13 +169,14 @@ int pair_measure(struct test_run *t);
 int pair_report(struct test_run *t, int status);
 long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
 /*
- * The harness inside another test (rtlat sync): with pair_cfg and a
- * test_run naming a pair test set by the caller, pair_check, pair_setup
- * and pair_measure run as usual; pair_current() is the run (its pairs'
- * statistics), pair_close() closes the transport without a report.
+ * The harness inside another test (rtlat sync): run_nested() gives a
+ * test_run of a pair test, its config (t->cfg, a struct pair_config) at
+ * the defaults and its run (t->state, a struct pair_run); the caller sets
+ * the config, then pair_check, pair_setup and pair_measure run as usual;
+ * pair_transport_close() closes the transport without a report, and
+ * run_nested_free() releases the rest.
  */
-struct pair_run *pair_current(void);
-void pair_close(void);
+void pair_transport_close(struct pair_run *run);
 
 /*
  * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
@@ -186,7 +186,10 @@ void pair_close(void);
 	{								\
 		.name = tname, .compat = tcompat, .title = ttitle,	\
 		.opts = pair_opts, .extra_opts = topts,			\
-		.common = &pair_cfg.common, .stop = STOP_BY_HANDLER,	\
+		.common = OPT_AT_STRUCT(struct pair_config, common),	\
+		.cfg_size = sizeof(struct pair_config),			\
+		.run_size = sizeof(struct pair_run),			\
+		.stop = STOP_BY_HANDLER,				\
 		.kick = true, .data = transport,			\
 		.suite_args = pair_suite_args, .check = pair_check,	\
 		.setup = pair_setup, .rt_apply = pair_rt_apply,		\

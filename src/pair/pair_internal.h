@@ -41,7 +41,6 @@ void pair_stream_receive(struct pair *p);
 
 /* pair_run.c: open, start, supervise, stop the workers once. */
 int pair_measure_once(struct pair_run *run);
-void pair_transport_close(struct pair_run *run);
 
 /* pair_stream.c: stream mode (pmq --throughput), one run per size. */
 int pair_stream_measure(struct pair_run *run);

@@ -86,7 +86,7 @@ static void json_pair(struct json *j, const struct pair_run *run,
 
 static void json_settings(struct json *j, const struct pair_run *run)
 {
-	const struct pair_config *c = &run->cfg;
+	const struct pair_config *c = run->cfg;
 
 	json_obj_open(j, "settings");
 	json_str(j, "test", run->name);

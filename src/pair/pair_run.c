@@ -59,7 +59,7 @@ static int start_workers(struct pair_run *run)
 
 	for (i = 0; i < run->npairs; i++)
 		for (r = ROLE_SENDER; r <= ROLE_RECEIVER; r++) {
-			err = run->cfg.fork ? start_child(run, &run->pairs[i], r) :
+			err = run->cfg->fork ? start_child(run, &run->pairs[i], r) :
 			      start_thread(run, &run->pairs[i], r);
 			if (err)
 				return err;
@@ -78,7 +78,7 @@ static bool check_children(struct pair_run *run)
 {
 	int i, r, status;
 
-	if (!run->cfg.fork)
+	if (!run->cfg->fork)
 		return false;
 	for (i = 0; i < run->npairs; i++)
 		for (r = 0; r < 2; r++) {
@@ -156,9 +156,9 @@ static void kick(const struct pair_run *run)
 
 			if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 				continue;
-			if (run->cfg.fork && w->pid)
+			if (run->cfg->fork && w->pid)
 				kill(w->pid, PAIR_KICK_SIGNAL);
-			else if (!run->cfg.fork && w->created)
+			else if (!run->cfg->fork && w->created)
 				pthread_kill(w->thread, PAIR_KICK_SIGNAL);
 		}
 }
@@ -170,7 +170,7 @@ static void progress(struct pair_run *run, int64_t start, bool final)
 	int64_t worst = 0, el = (clock_now_ns() - start) / NSEC_PER_SEC;
 	int i;
 
-	if (run->cfg.quiet)
+	if (run->cfg->quiet)
 		return;
 	if (isatty(STDOUT_FILENO)) {
 		if (run->live_lines)
@@ -189,9 +189,9 @@ static void progress(struct pair_run *run, int64_t start, bool final)
 	 * pipe here, and no escape code is written when it is not a terminal. */
 	if (final)
 		fprintf(stderr, "\r%*s\r", 78, "");
-	else if (run->cfg.duration_s)
+	else if (run->cfg->duration_s)
 		fprintf(stderr, "\r%s: elapsed %llds, remaining %llds, worst %lld us   ",
-			run->prog, (long long)el, run->cfg.duration_s - (long long)el,
+			run->prog, (long long)el, run->cfg->duration_s - (long long)el,
 			ns_to_us_round((double)worst));
 	else
 		fprintf(stderr, "\r%s: elapsed %llds, worst %lld us   ",
@@ -202,7 +202,7 @@ static void progress(struct pair_run *run, int64_t start, bool final)
 static void supervise(struct pair_run *run)
 {
 	int64_t start = clock_now_ns(), last_draw = 0, now;
-	int64_t end = run->cfg.duration_s ? start + run->cfg.duration_s * NSEC_PER_SEC : 0;
+	int64_t end = run->cfg->duration_s ? start + run->cfg->duration_s * NSEC_PER_SEC : 0;
 
 	while (!pair_stopping(run) && !all_finished(run)) {
 		if (check_children(run) || worker_error(run))
@@ -217,7 +217,7 @@ static void supervise(struct pair_run *run)
 		usleep(10000);
 	}
 	pair_stop(run);
-	if (!run->cfg.quiet && !isatty(STDOUT_FILENO))
+	if (!run->cfg->quiet && !isatty(STDOUT_FILENO))
 		progress(run, start, true);
 }
 
@@ -237,13 +237,13 @@ static void stop_workers(struct pair_run *run)
 		for (r = 0; r < 2; r++) {
 			struct pair_worker *w = &run->pairs[i].w[r];
 
-			if (run->cfg.fork && w->pid) {
+			if (run->cfg->fork && w->pid) {
 				if (!w->finished)
 					kill(w->pid, SIGKILL);
 				waitpid(w->pid, NULL, 0);
 				cleanup_del_child(w->pid);
 				w->pid = 0;
-			} else if (!run->cfg.fork && w->created && w->finished) {
+			} else if (!run->cfg->fork && w->created && w->finished) {
 				pthread_join(w->thread, NULL);
 			}
 		}

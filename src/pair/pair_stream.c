@@ -55,13 +55,13 @@ int pair_stream_measure(struct pair_run *run)
 {
 	int i, status = 0;
 
-	for (i = 0; i < run->cfg.nsizes && !status && !run_stop_requested; i++) {
+	for (i = 0; i < run->cfg->nsizes && !status && !run_stop_requested; i++) {
 		if (i)
 			rearm(run);
-		run->ops->set_size(run->cfg.sizes[i]);
+		run->ops->set_size(run->cfg->sizes[i]);
 		status = pair_measure_once(run);
 		pair_transport_close(run);
-		collect(run, run->cfg.sizes[i]);
+		collect(run, run->cfg->sizes[i]);
 	}
 	return status;
 }
@@ -79,7 +79,7 @@ static void print_rates(const struct pair_run *run)
 		const struct pair_rate *r = &run->rates[i];
 
 		printf("%s throughput: size %lld B, %s, %d pair(s): %llu msgs in %.3f s, %.0f msgs/s, %.2f MB/s\n",
-		       run->name, r->size, run->cfg.fork ? "processes" : "threads",
+		       run->name, r->size, run->cfg->fork ? "processes" : "threads",
 		       run->npairs, (unsigned long long)r->msgs, r->secs,
 		       per_s((double)r->msgs, r->secs),
 		       per_s((double)r->msgs * (double)r->size / 1e6, r->secs));
@@ -92,11 +92,11 @@ static void json_rates(struct json *j, const struct pair_run *run)
 
 	json_obj_open(j, "settings");
 	json_str(j, "test", run->name);
-	json_str(j, "mode", run->cfg.fork ? "processes" : "threads");
+	json_str(j, "mode", run->cfg->fork ? "processes" : "threads");
 	json_int(j, "pairs", run->npairs);
-	json_int(j, "loops", run->cfg.loops);
-	json_int(j, "duration_s", run->cfg.duration_s);
-	json_int(j, "priority", run->cfg.prio);
+	json_int(j, "loops", run->cfg->loops);
+	json_int(j, "duration_s", run->cfg->duration_s);
+	json_int(j, "priority", run->cfg->prio);
 	json_obj_close(j);
 	json_arr_open(j, "throughput");
 	for (i = 0; i < run->nrates; i++) {

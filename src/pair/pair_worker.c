@@ -184,7 +184,7 @@ static void breaktrace(struct pair *p, int64_t lat)
 static void receiver_loop(struct pair *p)
 {
 	const struct transport_ops *ops = p->run->ops;
-	int64_t bt = p->run->cfg.breaktrace_us * NSEC_PER_USEC;
+	int64_t bt = p->run->cfg->breaktrace_us * NSEC_PER_USEC;
 	int64_t t_recv, lat, next = 0;
 	uint64_t i;
 	int err;
@@ -222,9 +222,9 @@ static void run_role(struct pair *p, enum pair_role role)
 
 	if (err && err != -EINTR)
 		pair_fail(p, -err);
-	else if (!err && p->run->cfg.stream && role == ROLE_SENDER)
+	else if (!err && p->run->cfg->stream && role == ROLE_SENDER)
 		pair_stream_send(p);
-	else if (!err && p->run->cfg.stream)
+	else if (!err && p->run->cfg->stream)
 		pair_stream_receive(p);
 	else if (!err && role == ROLE_SENDER)
 		sender_loop(p);

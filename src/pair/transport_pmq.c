@@ -54,14 +54,14 @@ static int parse_sizes(struct pair_run *run, long long max)
 	snprintf(buf, sizeof(buf), "%s", sizes);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (parse_ll(tok, &v) || v < 1 || v > max ||
-		    run->cfg.nsizes == PAIR_MAX_SIZES) {
+		    run->cfg->nsizes == PAIR_MAX_SIZES) {
 			fprintf(stderr, "%s: option --sizes: '%s' is not a list of sizes; accepted: up to %d comma-separated sizes, each 1 to %lld bytes (e.g. 8,64,512,4096)\n",
 				run->prog, sizes, PAIR_MAX_SIZES, max);
 			return -1;
 		}
-		run->cfg.sizes[run->cfg.nsizes++] = v;
+		run->cfg->sizes[run->cfg->nsizes++] = v;
 	}
-	if (run->cfg.nsizes)
+	if (run->cfg->nsizes)
 		return 0;
 	fprintf(stderr, "%s: option --sizes: empty; accepted: comma-separated sizes, each 1 to %lld bytes\n",
 		run->prog, max);
@@ -71,20 +71,20 @@ static int parse_sizes(struct pair_run *run, long long max)
 /* --throughput, --sizes: the harness's stream mode. */
 static int stream_setup(struct pair_run *run, long long size_max)
 {
-	run->cfg.fork = use_fork;
+	run->cfg->fork = use_fork;
 	if (!throughput && !sizes)
 		return 0;
 	if (timeout_s) {
 		fprintf(stderr, "%s: option -T/--timeout: not with --throughput; accepted: one of them\n", run->prog);
 		return -1;
 	}
-	run->cfg.stream = true;
+	run->cfg->stream = true;
 	if (sizes && parse_sizes(run, size_max > 0 ? size_max : 1LL << 24))
 		return -1;
 	if (!sizes)
-		run->cfg.sizes[run->cfg.nsizes++] = msg_size;
-	if (!run->cfg.duration_s && !run->cfg.loops)
-		run->cfg.duration_s = 1;
+		run->cfg->sizes[run->cfg->nsizes++] = msg_size;
+	if (!run->cfg->duration_s && !run->cfg->loops)
+		run->cfg->duration_s = 1;
 	return 0;
 }
 
@@ -141,7 +141,7 @@ static int pmq_open(struct pair *p)
 	int d, err = 0;
 
 	/* Streaming: a queue that can take a few messages ahead. */
-	if (p->run->cfg.stream)
+	if (p->run->cfg->stream)
 		attr.mq_maxmsg = depth > 0 && depth < STREAM_DEPTH ? depth : STREAM_DEPTH;
 	q->q[0] = q->q[1] = (mqd_t)-1;
 	q->buf = calloc(1, msg_size);

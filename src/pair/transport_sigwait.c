@@ -29,7 +29,7 @@ static int sigwait_setup(struct pair_run *run)
 {
 	sigset_t set;
 
-	run->cfg.fork = use_fork;
+	run->cfg->fork = use_fork;
 	sig[DIR_FWD] = use_rt ? SIGRTMIN : SIGUSR1;
 	sig[DIR_BACK] = use_rt ? SIGRTMIN + 1 : SIGUSR2;
 	sigemptyset(&set);

@@ -23,7 +23,7 @@ static struct opt svsem_opts[] = {
 
 static int svsem_setup(struct pair_run *run)
 {
-	run->cfg.fork = use_fork;
+	run->cfg->fork = use_fork;
 	return 0;
 }
 

@@ -12,12 +12,6 @@
 #include "sync/sync.h"
 #include "core/sysinfo.h"
 
-/* What one run measured (t->state). */
-struct sync_run {
-	struct sync_result cost, sw;
-	struct inv_result inv;
-	const char *error;
-};
 
 static const char *const test_names[] = { "all", "cost", "switch", "inversion", NULL };
 const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex", NULL };
@@ -80,7 +74,7 @@ static int sync_setup(struct test_run *t)
 
 	if (!wants(c, SYNC_COST))
 		return 0;
-	return sync_pair_prepare(c, t->prog);
+	return sync_pair_prepare(c, t->prog, &((struct sync_run *)t->state)->pair);
 }
 
 static int sync_rt_apply(struct test_run *t)
@@ -98,9 +92,9 @@ static int sync_measure(struct test_run *t)
 	int status = 0;
 
 	if (wants(c, SYNC_COST) && !run_stop_requested)
-		status = sync_cost(c, &r->cost, d ? clock_now_ns() + d : 0, &r->error);
+		status = sync_cost(c, &r->pair, &r->cost, d ? clock_now_ns() + d : 0, &r->error);
 	if (!status && wants(c, SYNC_SWITCH) && !run_stop_requested)
-		status = sync_switch(&r->sw, &r->error);
+		status = sync_switch(&r->pair, &r->sw, &r->error);
 	if (!status && wants(c, SYNC_INVERSION) && !run_stop_requested)
 		status = sync_inversion(c, &r->inv, d ? clock_now_ns() + d : 0, &r->error);
 	return status;
@@ -227,6 +221,7 @@ static void sync_teardown(struct test_run *t)
 	struct sync_run *r = t->state;
 
 	stats_free(&r->cost.s);
+	run_nested_free(&r->pair);
 	stats_free(&r->inv.s);
 }
 

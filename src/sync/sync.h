@@ -38,15 +38,24 @@ struct inv_result {
 	int64_t bound_ns;
 };
 
+/* What one run measured (t->state), and the pair test it runs. */
+struct sync_run {
+	struct sync_result cost, sw;
+	struct inv_result inv;
+	const char *error;
+	struct test_run pair;
+};
+
 extern const char *const sync_type_names[];
 extern const char *const sync_proto_names[];
 
 /* Check and set up the pair harness for tests 1 and 2 (sync_switch.c):
  * 0, or -1 after the message. */
-int sync_pair_prepare(const struct sync_config *c, const char *prog);
+int sync_pair_prepare(const struct sync_config *c, const char *prog,
+		      struct test_run *pt);
 /* Each returns 0 or 1 with *err set to a one-line reason. */
-int sync_cost(const struct sync_config *c, struct sync_result *r, int64_t end, const char **err);
-int sync_switch(struct sync_result *r, const char **err);
+int sync_cost(const struct sync_config *c, struct test_run *pt, struct sync_result *r, int64_t end, const char **err);
+int sync_switch(struct test_run *pt, struct sync_result *r, const char **err);
 int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t end, const char **err);
 /* Test 2's estimate from the design text: round trip / 2 - test 1. */
 double sync_ctx_estimate(double round_trip_ns, double cost_ns);

@@ -19,6 +19,7 @@
 /* What the measuring thread reads (bench_thread.arg). */
 struct cost_ctx {
 	const struct sync_config *c;
+	struct pair_run *run;		/* test 1 uses the pair's transport */
 	struct sync_result *res;
 	int64_t end_ns;
 };
@@ -43,9 +44,9 @@ static void cost_mutex(struct bench_thread *bt)
 
 static void cost_sem(struct bench_thread *bt)
 {
-	struct pair_run *run = pair_current();
-	struct pair *p = &run->pairs[0];
 	const struct cost_ctx *x = bt->arg;
+	struct pair_run *run = x->run;
+	struct pair *p = &run->pairs[0];
 	uint64_t i, loops = (uint64_t)x->c->loops;
 	int64_t t0;
 	int err;
@@ -65,10 +66,8 @@ static void cost_sem(struct bench_thread *bt)
 	}
 }
 
-static int cost_open(const struct sync_config *c)
+static int cost_open(const struct sync_config *c, struct pair_run *run)
 {
-	struct pair_run *run = pair_current();
-
 	if (c->type == TYPE_MUTEX)
 		return 0;
 	if (run->ops->open(&run->pairs[0]))
@@ -77,17 +76,17 @@ static int cost_open(const struct sync_config *c)
 	return 0;
 }
 
-int sync_cost(const struct sync_config *c, struct sync_result *r, int64_t end,
-	      const char **err)
+int sync_cost(const struct sync_config *c, struct test_run *pt, struct sync_result *r,
+	      int64_t end, const char **err)
 {
-	struct cost_ctx x = { .c = c, .res = r, .end_ns = end };
+	struct cost_ctx x = { .c = c, .run = pt->state, .res = r, .end_ns = end };
 	struct bench_thread bt = {
 		.prio = (int)c->prio, .cpu = (int)c->cpu,
 		.fn = c->type == TYPE_MUTEX ? cost_mutex : cost_sem, .arg = &x,
 	};
 	int status = 0;
 
-	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open(c)) {
+	if (stats_init(&r->s, 0, COST_BUCKET_NS, COST_BUCKETS) || cost_open(c, x.run)) {
 		*err = "test 1: cannot create the semaphore";
 		return 1;
 	}
@@ -102,6 +101,6 @@ int sync_cost(const struct sync_config *c, struct sync_result *r, int64_t end,
 		status = 1;
 	}
 	if (c->type != TYPE_MUTEX)
-		pair_close();
+		pair_transport_close(x.run);
 	return status;
 }

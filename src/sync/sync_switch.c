@@ -16,8 +16,6 @@
 
 extern const struct test_ops test_ptsem, test_svsem;
 
-static struct test_run pair_t;
-
 /* The pair test's own option, as if given on its command line. */
 static int pair_type_opts(const struct sync_config *c, const char *prog,
 			  const struct test_ops *ops)
@@ -42,25 +40,25 @@ static int pair_type_opts(const struct sync_config *c, const char *prog,
 }
 
 /* One pair on sync's CPU and priority (sync.h). */
-int sync_pair_prepare(const struct sync_config *c, const char *prog)
+int sync_pair_prepare(const struct sync_config *c, const char *prog,
+		      struct test_run *pt)
 {
 	const struct test_ops *ops = c->type == TYPE_SYSV ? &test_svsem : &test_ptsem;
+	struct pair_config *pc;
 
-	opts_defaults(pair_opts);
-	pair_cfg.loops = c->loops;
-	pair_cfg.duration_s = c->duration_s;
-	pair_cfg.prio = c->prio;
-	pair_cfg.affinity = c->cpu;
-	pair_cfg.threads = 1;
-	pair_cfg.interval_us = SWITCH_INTERVAL_US;
-	pair_cfg.quiet = true;
-	pair_t.ops = ops;
-	pair_t.prog = prog;
-	pair_t.opts = pair_opts;
-	pair_t.common = ops->common;
-	if (pair_type_opts(c, prog, ops) || pair_check(&pair_t))
+	if (run_nested(pt, ops, prog))
 		return -1;
-	return pair_setup(&pair_t) ? -1 : 0;
+	pc = pt->cfg;
+	pc->loops = c->loops;
+	pc->duration_s = c->duration_s;
+	pc->prio = c->prio;
+	pc->affinity = c->cpu;
+	pc->threads = 1;
+	pc->interval_us = SWITCH_INTERVAL_US;
+	pc->quiet = true;
+	if (pair_type_opts(c, prog, ops) || pair_check(pt))
+		return -1;
+	return pair_setup(pt) ? -1 : 0;
 }
 
 double sync_ctx_estimate(double round_trip_ns, double cost_ns)
@@ -68,14 +66,14 @@ double sync_ctx_estimate(double round_trip_ns, double cost_ns)
 	return round_trip_ns / 2.0 - cost_ns;
 }
 
-int sync_switch(struct sync_result *r, const char **err)
+int sync_switch(struct test_run *pt, struct sync_result *r, const char **err)
 {
-	struct pair_run *run = pair_current();
+	struct pair_run *run = pt->state;
 	static char msg[300];
 	int status;
 
-	status = pair_measure(&pair_t);
-	pair_close();
+	status = pair_measure(pt);
+	pair_transport_close(run);
 	r->ran = true;
 	r->s = run->pairs[0].lat;
 	if (status || run->failed) {
