@@ -24,9 +24,10 @@ static bool help_seen;
 static const struct opt empty[] = { OPT_END };
 
 /* A test's rows bound by offset store into cfg, as in run_test. */
-static struct opt *private_table(const struct opt *a, void *cfg, const struct opt *b)
+static struct opt *private_table(const struct opt *a, void *cfg, const struct opt *b,
+				 void *extra)
 {
-	struct opt *t = opts_bind(a, cfg, b ? b : empty);
+	struct opt *t = opts_bind(a, cfg, b ? b : empty, extra);
 	int i;
 
 	for (i = 0; t && (t[i].short_name || t[i].long_name); i++) {
@@ -90,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[MAX_ARGS + 1], *buf;
 	int ntests = 0, pick, argc;
 	const struct test_ops *ops;
-	void *cfg = NULL;
+	void *cfg = NULL, *extra = NULL;
 	struct opt *t;
 
 	if (size < 1)
@@ -101,8 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ops = pick < ntests ? tests[pick] : NULL;
 	if (ops && ops->cfg_size && !(cfg = calloc(1, ops->cfg_size)))
 		abort();
-	t = ops ? private_table(ops->opts, cfg, ops->extra_opts) :
-		  private_table(suite_options(), NULL, NULL);
+	if (ops && ops->extra_size && !(extra = calloc(1, ops->extra_size)))
+		abort();
+	t = ops ? private_table(ops->opts, cfg, ops->extra_opts, extra) :
+		  private_table(suite_options(), NULL, NULL, NULL);
 	buf = malloc(size);
 	if (!t || !buf)
 		abort();
@@ -113,5 +116,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	free(t);
 	free(cfg);
+	free(extra);
 	return 0;
 }

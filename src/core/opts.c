@@ -245,15 +245,26 @@ struct opt *opts_join(const struct opt *a, const struct opt *b)
 	return t;
 }
 
-struct opt *opts_bind(const struct opt *a, void *base, const struct opt *b)
+static void rebase(struct opt *t, int n, void *base)
 {
-	struct opt *t = opts_join(a, b);
-	int i, na = count_opts(a);
+	int i;
 
 	/* Offset 0 is a field too: every row but --help has a dest. */
-	for (i = 0; t && base && i < na; i++)
+	for (i = 0; base && i < n; i++)
 		if (t[i].type != OPT_HELP)
 			t[i].dest = (char *)base + (uintptr_t)t[i].dest;
+}
+
+struct opt *opts_bind(const struct opt *a, void *abase, const struct opt *b,
+		      void *bbase)
+{
+	struct opt *t = opts_join(a, b);
+	int na = count_opts(a);
+
+	if (t) {
+		rebase(t, na, abase);
+		rebase(t + na, count_opts(b), bbase);
+	}
 	return t;
 }
 

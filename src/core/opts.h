@@ -99,10 +99,11 @@ struct opt *opts_find(const struct opt *tbl, int short_name, const char *long_na
 struct opt *opts_join(const struct opt *a, const struct opt *b);
 /*
  * opts_join, with a's rows bound by offset (OPT_AT) made to point into
- * base (a run's config); b's rows are kept as they are. base NULL: a's
- * rows hold addresses already.
+ * abase (a run's config), b's into bbase. A NULL base: those rows hold
+ * addresses already.
  */
-struct opt *opts_bind(const struct opt *a, void *base, const struct opt *b);
+struct opt *opts_bind(const struct opt *a, void *abase, const struct opt *b,
+		      void *bbase);
 /* Print the one error line for an option (used by later checks too). */
 void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

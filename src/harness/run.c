@@ -190,12 +190,11 @@ static int run_bind(struct test_run *t)
 			goto fail;
 		t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
 	}
-	if (ops->run_size) {
-		t->state = calloc(1, ops->run_size);
-		if (!t->state)
-			goto fail;
-	}
-	t->opts = opts_bind(ops->opts, t->cfg, ops->extra_opts);
+	if (ops->run_size && !(t->state = calloc(1, ops->run_size)))
+		goto fail;
+	if (ops->extra_size && !(t->extra = calloc(1, ops->extra_size)))
+		goto fail;
+	t->opts = opts_bind(ops->opts, t->cfg, ops->extra_opts, t->extra);
 	if (t->opts)
 		return 0;
 fail:
@@ -219,8 +218,9 @@ void run_nested_free(struct test_run *t)
 	free(t->opts);
 	free(t->cfg);
 	free(t->state);
+	free(t->extra);
 	t->opts = NULL;
-	t->cfg = t->state = NULL;
+	t->cfg = t->state = t->extra = NULL;
 }
 
 int run_test(const struct test_ops *ops, int argc, char **argv)

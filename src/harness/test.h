@@ -92,6 +92,9 @@ struct test_ops {
 	 * is that iteration's failure), so it starts from the state check()
 	 * left, never from the last iteration's. */
 	size_t run_size;
+	/* The config extra_opts store into, bound by offset the same way
+	 * (a pair mechanism's): t->extra; 0: extra_opts hold addresses. */
+	size_t extra_size;
 	enum test_stop stop;
 	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
 	const void *data;		/* the test's own (pair: its transport) */
@@ -126,6 +129,7 @@ struct test_run {
 					 * the run's copy: its "given" marks */
 	void *cfg;			/* the test's config (cfg_size), or NULL */
 	void *state;			/* the test's run state (run_size), or NULL */
+	void *extra;			/* extra_opts' config (extra_size), or NULL */
 	struct test_common *common;	/* the options every test has */
 	struct results res;
 	/* Why the harness did not measure (a --strict real-time setting

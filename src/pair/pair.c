@@ -111,6 +111,7 @@ int pair_check(struct test_run *t)
 	run->name = t->ops->name;
 	run->prog = t->prog;
 	run->cfg = t->cfg;
+	run->tcfg = t->extra;
 	if (check_config(t->prog, t->opts, t->cfg, run))
 		return -1;
 	if (run->ops->setup && run->ops->setup(run))

@@ -94,7 +94,7 @@ struct transport_ops {
 	int64_t (*send_delay_ns)(const struct pair *p);
 	/* Stream mode (pmq --throughput): the message size for the next
 	 * run of the sweep (cfg.sizes). */
-	void (*set_size)(long long bytes);
+	void (*set_size)(struct pair_run *run, long long bytes);
 };
 
 struct pair_config {
@@ -129,6 +129,7 @@ struct pair_run {
 	const char *name;		/* the test's: "pmq" */
 	const char *prog;
 	struct pair_config *cfg;	/* the run's (t->cfg); the transport's check may set it */
+	void *tcfg;			/* the transport's own (t->extra) */
 	int npairs;
 	struct pair *pairs;
 	struct pair_shared *shared;	/* stop flags, shared memory */
@@ -180,15 +181,18 @@ void pair_transport_close(struct pair_run *run);
 
 /*
  * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
- * "one-line title", &transport, extra_opts_or_NULL);
+ * "one-line title", &transport, extra_opts, struct foo_config): the
+ * transport's rows store by offset (OPT_AT) into its struct foo_config,
+ * which it reads as run->tcfg.
  */
-#define PAIR_TEST(tname, tcompat, ttitle, transport, topts)		\
+#define PAIR_TEST(tname, tcompat, ttitle, transport, topts, tcfg)	\
 	{								\
 		.name = tname, .compat = tcompat, .title = ttitle,	\
 		.opts = pair_opts, .extra_opts = topts,			\
 		.common = OPT_AT_STRUCT(struct pair_config, common),	\
 		.cfg_size = sizeof(struct pair_config),			\
 		.run_size = sizeof(struct pair_run),			\
+		.extra_size = sizeof(tcfg),				\
 		.stop = STOP_BY_HANDLER,				\
 		.kick = true, .data = transport,			\
 		.suite_args = pair_suite_args, .check = pair_check,	\

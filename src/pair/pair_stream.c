@@ -58,7 +58,7 @@ int pair_stream_measure(struct pair_run *run)
 	for (i = 0; i < run->cfg->nsizes && !status && !run_stop_requested; i++) {
 		if (i)
 			rearm(run);
-		run->ops->set_size(run->cfg->sizes[i]);
+		run->ops->set_size(run, run->cfg->sizes[i]);
 		status = pair_measure_once(run);
 		pair_transport_close(run);
 		collect(run, run->cfg->sizes[i]);

@@ -25,22 +25,24 @@ struct pmq_priv {
 	char *buf;		/* message of --size bytes */
 };
 
-static long long timeout_s, force_s, msg_size;
-static bool throughput, use_fork;
-static const char *sizes;
+struct pmq_config {
+	long long timeout_s, force_s, msg_size;
+	bool throughput, fork;
+	const char *sizes;
+};
 
-static struct opt pmq_opts[] = {
-	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &timeout_s,
+static const struct opt pmq_opts[] = {
+	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, timeout_s),
 	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, false },
-	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, &force_s,
+	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, force_s),
 	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
-	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, &msg_size,
+	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, OPT_AT(struct pmq_config, msg_size),
 	  "message size in bytes", NULL, false },
-	{ 0, "throughput", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &throughput,
+	{ 0, "throughput", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, throughput),
 	  "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s", NULL, false },
-	{ 0, "sizes", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &sizes,
+	{ 0, "sizes", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct pmq_config, sizes),
 	  "--throughput for each size of LIST (8,64,512,4096), one after the other", NULL, false },
-	{ 0, "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &use_fork,
+	{ 0, "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, fork),
 	  "two processes per pair instead of threads", NULL, false },
 	OPT_END
 };
@@ -48,15 +50,16 @@ static struct opt pmq_opts[] = {
 /* "8,64,512": each 1 to max bytes, at most PAIR_MAX_SIZES of them. */
 static int parse_sizes(struct pair_run *run, long long max)
 {
+	const struct pmq_config *tc = run->tcfg;
 	char buf[512], *tok, *save = NULL;
 	long long v;
 
-	snprintf(buf, sizeof(buf), "%s", sizes);
+	snprintf(buf, sizeof(buf), "%s", tc->sizes);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (parse_ll(tok, &v) || v < 1 || v > max ||
 		    run->cfg->nsizes == PAIR_MAX_SIZES) {
 			fprintf(stderr, "%s: option --sizes: '%s' is not a list of sizes; accepted: up to %d comma-separated sizes, each 1 to %lld bytes (e.g. 8,64,512,4096)\n",
-				run->prog, sizes, PAIR_MAX_SIZES, max);
+				run->prog, tc->sizes, PAIR_MAX_SIZES, max);
 			return -1;
 		}
 		run->cfg->sizes[run->cfg->nsizes++] = v;
@@ -71,18 +74,20 @@ static int parse_sizes(struct pair_run *run, long long max)
 /* --throughput, --sizes: the harness's stream mode. */
 static int stream_setup(struct pair_run *run, long long size_max)
 {
-	run->cfg->fork = use_fork;
-	if (!throughput && !sizes)
+	const struct pmq_config *tc = run->tcfg;
+
+	run->cfg->fork = tc->fork;
+	if (!tc->throughput && !tc->sizes)
 		return 0;
-	if (timeout_s) {
+	if (tc->timeout_s) {
 		fprintf(stderr, "%s: option -T/--timeout: not with --throughput; accepted: one of them\n", run->prog);
 		return -1;
 	}
 	run->cfg->stream = true;
-	if (sizes && parse_sizes(run, size_max > 0 ? size_max : 1LL << 24))
+	if (tc->sizes && parse_sizes(run, size_max > 0 ? size_max : 1LL << 24))
 		return -1;
-	if (!sizes)
-		run->cfg->sizes[run->cfg->nsizes++] = msg_size;
+	if (!tc->sizes)
+		run->cfg->sizes[run->cfg->nsizes++] = tc->msg_size;
 	if (!run->cfg->duration_s && !run->cfg->loops)
 		run->cfg->duration_s = 1;
 	return 0;
@@ -90,16 +95,17 @@ static int stream_setup(struct pair_run *run, long long size_max)
 
 static int pmq_setup(struct pair_run *run)
 {
+	const struct pmq_config *tc = run->tcfg;
 	long long size_max = sysinfo_read_ll(MQ_LIMITS "msgsize_max");
 	long long queues_max = sysinfo_read_ll(MQ_LIMITS "queues_max");
 
-	if (force_s && !timeout_s) {
+	if (tc->force_s && !tc->timeout_s) {
 		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout; accepted: -T TO -f TO, each TO in seconds from 1 to 3600 (e.g. -T 1 -f 2)\n", run->prog);
 		return -1;
 	}
-	if (size_max > 0 && msg_size > size_max) {
+	if (size_max > 0 && tc->msg_size > size_max) {
 		fprintf(stderr, "%s: option --size: %lld is above fs.mqueue.msgsize_max (%lld); accepted: 1 to %lld, or raise it with sysctl -w fs.mqueue.msgsize_max=%lld\n",
-			run->prog, msg_size, size_max, size_max, msg_size);
+			run->prog, tc->msg_size, size_max, size_max, tc->msg_size);
 		return -1;
 	}
 	if (queues_max > 0 && 2LL * run->npairs > queues_max) {
@@ -111,9 +117,11 @@ static int pmq_setup(struct pair_run *run)
 	return stream_setup(run, size_max);
 }
 
-static void pmq_set_size(long long bytes)
+static void pmq_set_size(struct pair_run *run, long long bytes)
 {
-	msg_size = bytes;
+	struct pmq_config *tc = run->tcfg;
+
+	tc->msg_size = bytes;
 }
 
 static void pmq_close(struct pair *p)
@@ -134,8 +142,9 @@ static void pmq_close(struct pair *p)
  * closes only pairs that opened completely. */
 static int pmq_open(struct pair *p)
 {
+	const struct pmq_config *tc = p->run->tcfg;
 	struct pmq_priv *q = p->priv;
-	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = msg_size };
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = tc->msg_size };
 	long long depth = sysinfo_read_ll(MQ_LIMITS "msg_max");
 	char name[64];
 	int d, err = 0;
@@ -144,7 +153,7 @@ static int pmq_open(struct pair *p)
 	if (p->run->cfg->stream)
 		attr.mq_maxmsg = depth > 0 && depth < STREAM_DEPTH ? depth : STREAM_DEPTH;
 	q->q[0] = q->q[1] = (mqd_t)-1;
-	q->buf = calloc(1, msg_size);
+	q->buf = calloc(1, tc->msg_size);
 	if (!q->buf)
 		return -ENOMEM;
 	for (d = 0; d < 2; d++) {
@@ -167,32 +176,35 @@ fail:
 
 static int pmq_send(struct pair *p, enum pair_dir dir)
 {
+	const struct pmq_config *tc = p->run->tcfg;
 	struct pmq_priv *q = p->priv;
 
-	return mq_send(q->q[dir], q->buf, msg_size, 1) ? -errno : 0;
+	return mq_send(q->q[dir], q->buf, tc->msg_size, 1) ? -errno : 0;
 }
 
 static int pmq_receive(struct pair *p, enum pair_dir dir)
 {
+	const struct pmq_config *tc = p->run->tcfg;
 	struct pmq_priv *q = p->priv;
 	struct timespec abs;
 	ssize_t n;
 
-	if (dir == DIR_FWD && timeout_s) {
+	if (dir == DIR_FWD && tc->timeout_s) {
 		/* mq_timedreceive takes a CLOCK_REALTIME deadline. */
 		clock_gettime(CLOCK_REALTIME, &abs);
-		abs.tv_sec += timeout_s;
-		n = mq_timedreceive(q->q[dir], q->buf, msg_size, NULL, &abs);
+		abs.tv_sec += tc->timeout_s;
+		n = mq_timedreceive(q->q[dir], q->buf, tc->msg_size, NULL, &abs);
 	} else {
-		n = mq_receive(q->q[dir], q->buf, msg_size, NULL);
+		n = mq_receive(q->q[dir], q->buf, tc->msg_size, NULL);
 	}
 	return n < 0 ? -errno : 0;
 }
 
 static int64_t pmq_send_delay(const struct pair *p)
 {
-	(void)p;
-	return force_s * NSEC_PER_SEC;
+	const struct pmq_config *tc = p->run->tcfg;
+
+	return tc->force_s * NSEC_PER_SEC;
 }
 
 static const struct transport_ops pmq_transport = {
@@ -208,4 +220,5 @@ static const struct transport_ops pmq_transport = {
 };
 
 const struct test_ops test_pmq = PAIR_TEST("pmq", "pmqtest",
-	"POSIX message queue hand-off latency", &pmq_transport, pmq_opts);
+	"POSIX message queue hand-off latency", &pmq_transport, pmq_opts,
+	struct pmq_config);

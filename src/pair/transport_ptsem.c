@@ -8,7 +8,9 @@
 #include "pair/pair.h"
 #include "pair/ptsem.h"
 
-static long long type;
+struct ptsem_config {
+	long long type;
+};
 static const char *const type_names[] = {
 	"mutex", "condvar", "sem", "named-sem", NULL
 };
@@ -16,8 +18,8 @@ static const struct transport_ops *const types[] = {
 	&ptsem_mutex, &ptsem_condvar, &ptsem_sem, &ptsem_named,
 };
 
-static struct opt ptsem_opts[] = {
-	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, &type,
+static const struct opt ptsem_opts[] = {
+	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, OPT_AT(struct ptsem_config, type),
 	  "hand-off: mutex (three mutexes passed as a baton), condvar, sem, named-sem",
 	  type_names, false },
 	OPT_END
@@ -26,7 +28,9 @@ static struct opt ptsem_opts[] = {
 /* From here on the harness sees the type's own table. */
 static int ptsem_setup(struct pair_run *run)
 {
-	run->ops = types[type];
+	const struct ptsem_config *tc = run->tcfg;
+
+	run->ops = types[tc->type];
 	return 0;
 }
 
@@ -35,4 +39,5 @@ static const struct transport_ops ptsem_transport = {
 };
 
 const struct test_ops test_ptsem = PAIR_TEST("ptsem", "ptsematest",
-	"pthread mutex / POSIX semaphore hand-off latency", &ptsem_transport, ptsem_opts);
+	"pthread mutex / POSIX semaphore hand-off latency", &ptsem_transport, ptsem_opts,
+	struct ptsem_config);

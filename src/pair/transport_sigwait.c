@@ -12,13 +12,15 @@
 #include "core/opts.h"
 #include "pair/pair.h"
 
-static bool use_fork, use_rt;
-static int sig[2];
+struct sigwait_config {
+	bool fork, rt;
+	int sig[2];		/* per direction, from --rt */
+};
 
-static struct opt sigwait_opts[] = {
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, &use_fork,
+static const struct opt sigwait_opts[] = {
+	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct sigwait_config, fork),
 	  "fork two processes per pair instead of creating threads", NULL, false },
-	{ 0, "rt", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &use_rt,
+	{ 0, "rt", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sigwait_config, rt),
 	  "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo", NULL, false },
 	OPT_END
 };
@@ -27,38 +29,40 @@ static struct opt sigwait_opts[] = {
  * so a signal is only ever taken by the waiting worker. */
 static int sigwait_setup(struct pair_run *run)
 {
+	struct sigwait_config *tc = run->tcfg;
 	sigset_t set;
 
-	run->cfg->fork = use_fork;
-	sig[DIR_FWD] = use_rt ? SIGRTMIN : SIGUSR1;
-	sig[DIR_BACK] = use_rt ? SIGRTMIN + 1 : SIGUSR2;
+	run->cfg->fork = tc->fork;
+	tc->sig[DIR_FWD] = tc->rt ? SIGRTMIN : SIGUSR1;
+	tc->sig[DIR_BACK] = tc->rt ? SIGRTMIN + 1 : SIGUSR2;
 	sigemptyset(&set);
-	sigaddset(&set, sig[0]);
-	sigaddset(&set, sig[1]);
+	sigaddset(&set, tc->sig[0]);
+	sigaddset(&set, tc->sig[1]);
 	return pthread_sigmask(SIG_BLOCK, &set, NULL) ? -1 : 0;
 }
 
 static int sigwait_send(struct pair *p, enum pair_dir dir)
 {
 	const struct pair_worker *to = &p->w[dir == DIR_FWD ? ROLE_RECEIVER : ROLE_SENDER];
+	const struct sigwait_config *tc = p->run->tcfg;
 	union sigval v = { .sival_int = p->index };
-	int err;
+	int sig = tc->sig[dir], err;
 
 	if (pair_is_fork(p))
-		err = use_rt ? sigqueue(to->pid, sig[dir], v) : kill(to->pid, sig[dir]);
+		err = tc->rt ? sigqueue(to->pid, sig, v) : kill(to->pid, sig);
 	else
-		err = errno = use_rt ? pthread_sigqueue(to->thread, sig[dir], v) :
-			pthread_kill(to->thread, sig[dir]);
+		err = errno = tc->rt ? pthread_sigqueue(to->thread, sig, v) :
+			pthread_kill(to->thread, sig);
 	return err ? -errno : 0;
 }
 
 static int sigwait_receive(struct pair *p, enum pair_dir dir)
 {
+	const struct sigwait_config *tc = p->run->tcfg;
 	sigset_t set;
 
-	(void)p;
 	sigemptyset(&set);
-	sigaddset(&set, sig[dir]);
+	sigaddset(&set, tc->sig[dir]);
 	return sigwaitinfo(&set, NULL) < 0 ? -errno : 0;
 }
 
@@ -69,4 +73,5 @@ static const struct transport_ops sigwait_transport = {
 };
 
 const struct test_ops test_sigwait = PAIR_TEST("sigwait", "sigwaittest",
-	"signal to sigwait latency", &sigwait_transport, sigwait_opts);
+	"signal to sigwait latency", &sigwait_transport, sigwait_opts,
+	struct sigwait_config);

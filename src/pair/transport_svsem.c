@@ -13,17 +13,21 @@ struct svsem_priv {
 	int semid;
 };
 
-static bool use_fork;
+struct svsem_config {
+	bool fork;
+};
 
-static struct opt svsem_opts[] = {
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, &use_fork,
+static const struct opt svsem_opts[] = {
+	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct svsem_config, fork),
 	  "fork two processes per pair instead of creating threads", NULL, false },
 	OPT_END
 };
 
 static int svsem_setup(struct pair_run *run)
 {
-	run->cfg->fork = use_fork;
+	const struct svsem_config *tc = run->tcfg;
+
+	run->cfg->fork = tc->fork;
 	return 0;
 }
 
@@ -67,4 +71,5 @@ static const struct transport_ops svsem_transport = {
 };
 
 const struct test_ops test_svsem = PAIR_TEST("svsem", "svsematest",
-	"System V semaphore hand-off latency", &svsem_transport, svsem_opts);
+	"System V semaphore hand-off latency", &svsem_transport, svsem_opts,
+	struct svsem_config);

@@ -18,11 +18,12 @@ extern const struct test_ops test_ptsem, test_svsem;
 
 /* The pair test's own option, as if given on its command line. */
 static int pair_type_opts(const struct sync_config *c, const char *prog,
-			  const struct test_ops *ops)
+			  struct test_run *pt)
 {
 	static const char *const ptsem_types[] = { "sem", "named-sem", NULL, "mutex" };
 	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
-	struct opt *tbl = opts_join(ops->extra_opts, NULL);
+	const struct test_ops *ops = pt->ops;
+	struct opt *tbl = opts_bind(ops->extra_opts, pt->extra, NULL, NULL);
 	int argc = 1, ret;
 
 	if (!tbl)
@@ -56,7 +57,7 @@ int sync_pair_prepare(const struct sync_config *c, const char *prog,
 	pc->threads = 1;
 	pc->interval_us = SWITCH_INTERVAL_US;
 	pc->quiet = true;
-	if (pair_type_opts(c, prog, ops) || pair_check(pt))
+	if (pair_type_opts(c, prog, pt) || pair_check(pt))
 		return -1;
 	return pair_setup(pt) ? -1 : 0;
 }
