@@ -21,42 +21,46 @@ struct bt_config {
 	struct test_common common;
 };
 
-static struct bt_config cfg;
-static struct bt_cpu *cpus;
-static struct bench_thread *threads;
-static int ncpus;
-static int64_t t_start;
-static const char *error;
-static struct tsc_cal tsc_cal;
+/* One run (t->state). */
+struct bt_run {
+	struct bt_cpu *cpus;
+	struct bench_thread *threads;
+	int ncpus;
+	int64_t t_start;
+	const char *error;
+	struct tsc_cal tsc_cal;
+};
 
 enum { BT_CLOCK_MONO, BT_CLOCK_TSC };
 static const char *const bt_clock_names[] = { "mono", "tsc", NULL };
 
-static struct opt bt_opts[] = {
-	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.cpus,
+static const struct opt bt_opts[] = {
+	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct bt_config, cpus),
 	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, false },
-	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, &cfg.clock,
+	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, OPT_AT(struct bt_config, clock),
 	  "the clock read: mono (CLOCK_MONOTONIC), tsc (x86 invariant TSC, calibrated against mono at start)",
 	  bt_clock_names, false },
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 10,
-	  &cfg.duration_s, "run for TIME (N[s|m|h|d]); 0: until -l or stopped", NULL, false },
+	  OPT_AT(struct bt_config, duration_s), "run for TIME (N[s|m|h|d]); 0: until -l or stopped", NULL, false },
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, &cfg.loops,
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, OPT_AT(struct bt_config, loops),
 	  "clock reads per CPU; 0: until -D or stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 95, &cfg.prio,
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 95, OPT_AT(struct bt_config, prio),
 	  "SCHED_FIFO priority; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct bt_config, quiet),
 	  "no header line", NULL, false },
-	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, &cfg.thresh_us,
+	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, OPT_AT(struct bt_config, thresh_us),
 	  "count the gaps longer than US microseconds", NULL, false },
-	TEST_EXPLAIN_OPTS(&cfg.common),
-	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
+	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct bt_config, common)),
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct bt_config, common), "write results to FILE as JSON"),
 	OPT_END
 };
 
 static int bt_check(struct test_run *t)
 {
-	if (cfg.clock == BT_CLOCK_TSC && !tsc_available()) {
+	const struct bt_config *c = t->cfg;
+
+	if (c->clock == BT_CLOCK_TSC && !tsc_available()) {
 		opts_error(t->prog, opts_find(t->opts, 0, "clock"),
 			   "tsc needs an x86 CPU with an invariant TSC (CPUID 0x80000007 EDX bit 8), and this one has none; accepted: mono");
 		return -1;
@@ -66,28 +70,29 @@ static int bt_check(struct test_run *t)
 
 static int bt_setup(struct test_run *t)
 {
+	const struct bt_config *cf = t->cfg;
+	struct bt_run *r = t->state;
 	int i;
 
-	(void)t;
-	if (cfg.clock == BT_CLOCK_TSC && tsc_calibrate(&tsc_cal))
+	if (cf->clock == BT_CLOCK_TSC && tsc_calibrate(&r->tsc_cal))
 		return -1;
-	ncpus = cfg.cpus.n ? cfg.cpus.n : 1;
-	cpus = calloc((size_t)ncpus, sizeof(*cpus));
-	threads = calloc((size_t)ncpus, sizeof(*threads));
-	if (!cpus || !threads)
+	r->ncpus = cf->cpus.n ? cf->cpus.n : 1;
+	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
+	r->threads = calloc((size_t)r->ncpus, sizeof(*r->threads));
+	if (!r->cpus || !r->threads)
 		return -1;
-	for (i = 0; i < ncpus; i++) {
-		struct bt_cpu *c = &cpus[i];
+	for (i = 0; i < r->ncpus; i++) {
+		struct bt_cpu *c = &r->cpus[i];
 
-		c->cpu = cfg.cpus.n ? cfg.cpus.cpu[i] : cpus_online() - 1;
-		threads[i].cpu = c->cpu;
-		threads[i].prio = (int)cfg.prio;
-		threads[i].fn = bt_loop;
-		threads[i].arg = c;
-		c->loops = (uint64_t)cfg.loops;
-		c->thresh_ns = cfg.thresh_us * NSEC_PER_USEC;
-		c->use_tsc = cfg.clock == BT_CLOCK_TSC;
-		c->tsc = tsc_cal;
+		c->cpu = cf->cpus.n ? cf->cpus.cpu[i] : cpus_online() - 1;
+		r->threads[i].cpu = c->cpu;
+		r->threads[i].prio = (int)cf->prio;
+		r->threads[i].fn = bt_loop;
+		r->threads[i].arg = c;
+		c->loops = (uint64_t)cf->loops;
+		c->thresh_ns = cf->thresh_us * NSEC_PER_USEC;
+		c->use_tsc = cf->clock == BT_CLOCK_TSC;
+		c->tsc = r->tsc_cal;
 		if (stats_init(&c->slow, 0, BT_BUCKET_NS, BT_BUCKETS) ||
 		    stats_init(&c->all, 0, BT_BUCKET_NS, BT_BUCKETS))
 			return -1;
@@ -97,43 +102,48 @@ static int bt_setup(struct test_run *t)
 
 static int bt_rt_apply(struct test_run *t)
 {
-	(void)t;
-	return rt_probe((int)cfg.prio, cpus[0].cpu);
+	const struct bt_config *c = t->cfg;
+	const struct bt_run *r = t->state;
+
+	return rt_probe((int)c->prio, r->cpus[0].cpu);
 }
 
 /* --explain: each CPU's loop is a source; it runs at the gap's start. */
 static int explain_loops(struct test_run *t)
 {
-	struct explain *x = run_explain_new(t, ncpus);
+	struct bt_run *r = t->state;
+	struct explain *x = run_explain_new(t, r->ncpus);
 	int i;
 
 	for (i = 0; x && i < x->nsrc; i++)
-		explain_src_set(x, i, cpus[i].cpu, NULL, true, "loop %d", i);
+		explain_src_set(x, i, r->cpus[i].cpu, NULL, true, "loop %d", i);
 	if (run_explain_start(t))
 		return -1;
 	for (i = 0; t->explain && i < t->explain->nsrc; i++)
-		cpus[i].xsrc = &t->explain->src[i];
+		r->cpus[i].xsrc = &t->explain->src[i];
 	return 0;
 }
 
 static int bt_measure(struct test_run *t)
 {
+	const struct bt_config *c = t->cfg;
+	struct bt_run *r = t->state;
 	int64_t end = 0;
 	int i, err;
 
 	if (explain_loops(t))
 		return 1;
-	t_start = clock_now_ns();
-	if (cfg.duration_s)
-		end = t_start + cfg.duration_s * NSEC_PER_SEC;
-	for (i = 0; i < ncpus; i++)
-		cpus[i].end_ns = end;
-	err = bench_start(threads, ncpus);
+	r->t_start = clock_now_ns();
+	if (c->duration_s)
+		end = r->t_start + c->duration_s * NSEC_PER_SEC;
+	for (i = 0; i < r->ncpus; i++)
+		r->cpus[i].end_ns = end;
+	err = bench_start(r->threads, r->ncpus);
 	if (err)
-		error = "cannot start a measuring thread";
-	if (bench_wait(threads, ncpus, end) && !error)
-		error = "a measuring thread could not apply its settings (--strict)";
-	return error ? 1 : 0;
+		r->error = "cannot start a measuring thread";
+	if (bench_wait(r->threads, r->ncpus, end) && !r->error)
+		r->error = "a measuring thread could not apply its settings (--strict)";
+	return r->error ? 1 : 0;
 }
 
 static double ns_per_iter(const struct bt_cpu *c)
@@ -141,7 +151,7 @@ static double ns_per_iter(const struct bt_cpu *c)
 	return c->all.n ? (double)(c->t_last - c->t_first) / (double)c->all.n : 0;
 }
 
-static void print_cpu(const struct bt_cpu *c)
+static void print_cpu(const struct bt_cpu *c, long long thresh_us)
 {
 	const struct stats *s = &c->all;
 	double avg = stats_mean(s);
@@ -151,45 +161,47 @@ static void print_cpu(const struct bt_cpu *c)
 	       s->n ? (long long)s->min : 0, avg,
 	       (long long)stats_percentile(s, 50), (long long)stats_percentile(s, 99),
 	       (long long)stats_percentile(s, 99.99), s->n ? (long long)s->max : 0,
-	       s->n ? (double)s->max - avg : 0.0, cfg.thresh_us,
+	       s->n ? (double)s->max - avg : 0.0, thresh_us,
 	       (unsigned long long)c->over_n, (long long)c->over_total);
 }
 
-static void print_header(void)
+static void print_header(const struct bt_config *c, const struct bt_run *r)
 {
 	printf("# bintime: %d CPU(s), SCHED_FIFO %lld, threshold %lld us, clock %s",
-	       ncpus, cfg.prio, cfg.thresh_us, bt_clock_names[cfg.clock]);
-	if (cfg.clock == BT_CLOCK_TSC)
+	       r->ncpus, c->prio, c->thresh_us, bt_clock_names[c->clock]);
+	if (c->clock == BT_CLOCK_TSC)
 		printf(" %.3f MHz (calibrated: %d windows of %d ms, spread %.1f ppm)",
-		       tsc_cal.hz / 1e6, tsc_cal.windows, TSC_CAL_WINDOW_MS,
-		       tsc_cal.spread_ppm);
+		       r->tsc_cal.hz / 1e6, r->tsc_cal.windows, TSC_CAL_WINDOW_MS,
+		       r->tsc_cal.spread_ppm);
 	putchar('\n');
 }
 
 static void json_body(struct json *j, void *arg)
 {
+	const struct test_run *t = arg;
+	const struct bt_config *cf = t->cfg;
+	const struct bt_run *r = t->state;
 	char key[16];
 	int i;
 
-	(void)arg;
 	json_obj_open(j, "settings");
-	json_int(j, "duration_s", cfg.duration_s);
-	json_int(j, "loops", cfg.loops);
-	json_int(j, "priority", cfg.prio);
-	json_int(j, "threshold_us", cfg.thresh_us);
-	json_str(j, "clock", bt_clock_names[cfg.clock]);
+	json_int(j, "duration_s", cf->duration_s);
+	json_int(j, "loops", cf->loops);
+	json_int(j, "priority", cf->prio);
+	json_int(j, "threshold_us", cf->thresh_us);
+	json_str(j, "clock", bt_clock_names[cf->clock]);
 	json_obj_close(j);
-	if (cfg.clock == BT_CLOCK_TSC) {
+	if (cf->clock == BT_CLOCK_TSC) {
 		json_obj_open(j, "tsc");
-		json_double(j, "hz", tsc_cal.hz);
-		json_double(j, "spread_ppm", tsc_cal.spread_ppm);
-		json_int(j, "windows", tsc_cal.windows);
+		json_double(j, "hz", r->tsc_cal.hz);
+		json_double(j, "spread_ppm", r->tsc_cal.spread_ppm);
+		json_int(j, "windows", r->tsc_cal.windows);
 		json_int(j, "window_ms", TSC_CAL_WINDOW_MS);
 		json_obj_close(j);
 	}
 	json_obj_open(j, "cpus");
-	for (i = 0; i < ncpus; i++) {
-		const struct bt_cpu *c = &cpus[i];
+	for (i = 0; i < r->ncpus; i++) {
+		const struct bt_cpu *c = &r->cpus[i];
 
 		snprintf(key, sizeof(key), "%d", c->cpu);
 		json_obj_open(j, key);
@@ -204,60 +216,62 @@ static void json_body(struct json *j, void *arg)
 	json_obj_close(j);
 }
 
-static void summary(void)
+static void summary(const struct bt_run *r)
 {
 	struct stats m;
 	int i;
 
 	if (stats_init(&m, 0, BT_BUCKET_NS, BT_BUCKETS))
 		return;
-	for (i = 0; i < ncpus; i++)
-		stats_merge(&m, &cpus[i].all);
+	for (i = 0; i < r->ncpus; i++)
+		stats_merge(&m, &r->cpus[i].all);
 	results_summary("gap", &m);
 	stats_free(&m);
 }
 
 static int bt_report(struct test_run *t, int status)
 {
+	const struct bt_config *c = t->cfg;
+	struct bt_run *r = t->state;
 	uint64_t n = 0;
 	int i;
 
 	if (t->error)
-		error = t->error;
-	for (i = 0; i < ncpus; i++) {
-		bt_fold(&cpus[i].all, cpus[i].fast, BT_FAST,
-			cpus[i].use_tsc ? tsc_cal.ns_per_cycle : 1.0,
-			&cpus[i].slow);
-		n += cpus[i].all.n;
+		r->error = t->error;
+	for (i = 0; i < r->ncpus; i++) {
+		bt_fold(&r->cpus[i].all, r->cpus[i].fast, BT_FAST,
+			r->cpus[i].use_tsc ? r->tsc_cal.ns_per_cycle : 1.0,
+			&r->cpus[i].slow);
+		n += r->cpus[i].all.n;
 	}
-	if (!n && !error && run_stop_requested)
-		error = "stopped by a signal before the first sample";
-	if (error)
+	if (!n && !r->error && run_stop_requested)
+		r->error = "stopped by a signal before the first sample";
+	if (r->error)
 		status = 1;
-	if (!cfg.quiet)
-		print_header();
-	for (i = 0; n && i < ncpus; i++)
-		print_cpu(&cpus[i]);
+	if (!c->quiet)
+		print_header(c, r);
+	for (i = 0; n && i < r->ncpus; i++)
+		print_cpu(&r->cpus[i], c->thresh_us);
 	fflush(stdout);
-	if (error)
-		fprintf(stderr, "%s: %s\n", t->prog, error);
-	summary();
-	return bench_json(&t->res, status, error, json_body, NULL);
+	if (r->error)
+		fprintf(stderr, "%s: %s\n", t->prog, r->error);
+	summary(r);
+	return bench_json(&t->res, status, r->error, json_body, t);
 }
 
 static void bt_teardown(struct test_run *t)
 {
+	struct bt_run *r = t->state;
 	int i;
 
-	(void)t;
-	for (i = 0; cpus && i < ncpus; i++) {
-		stats_free(&cpus[i].slow);
-		stats_free(&cpus[i].all);
+	for (i = 0; r->cpus && i < r->ncpus; i++) {
+		stats_free(&r->cpus[i].slow);
+		stats_free(&r->cpus[i].all);
 	}
-	free(cpus);
-	free(threads);
-	cpus = NULL;
-	threads = NULL;
+	free(r->cpus);
+	free(r->threads);
+	r->cpus = NULL;
+	r->threads = NULL;
 }
 
 static long long bt_suite_args(char *buf, size_t len, long long d, long long prio)
@@ -270,7 +284,8 @@ static long long bt_suite_args(char *buf, size_t len, long long d, long long pri
 const struct test_ops test_bintime = {
 	.name = "bintime", .compat = NULL,
 	.title = "longest time the kernel kept a busy SCHED_FIFO thread from running",
-	.opts = bt_opts, .common = &cfg.common, .stop = STOP_BY_HANDLER,
+	.opts = bt_opts, .common = OPT_AT_STRUCT(struct bt_config, common),
+	.cfg_size = sizeof(struct bt_config), .run_size = sizeof(struct bt_run), .stop = STOP_BY_HANDLER,
 	.suite_args = bt_suite_args, .check = bt_check, .setup = bt_setup, .rt_apply = bt_rt_apply,
 	.measure = bt_measure, .report = bt_report, .teardown = bt_teardown,
 };
