@@ -102,7 +102,8 @@ def finish(procs, timeout=20):
         except subprocess.TimeoutExpired:
             p.kill()
             p.communicate()
-            pytest.fail(f"{p.args} did not end {timeout} s after SIGINT")
+            pytest.fail(f"{p.args} did not end {timeout} s after SIGINT "
+                        f"(CHAOS_SEED={SEED})")
         codes.append(p.returncode)
     return codes
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import run, running, stop
+from conftest import children_of, run, running, stop
 
 NUM = r"-?\d+(?:\.\d+)?"
 BT_HEAD = re.compile(
@@ -251,6 +251,49 @@ def test_sync_inversion_stopped(tmp_path, leakcheck):
     assert SYNC3.match(out.splitlines()[1])
     assert load(js, "sync")["inversion"]["blocking"]["samples"] > 0
     leakcheck()
+
+
+
+@pytest.mark.parametrize("mode", [["--type", "sysv", "-f"], ["--type", "posix"]])
+def test_sync_switch_stops_on_sigint_in_test_2(mode, tmp_path, leakcheck):
+    """A stop signal while test 2 runs ends it at once with its summary.
+    Test 1 pointed the stop signal at its own flag, and with -f test 2
+    then ran on after SIGINT (found by the chaos test)."""
+    js = tmp_path / "s.json"
+    # Each test runs 3 s (-D): the stop must come long before test 2's end.
+    with running(["sync", "--test", "switch", "-l", "0", "-D", "3",
+                  "--json", str(js)] + mode) as p:
+        # Test 1 is one thread, test 2 two: wait for the second phase.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and nthreads(p.pid) < 3:
+            time.sleep(0.05)
+        assert nthreads(p.pid) >= 3, "test 2 never started"
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        rc, out, err = stop(p, signal.SIGINT)
+    assert time.monotonic() - t0 < 2
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert SYNC2.match(lines[2]), out
+    d = load(js, "sync")
+    assert d["switch"]["handoff"]["samples"] > 0
+    leakcheck()
+
+
+def nthreads(pid):
+    """Threads of pid and its descendants other than the janitor."""
+    n, todo = 0, [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            status = Path(f"/proc/{q}/status").read_text()
+            if Path(f"/proc/{q}/comm").read_text().strip() == "rtlat-janitor":
+                continue
+        except OSError:
+            continue
+        n += int(re.search(r"^Threads:\s+(\d+)", status, re.M)[1])
+        todo += children_of(q)
+    return n
 
 
 TPUT = re.compile(rf"^pmq throughput: size (\d+) B, (threads|processes), "

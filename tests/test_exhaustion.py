@@ -81,7 +81,17 @@ def nobody_left():
             if len(x.split()) > 2 and x.split()[2] == str(NOBODY)]
     procs = subprocess.run(["pgrep", "-u", str(NOBODY)], capture_output=True,
                            text=True).stdout.split()
-    return sems + procs
+    return sems + [p for p in procs if same_ipc_namespace(p)]
+
+
+def same_ipc_namespace(pid):
+    """Under tests/isolated, this run's IPC namespace is its own: another
+    checkout's tests running as NOBODY at the same time are not ours."""
+    try:
+        return os.readlink(f"/proc/{pid}/ns/ipc") == \
+            os.readlink("/proc/self/ns/ipc")
+    except OSError:
+        return False        # gone meanwhile
 
 
 @pytest.mark.parametrize("n", [1, 2, 4])

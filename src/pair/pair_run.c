@@ -282,6 +282,9 @@ static void start_barrier(struct pair_run *run)
 
 int pair_measure_once(struct pair_run *run)
 {
+	/* An earlier phase of the same run (sync's test 1, a bench) may have
+	 * pointed the stop signal at its own flag: take it back. */
+	run_stop_flag(&run->shared->stop);
 	if (open_transport(run))
 		return 1;
 	/* A worker that could not start (fork's EAGAIN under RLIMIT_NPROC,

@@ -20,6 +20,8 @@ setup() {
 	mount -t tracefs nodev $T 2>/dev/null
 	ulimit -l unlimited 2>/dev/null
 	ip link set lo up
+	# A task blocked this long is reported on the console with its stack.
+	echo 10 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 }
 
 # Objects left behind: message queues, semaphores, rtlat's shm, tracefs
@@ -30,15 +32,43 @@ leaks() {
 	ls /dev/shm | grep rtlat
 	ls $T/instances 2>/dev/null | grep rtlat
 	pgrep -f "^$R " | sed 's/^/process /'
-	ls /tmp | sed 's/^/tmp /'
+	ls /tmp | grep -vxF "${ours:-/}" | sed 's/^/tmp /'
+}
+
+# A checkout under /tmp (CI's clone) is mounted at its own path by init:
+# that top directory of /tmp is the test's, not a leftover.
+case "$(pwd -P)/" in
+/tmp/?*/) ours=$(pwd -P); ours=${ours#/tmp/}; ours=${ours%%/*} ;;
+*) ours= ;;
+esac
+
+# A check still running after CHECK_S seconds: what every task is blocked
+# in (sysrq w, t) goes to NAME.hung from the kernel log, for the host to
+# show, and the guest powers off (the host's bound would otherwise be the
+# only end, with nothing said).
+watchdog() {
+	sleep "${CHECK_S:-90}"
+	kill -0 "$2" 2>/dev/null || exit 0
+	echo "$1 HUNG ${CHECK_S:-90}" >> "$out/times"
+	echo w > /proc/sysrq-trigger
+	echo t > /proc/sysrq-trigger
+	dmesg > "$out/$1.hung"
+	sync
+	echo o > /proc/sysrq-trigger
 }
 
 check() {
 	name=$1
 	shift
 	t0=$(now)
-	"$@" > "$out/$name.out" 2> "$out/$name.err"
+	"$@" > "$out/$name.out" 2> "$out/$name.err" &
+	pid=$!
+	watchdog "$name" "$pid" &
+	wd=$!
+	wait "$pid"
 	rc=$?
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
 	echo "$name $rc $(echo "$(now) $t0" | awk '{ printf "%.1f", $1 - $2 }')" >> "$out/times"
 	leaks > "$out/$name.leaks" 2>&1
 }
@@ -83,25 +113,48 @@ c_rtla() {
 	rtla timerlat hist -c 1 -p 1000 -d "$TL_S" -P f:99 -b 100 -E 100
 }
 
+# --explain explains at most 5 spikes a second, first come: a hog and an
+# interrupt load together leave either out of some runs, so each has a run.
+# The hog: SCHED_FIFO 60 on the measuring CPU, 3 ms every 100 ms, and only
+# spikes over 2 ms explained: the emulated guest's own spikes of 0.3-1 ms
+# would take the budget first.
 c_explain() {
-	python3 bench/explain/hog.py 1 60 1000 100 > "$out/hog.pid" &
+	python3 bench/explain/hog.py 1 60 3000 100 > "$out/hog.pid" &
 	hog=$!
-	# Interrupts handled on CPU 1: the 9p share of the results, read
-	# over and over from CPU 0 (its handler runs as irq/N-virtioK-... on RT).
+	sleep 0.5
+	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 2000 --json "$out/explain.json"
+	rc=$?
+	kill $hog
+	wait $hog 2>/dev/null
+	return $rc
+}
+
+# Interrupts on the measuring CPU: tests/kernels/boot routes every
+# interrupt to CPU 0 from boot (irqaffinity=0; the guest's files are 9p
+# over virtio, and moving its interrupts while requests were in flight,
+# or starving their handler threads on CPU 1 under timerlat's FIFO 95,
+# hung the whole guest). The sampler on CPU 0 then, FIFO 40 below the
+# handler threads (irq/N-virtioK-requests, FIFO 50 on RT): one synchronous
+# reader on CPU 1 of the results share (no cache: each read is a request)
+# keeps a handler busy a part of the time, so the sampler is delayed by
+# it, never starved, and it is never starved either. Even so, 1 run in 6-10
+# of this check hung the emulated guest whole (no kernel report; a lost
+# virtio interrupt is the likely cause): make check's quick stage leaves it
+# out, make check-kernels runs it and a hang is a failure after BOOT_TIMEOUT.
+c_explainirq() {
 	irqs=$(awk '/virtio.*requests/ { sub(":", "", $1); print $1 }' /proc/interrupts)
 	echo $irqs > "$out/explain.irqs"
-	for irq in $irqs; do
-		echo 1 > /proc/irq/"$irq"/smp_affinity_list
-	done
-	# (With no pause the FIFO 50 handler threads would starve the sampler.)
-	dd if=/dev/zero of="$out/explain.load" bs=64k count=1 2>/dev/null
-	taskset -c 0 sh -c "while :; do cat '$out/explain.load' > /dev/null; sleep 0.002; done" &
+	dd if=/dev/zero of="$out/explain.load" bs=4k count=1 2>/dev/null
+	taskset -c 1 python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+while True:
+	os.pread(fd, 4096, 0)' "$out/explain.load" &
 	load=$!
 	sleep 0.5
-	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 300 --json "$out/explain.json"
+	timeout -s INT 30 $R timer -q -c 0 -P 40 -T "$TL_S" --explain --explain-over 300 --json "$out/explainirq.json"
 	rc=$?
-	kill $load $hog
-	wait $load $hog 2>/dev/null
+	kill $load
+	wait $load 2>/dev/null
 	rm -f "$out/explain.load"
 	grep -h "^irq/" /proc/[0-9]*/comm > "$out/explain.irqthreads" 2>/dev/null
 	return $rc
@@ -138,6 +191,7 @@ for c in "$@"; do
 	rtla) check rtla c_rtla ;;
 	doctor) check doctor $R doctor --json "$out/doctor.json" ;;
 	explain) check explain c_explain ;;
+	explainirq) check explainirq c_explainirq ;;
 	pairs) check pairs c_pairs ;;
 	request) check request c_request ;;
 	bintime) check bintime c_bintime ;;
