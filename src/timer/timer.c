@@ -26,120 +26,119 @@
 #define KICK_SIGNAL	RUN_KICK_SIGNAL
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
-static struct timer_config cfg;
-
 /* -D: the devices there are (Xenomai numbers its RTDM timer devices). */
 static const char *const timer_device_names[] = { "0", NULL };
 
-static struct opt timer_opts[] = {
+static const struct opt timer_opts[] = {
 	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 100,
-	  &cfg.period_us, "sampling period in us", NULL, false },
+	  OPT_AT(struct timer_config, period_us), "sampling period in us", NULL, false },
 	{ 'T', NULL, OPT_DURATION, OPT_ARG_REQUIRED, "SECONDS", 0, MAX_DURATION_S, 0,
-	  &cfg.duration_s, "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, false },
-	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.hist,
+	  OPT_AT(struct timer_config, duration_s), "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, false },
+	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, hist),
 	  "print histograms of min, avg, max latencies", NULL, false },
-	{ 's', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.stats,
+	{ 's', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, stats),
 	  "print statistics of min, avg, max latencies", NULL, false },
-	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.gnuplot,
+	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, gnuplot),
 	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, false },
-	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 300, &cfg.cells,
+	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 300, OPT_AT(struct timer_config, cells),
 	  "histogram size; the last cell takes the overflow", NULL, false },
-	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, &cfg.bucket_ns,
+	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, OPT_AT(struct timer_config, bucket_ns),
 	  "histogram bucket size in ns", NULL, false },
-	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, &cfg.lines,
+	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, OPT_AT(struct timer_config, lines),
 	  "data lines per header; 0: no headers", NULL, false },
-	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, quiet),
 	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, false },
-	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, &cfg.cpu,
+	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, OPT_AT(struct timer_config, cpu),
 	  "pin the sampling thread to CPU", NULL, false },
-	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &cfg.prio,
+	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, OPT_AT(struct timer_config, prio),
 	  "SCHED_FIFO priority of the sampling thread", NULL, false },
-	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, &cfg.device,
+	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, OPT_AT(struct timer_config, device),
 	  "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
 	  timer_device_names, false },
-	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, &cfg.mode,
+	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, OPT_AT(struct timer_config, mode),
 	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
-	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.freeze,
+	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, freeze),
 	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, false },
-	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.break_switch,
+	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, break_switch),
 	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, false },
-	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, &cfg.method,
+	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, OPT_AT(struct timer_config, method),
 	  "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
 	  timer_method_names, false },
-	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.histfile,
+	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, histfile),
 	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
-	TEST_EXPLAIN_OPTS(&cfg.common),
-	TEST_COMMON_OPTS(&cfg.common, "write results to FILE as JSON"),
+	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct timer_config, common)),
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct timer_config, common), "write results to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	OPT_END
 };
 
 /* -t 1 and 2 need the kernel's timerlat tracer. */
-static int check_mode(const char *prog)
+static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 {
-	struct opt *t = opts_find(timer_opts, 't', NULL);
+	const char *prog = t->prog;
+	struct opt *o = opts_find(t->opts, 't', NULL);
 	const char *dir;
 	char why[256];
 
-	if (!cfg.mode)
+	if (!cfg->mode)
 		return 0;
 	dir = tracefs_need(prog, why, sizeof(why));
 	if (!dir) {
-		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer: %s; accepted: 0",
-			   cfg.mode, timer_mode_names[cfg.mode], why);
+		opts_error(prog, o, "mode %lld (%s) needs the kernel's timerlat tracer: %s; accepted: 0",
+			   cfg->mode, timer_mode_names[cfg->mode], why);
 		return -1;
 	}
 	if (!tracefs_has_tracer("timerlat")) {
-		opts_error(prog, t, "mode %lld (%s) needs the kernel's timerlat tracer: this kernel lacks CONFIG_TIMERLAT_TRACER (not in %s/available_tracers); accepted: 0",
-			   cfg.mode, timer_mode_names[cfg.mode], dir);
+		opts_error(prog, o, "mode %lld (%s) needs the kernel's timerlat tracer: this kernel lacks CONFIG_TIMERLAT_TRACER (not in %s/available_tracers); accepted: 0",
+			   cfg->mode, timer_mode_names[cfg->mode], dir);
 		return -1;
 	}
-	if (cfg.freeze) {
-		opts_error(prog, opts_find(timer_opts, 'f', NULL),
+	if (cfg->freeze) {
+		opts_error(prog, opts_find(t->opts, 'f', NULL),
 			   "stopping the trace would stop timerlat's samples; accepted: -f with -t 0");
 		return -1;
 	}
 	return 0;
 }
 
-static int check_explain(const char *prog)
+static int check_explain(const struct test_run *t, const struct timer_config *cfg)
 {
-	if (cfg.common.explain && cfg.mode) {
-		opts_error(prog, opts_find(timer_opts, 0, "explain"),
+	if (cfg->common.explain && cfg->mode) {
+		opts_error(t->prog, opts_find(t->opts, 0, "explain"),
 			   "explains the user task's wake-ups; accepted: --explain with -t 0");
 		return -1;
 	}
 	return 0;
 }
 
-static int check_config(const char *prog)
+static int check_config(const struct test_run *t, const struct timer_config *cfg)
 {
+	const char *prog = t->prog;
 	char err[256];
 
-	if (cfg.quiet && !cfg.duration_s) {
-		opts_error(prog, opts_find(timer_opts, 'q', NULL),
+	if (cfg->quiet && !cfg->duration_s) {
+		opts_error(prog, opts_find(t->opts, 'q', NULL),
 			   "needs -T SECONDS; accepted: -q together with -T 1 or more");
 		return -1;
 	}
-	if (check_mode(prog) || check_explain(prog))
+	if (check_mode(t, cfg) || check_explain(t, cfg))
 		return -1;
-	if (cfg.freeze && tracefs_open(prog, err, sizeof(err))) {
-		opts_error(prog, opts_find(timer_opts, 'f', NULL), "%s", err);
+	if (cfg->freeze && tracefs_open(prog, err, sizeof(err))) {
+		opts_error(prog, opts_find(t->opts, 'f', NULL), "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-static struct timer_run run;
-
 static int timer_check(struct test_run *t)
 {
-	if (check_config(t->prog))
+	struct timer_run *run = t->state;
+
+	if (check_config(t, t->cfg))
 		return -1;
-	memset(&run, 0, sizeof(run));
-	run.prog = t->prog;
-	run.cfg = cfg;
+	run->prog = t->prog;
+	run->cfg = t->cfg;
 	return 0;
 }
 
@@ -147,30 +146,30 @@ static int timer_check(struct test_run *t)
  * starts (they inherit the mask), taken with sigwaitinfo. */
 static int timer_setup(struct test_run *t)
 {
-	const struct timer_config *c = &run.cfg;
+	struct timer_run *run = t->state;
+	const struct timer_config *c = run->cfg;
+	uint32_t cells = (uint32_t)c->cells;
+	uint64_t b = (uint64_t)c->bucket_ns;
 	sigset_t rt;
 
-	(void)t;
 	sigemptyset(&rt);
 	sigaddset(&rt, SIGRTMIN);
 	pthread_sigmask(SIG_BLOCK, &rt, NULL);
-	uint32_t cells = (uint32_t)c->cells;
-	uint64_t b = (uint64_t)c->bucket_ns;
-
-	run.wait.ops = timer_methods[c->method];
-	if (stats_init(&run.all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
-	    hist_init(&run.avg, 0, b, cells) || summary_init(&run.sum, b, cells))
+	run->wait.ops = timer_methods[c->method];
+	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
+	    hist_init(&run->avg, 0, b, cells) || summary_init(&run->sum, b, cells))
 		return -ENOMEM;
 	return 0;
 }
 
 static void timer_teardown(struct test_run *t)
 {
-	(void)t;
-	stats_free(&run.all);
-	hist_free(&run.avg);
-	summary_free(&run.sum);
-	layer_free(&run.layer);
+	struct timer_run *run = t->state;
+
+	stats_free(&run->all);
+	hist_free(&run->avg);
+	summary_free(&run->sum);
+	layer_free(&run->layer);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
@@ -187,8 +186,8 @@ static void supervise(struct timer_run *run, int64_t t0)
 {
 	int64_t end = 0;
 
-	if (run->cfg.duration_s)
-		end = t0 + (run->cfg.duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
+	if (run->cfg->duration_s)
+		end = t0 + (run->cfg->duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
 		      STOP_GRACE_NS;
 	while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
 		if (run_stop_wait(100 * NSEC_PER_MSEC))
@@ -215,8 +214,9 @@ static void stop_threads(struct timer_run *run)
 
 static int timer_rt_apply(struct test_run *t)
 {
-	(void)t;
-	return rt_probe((int)run.cfg.prio, (int)run.cfg.cpu);
+	const struct timer_config *c = t->cfg;
+
+	return rt_probe((int)c->prio, (int)c->cpu);
 }
 
 /* The sampler is the one source; its wake-ups come from its own timer. */
@@ -225,7 +225,7 @@ static int start_explain(struct test_run *t, struct timer_run *run)
 	struct explain *x = run_explain_new(t, 1);
 
 	if (x)
-		explain_src_set(x, 0, (int)run->cfg.cpu, NULL, false, "sampler");
+		explain_src_set(x, 0, (int)run->cfg->cpu, NULL, false, "sampler");
 	if (run_explain_start(t))
 		return -1;
 	run->explain = t->explain ? &t->explain->src[0] : NULL;
@@ -239,11 +239,11 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 
 	timer_banner(stdout, run);
 	fflush(stdout);
-	if (run->cfg.quiet)
-		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg.duration_s);
-	if (layer_begin(&run->layer, (int)run->cfg.cpu) || start_explain(t, run))
+	if (run->cfg->quiet)
+		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg->duration_s);
+	if (layer_begin(&run->layer, (int)run->cfg->cpu) || start_explain(t, run))
 		return -1;
-	if (run->cfg.mode && timerlat_start(run, err, sizeof(err))) {
+	if (run->cfg->mode && timerlat_start(run, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", run->prog, err);
 		return -1;
 	}
@@ -251,7 +251,7 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 	if (start_thread(&run->display, timer_display, run))
 		return -1;
 	run->display_started = true;
-	if (start_thread(&run->sampler, run->cfg.mode ? timer_kernel_reader :
+	if (start_thread(&run->sampler, run->cfg->mode ? timer_kernel_reader :
 			 timer_sampler, run))
 		return -1;
 	run->sampler_started = true;
@@ -261,14 +261,14 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 
 static int timer_measure(struct test_run *t)
 {
+	struct timer_run *run = t->state;
 	int status = 0;
 
-	(void)t;
-	if (start_threads(t, &run))
+	if (start_threads(t, run))
 		status = 1;
-	stop_threads(&run);
+	stop_threads(run);
 	timerlat_stop();
-	if (run.error)
+	if (run->error)
 		status = 1;
 	return status;
 }
@@ -283,8 +283,8 @@ static long long actual_seconds(const struct timer_run *run, int64_t end)
 	s = (end - run->start_ns) / NSEC_PER_SEC - TIMER_WARMUP_S;
 	if (s < 0)
 		s = 0;
-	if (run->cfg.duration_s && s > run->cfg.duration_s)
-		s = run->cfg.duration_s;
+	if (run->cfg->duration_s && s > run->cfg->duration_s)
+		s = run->cfg->duration_s;
 	return s;
 }
 
@@ -292,8 +292,8 @@ static void report_end(struct timer_run *run)
 {
 	if (run->error)
 		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
-			run->cfg.mode ? "reading timerlat's trace_pipe" :
-			timer_method_names[run->cfg.method], strerror(run->error));
+			run->cfg->mode ? "reading timerlat's trace_pipe" :
+			timer_method_names[run->cfg->method], strerror(run->error));
 	if (run->switched)
 		fprintf(stderr, "%s: -b: the sampling thread was preempted (involuntary context switch); stopped\n",
 			run->prog);
@@ -304,24 +304,25 @@ static void report_end(struct timer_run *run)
 
 static int timer_report(struct test_run *t, int status)
 {
-	long long actual = actual_seconds(&run, clock_now_ns());
-	long long requested = run.cfg.duration_s ? run.cfg.duration_s : actual;
+	struct timer_run *run = t->state;
+	long long actual = actual_seconds(run, clock_now_ns());
+	long long requested = run->cfg->duration_s ? run->cfg->duration_s : actual;
 
 	if (t->error)
-		fprintf(stderr, "%s: %s\n", run.prog, t->error);
+		fprintf(stderr, "%s: %s\n", run->prog, t->error);
 	/* Spike times count from the measurement's start, as per_second. */
-	if (t->explain && run.start_ns)
-		t->explain->start_ns = run.start_ns;
-	timer_print_hist(stdout, &run);
-	if (timer_write_gnuplot(&run, actual))
+	if (t->explain && run->start_ns)
+		t->explain->start_ns = run->start_ns;
+	timer_print_hist(stdout, run);
+	if (timer_write_gnuplot(run, actual))
 		status = 1;
-	timer_print_rts(stdout, &run, actual, requested);
+	timer_print_rts(stdout, run, actual, requested);
 	fflush(stdout);
-	report_end(&run);
-	if (timer_write_histfile(&run))
+	report_end(run);
+	if (timer_write_histfile(run))
 		status = 1;
-	results_summary("latency", &run.all);
-	if (timer_write_json(&run, &t->res, actual, requested, status))
+	results_summary("latency", &run->all);
+	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
 }
@@ -338,7 +339,9 @@ const struct test_ops test_timer = {
 	.compat = "latency",
 	.title = "periodic timer wake-up latency (Xenomai latency)",
 	.opts = timer_opts,
-	.common = &cfg.common,
+	.common = OPT_AT_STRUCT(struct timer_config, common),
+	.cfg_size = sizeof(struct timer_config),
+	.run_size = sizeof(struct timer_run),
 	.stop = STOP_BY_SIGWAIT,
 	.kick = true,
 	.suite_args = timer_suite_args,

@@ -180,7 +180,7 @@ extern const char *const timer_method_names[];
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
 
 struct timer_run {
-	struct timer_config cfg;
+	const struct timer_config *cfg;	/* the run's (t->cfg) */
 	const char *prog;
 	struct timer_wait wait;
 	pthread_t sampler, display;

@@ -16,14 +16,14 @@
 static void progress(const struct timer_run *run, const struct timer_second *s,
 		     bool final)
 {
-	if (!run->cfg.quiet || !isatty(STDERR_FILENO))
+	if (!run->cfg->quiet || !isatty(STDERR_FILENO))
 		return;
 	if (final)
 		fprintf(stderr, "\r\033[K");
 	else
 		fprintf(stderr, "\r\033[K%s: elapsed %llus, remaining %llus, worst %.3f us",
 			run->prog, (unsigned long long)s->index,
-			(unsigned long long)run->cfg.duration_s - s->index,
+			(unsigned long long)run->cfg->duration_s - s->index,
 			(double)run->sum.max / NSEC_PER_USEC);
 }
 
@@ -39,7 +39,7 @@ static void drain(struct timer_run *run)
 		summary_add(&run->sum, &s);
 		layer_second(&run->layer, s.index, lat, s.msw);
 		progress(run, &s, false);
-		if (run->cfg.quiet || s.partial)
+		if (run->cfg->quiet || s.partial)
 			continue;
 		timer_print_second(stdout, run, &s, run->printed++);
 		any = true;

@@ -12,7 +12,7 @@
 
 static void json_settings(struct json *j, const struct timer_run *run)
 {
-	const struct timer_config *c = &run->cfg;
+	const struct timer_config *c = run->cfg;
 
 	json_obj_open(j, "settings");
 	json_str(j, "test", "timer");
@@ -90,8 +90,8 @@ static void json_xeno_hist(struct json *j, const char *key,
 static void json_histograms(struct json *j, const struct timer_run *run)
 {
 	json_obj_open(j, "histograms");
-	json_int(j, "bucket_ns", run->cfg.bucket_ns);
-	json_int(j, "cells", run->cfg.cells);
+	json_int(j, "bucket_ns", run->cfg->bucket_ns);
+	json_int(j, "cells", run->cfg->cells);
 	json_str(j, "value", "|latency| / bucket_ns");
 	json_xeno_hist(j, "min", &run->sum.hmin);
 	json_xeno_hist(j, "avg", &run->avg);
@@ -121,7 +121,7 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	struct json *j = results_open(res, status);
 
 	if (!j)
-		return run->cfg.common.json ? -1 : 0;
+		return run->cfg->common.json ? -1 : 0;
 	json_settings(j, run);
 	results_stats(j, "latency", &run->all, NULL);
 	json_uint(j, "overruns", run->sum.overruns);

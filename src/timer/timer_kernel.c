@@ -174,11 +174,11 @@ int timerlat_start(struct timer_run *run, char *err, size_t len)
 	tl_read("osnoise/timerlat_period_us", tl.period, sizeof(tl.period));
 	tl.active = true;
 	tl.last_exp = 0;
-	snprintf(val, sizeof(val), "%lld", run->cfg.period_us);
+	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
 	if (e)
 		return tl_fail(err, len, "osnoise/timerlat_period_us", e);
-	snprintf(val, sizeof(val), "%lld", run->cfg.cpu);
+	snprintf(val, sizeof(val), "%lld", run->cfg->cpu);
 	e = tl_write("osnoise/cpus", val);
 	if (!e)
 		e = tl_write("trace", "");
@@ -192,8 +192,8 @@ int timerlat_start(struct timer_run *run, char *err, size_t len)
 	tl.pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (tl.pipe_fd < 0)
 		return tl_fail(err, len, "trace_pipe", -errno);
-	if (run->cfg.mode == MODE_KERNEL_TASK)
-		set_kthread_prio((int)run->cfg.cpu, (int)run->cfg.prio);
+	if (run->cfg->mode == MODE_KERNEL_TASK)
+		set_kthread_prio((int)run->cfg->cpu, (int)run->cfg->prio);
 	return 0;
 }
 
@@ -223,14 +223,14 @@ static bool take_line(struct timer_feed *sp, const char *line)
 
 	if (timerlat_parse(line, &irq, &ts, &lat))
 		return true;
-	if (irq != (run->cfg.mode == MODE_TIMER_IRQ))
+	if (irq != (run->cfg->mode == MODE_TIMER_IRQ))
 		return true;
 	/* Group on the tracer's clock: the expiry was lat before the stamp. */
 	if (!run->start_ns)
 		run->start_ns = ts - lat;
 	tl.last_exp = ts - lat;
 	return feed_sample(sp, ts - lat, lat,
-			   timerlat_missed(prev, ts - lat, run->cfg.period_us * NSEC_PER_USEC));
+			   timerlat_missed(prev, ts - lat, run->cfg->period_us * NSEC_PER_USEC));
 }
 
 /* Split buf into lines; keep an unfinished last line. */

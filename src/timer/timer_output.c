@@ -31,8 +31,8 @@ void hms(char *buf, size_t len, long long s)
 
 void timer_banner(FILE *f, const struct timer_run *run)
 {
-	fprintf(f, "== Sampling period: %lld us\n", run->cfg.period_us);
-	fprintf(f, "== Test mode: %s\n", timer_mode_names[run->cfg.mode]);
+	fprintf(f, "== Sampling period: %lld us\n", run->cfg->period_us);
+	fprintf(f, "== Test mode: %s\n", timer_mode_names[run->cfg->mode]);
 	fprintf(f, "== All results in microseconds\n");
 	fprintf(f, "warming up...\n");
 }
@@ -43,7 +43,7 @@ static void print_header(FILE *f, const struct timer_run *run, uint64_t sec)
 
 	hms(t, sizeof(t), (long long)sec);
 	fprintf(f, "RTT|  %s  (%s, %lld us period, priority %lld)\n", t,
-		timer_mode_names[run->cfg.mode], run->cfg.period_us, run->cfg.prio);
+		timer_mode_names[run->cfg->mode], run->cfg->period_us, run->cfg->prio);
 	fprintf(f, "RTH|%11s|%11s|%11s|%8s|%6s|%11s|%11s\n", "----lat min",
 		"----lat avg", "----lat max", "-overrun", "---msw",
 		"---lat best", "--lat worst");
@@ -53,7 +53,7 @@ static void print_header(FILE *f, const struct timer_run *run, uint64_t sec)
 void timer_print_second(FILE *f, const struct timer_run *run,
 			const struct timer_second *s, uint64_t nth)
 {
-	if (run->cfg.lines && nth % (uint64_t)run->cfg.lines == 0)
+	if (run->cfg->lines && nth % (uint64_t)run->cfg->lines == 0)
 		print_header(f, run, s->index);
 	fprintf(f, "RTD|%11.3f|%11.3f|%11.3f|%8llu|%6llu|%11.3f|%11.3f\n",
 		us((double)s->min), us((double)second_avg(s)), us((double)s->max),
@@ -120,9 +120,9 @@ static void print_hss(FILE *f, const struct histogram *h, const char *kind)
  * seen without scrolling. */
 void timer_print_hist(FILE *f, const struct timer_run *run)
 {
-	if (!run->cfg.hist && !run->cfg.stats)
+	if (!run->cfg->hist && !run->cfg->stats)
 		return;
-	if (run->cfg.hist) {
+	if (run->cfg->hist) {
 		print_cells(f, &run->sum.hmin, "min");
 		print_cells(f, &run->avg, "avg");
 		print_cells(f, &run->sum.hmax, "max");
@@ -185,13 +185,13 @@ static void gnuplot(FILE *f, const struct timer_run *run, long long actual_s)
 
 	hms(d, sizeof(d), actual_s);
 	fprintf(f, "# %s (%s, %lld us period, priority %lld)\n", d,
-		timer_mode_names[run->cfg.mode], run->cfg.period_us, run->cfg.prio);
+		timer_mode_names[run->cfg->mode], run->cfg->period_us, run->cfg->prio);
 	fprintf(f, "# %11s|%11s|%11s|%8s|%6s|\n", "----lat min", "----lat avg",
 		"----lat max", "-overrun", "---msw");
 	fprintf(f, "# %11.3f|%11.3f|%11.3f|%8llu|%6llu|\n", best(t),
 		us(summary_avg(t)), worst(t), (unsigned long long)t->overruns,
 		(unsigned long long)t->msw);
-	gnuplot_rows(f, &run->avg, (double)run->cfg.bucket_ns / NSEC_PER_USEC);
+	gnuplot_rows(f, &run->avg, (double)run->cfg->bucket_ns / NSEC_PER_USEC);
 }
 
 /* Write one output file by the shared rule (outfile.h). */
@@ -211,9 +211,9 @@ static int write_file(const struct timer_run *run, const char *what,
 
 int timer_write_gnuplot(const struct timer_run *run, long long actual_s)
 {
-	if (!run->cfg.gnuplot)
+	if (!run->cfg->gnuplot)
 		return 0;
-	return write_file(run, "-g", run->cfg.gnuplot, gnuplot, actual_s);
+	return write_file(run, "-g", run->cfg->gnuplot, gnuplot, actual_s);
 }
 
 /* µs, truncated toward zero as cyclictest's integer microseconds. */
@@ -260,7 +260,7 @@ static void histfile(FILE *f, const struct timer_run *run, long long arg)
 
 int timer_write_histfile(const struct timer_run *run)
 {
-	if (!run->cfg.histfile)
+	if (!run->cfg->histfile)
 		return 0;
-	return write_file(run, "--histfile", run->cfg.histfile, histfile, 0);
+	return write_file(run, "--histfile", run->cfg->histfile, histfile, 0);
 }

@@ -44,7 +44,7 @@ static void publish(struct timer_feed *sp, bool partial)
 	if (!sp->cur.index || !sp->cur.n)
 		return;
 	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
-	if (run->cfg.break_switch && msw > sp->msw) {
+	if (run->cfg->break_switch && msw > sp->msw) {
 		run->switched = 1;
 		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	}
@@ -68,7 +68,7 @@ static bool next_second(struct timer_feed *sp, uint64_t idx)
 	second_reset(&sp->cur, idx);
 	if (run->switched)	/* -b: nothing after the second that broke */
 		return false;
-	return !run->cfg.duration_s || idx <= (uint64_t)run->cfg.duration_s;
+	return !run->cfg->duration_s || idx <= (uint64_t)run->cfg->duration_s;
 }
 
 static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
@@ -79,7 +79,7 @@ static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
 	stats_add(&run->all, lat);
 	hist_add_abs(&run->avg, lat);
 	run->overruns += missed;
-	if (run->cfg.freeze && lat > run->worst) {
+	if (run->cfg->freeze && lat > run->worst) {
 		run->worst = lat;
 		freeze(run, lat);
 	}
@@ -159,9 +159,9 @@ void *timer_sampler(void *arg)
 
 	prctl(PR_SET_NAME, "rtlat-sampler");
 	feed_init(&sp, run, true);
-	rt_thread_setup((int)run->cfg.prio, (int)run->cfg.cpu);
+	rt_thread_setup((int)run->cfg->prio, (int)run->cfg->cpu);
 	explain_attach(run->explain);
-	run->wait.period = run->cfg.period_us * NSEC_PER_USEC;
+	run->wait.period = run->cfg->period_us * NSEC_PER_USEC;
 	/* The first expiry 1 ms from now, as the original. */
 	run->start_ns = clock_now_ns() + NSEC_PER_MSEC;
 	err = run->wait.ops->open(&run->wait, run->start_ns);

@@ -152,13 +152,16 @@ static FILE *mem(void)
 UNIT_TEST(timer_rtd_line_layout)
 {
 	static struct timer_run run;
+	static struct timer_config cfg;
 	struct timer_second s;
 	FILE *f = mem();
 
 	memset(&run, 0, sizeof(run));
-	run.cfg.lines = 2;
-	run.cfg.period_us = 100;
-	run.cfg.prio = 99;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.lines = 2;
+	cfg.period_us = 100;
+	cfg.prio = 99;
+	run.cfg = &cfg;
 	run.sum.min = 1485;
 	run.sum.max = 83739;
 	second_reset(&s, 1);
@@ -248,13 +251,17 @@ UNIT_TEST(timerlat_gaps_are_overruns)
 	CHECK_EQ_LL(timerlat_missed(4000000, 9010000, 1000000), 4);
 }
 
+static struct timer_config feed_cfg;
+
 /* A run with just what the feed touches: statistics and the ring. */
 static struct timer_run *feed_run(long long duration_s)
 {
 	static struct timer_run run;
 
 	memset(&run, 0, sizeof(run));
-	run.cfg.duration_s = duration_s;
+	memset(&feed_cfg, 0, sizeof(feed_cfg));
+	feed_cfg.duration_s = duration_s;
+	run.cfg = &feed_cfg;
 	CHECK(stats_init(&run.all, 0, 100, 100) == 0);
 	CHECK(hist_init(&run.avg, 0, 1000, 10) == 0);
 	return &run;
@@ -339,7 +346,7 @@ UNIT_TEST(timer_timerlat_reader)
 	int fds[2];
 	unsigned int i;
 
-	run->cfg.mode = MODE_KERNEL_TASK;
+	feed_cfg.mode = MODE_KERNEL_TASK;
 	CHECK(pipe(fds) == 0);
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
 		CHECK(write(fds[1], text[i], strlen(text[i])) == (ssize_t)strlen(text[i]));
