@@ -179,6 +179,20 @@ extern const char *const timer_method_names[];
  * the method or 0). */
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
 
+/*
+ * Activations timerlat skipped (overruns): its expiries lie on the grid
+ * of the first one, so the periods up to a sample's expiry less the
+ * samples seen are the skipped ones. Counted on the whole grid, not gap
+ * by gap: an expiry read late by more than half a period (the trace's
+ * stamp is taken after the latency) would otherwise add a skip that the
+ * next, shorter gap never takes back.
+ */
+struct timerlat_grid {
+	int64_t origin;		/* the first sample's expiry */
+	uint64_t seen;		/* samples so far */
+	uint64_t counted;	/* skips reported so far */
+};
+
 struct timer_run {
 	const struct timer_config *cfg;	/* the run's (t->cfg) */
 	const char *prog;
@@ -205,6 +219,7 @@ struct timer_run {
 	struct layer layer;		/* always-on per-second counters */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
 	struct explain_src *explain;
+	struct timerlat_grid grid;	/* -t 1, 2: the reader's */
 };
 
 /* timer_sample.c: per-second grouping of samples, shared by the sampling
@@ -231,8 +246,8 @@ void *timer_kernel_reader(void *arg);
 /* The reader's loop on fd (trace_pipe): feeds the samples of the mode
  * measured until the run ends; returns 0 or an errno (EIO at EOF). */
 int timerlat_read(struct timer_run *run, int fd);
-/* Activations skipped between two samples' expiries (overruns). */
-uint64_t timerlat_missed(int64_t prev, int64_t exp, int64_t period);
+/* The skips to report with a sample expected at exp (0 mostly). */
+uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period);
 /* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
 int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
 /* timer_display.c */

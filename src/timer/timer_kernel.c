@@ -33,7 +33,6 @@ static struct {
 	char tracer[64];
 	char cpus[256];
 	char period[32];
-	int64_t last_exp;	/* the last sample's expiry */
 } tl = { .pipe_fd = -1 };
 
 /* "54.029328" before ": #" -> ns; any number of fraction digits. */
@@ -89,17 +88,22 @@ int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns)
 	return 0;
 }
 
-/*
- * The activations skipped between two samples expected at prev and exp:
- * timerlat's thread arms its next period past the time it woke, so a
- * thread late by more than a period leaves a gap (the user-mode
- * sampler's overruns).
- */
-uint64_t timerlat_missed(int64_t prev, int64_t exp, int64_t period)
+uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period)
 {
-	if (prev <= 0 || period <= 0 || exp - prev < period + period / 2)
+	uint64_t periods, skipped;
+
+	if (!g->seen++ || period <= 0) {
+		g->origin = exp;
 		return 0;
-	return (uint64_t)((exp - prev + period / 2) / period - 1);
+	}
+	periods = exp > g->origin ?
+		  (uint64_t)((exp - g->origin + period / 2) / period) + 1 : 1;
+	skipped = periods > g->seen ? periods - g->seen : 0;
+	if (skipped <= g->counted)
+		return 0;
+	skipped -= g->counted;
+	g->counted += skipped;
+	return skipped;
 }
 
 static int tl_write(const char *file, const char *val)
@@ -173,7 +177,7 @@ int timerlat_start(struct timer_run *run, char *err, size_t len)
 	tl_read("osnoise/cpus", tl.cpus, sizeof(tl.cpus));
 	tl_read("osnoise/timerlat_period_us", tl.period, sizeof(tl.period));
 	tl.active = true;
-	tl.last_exp = 0;
+	memset(&run->grid, 0, sizeof(run->grid));
 	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
 	if (e)
@@ -218,7 +222,7 @@ void timerlat_stop(void)
 static bool take_line(struct timer_feed *sp, const char *line)
 {
 	struct timer_run *run = sp->run;
-	int64_t ts, lat, prev = tl.last_exp;
+	int64_t ts, lat;
 	bool irq;
 
 	if (timerlat_parse(line, &irq, &ts, &lat))
@@ -228,9 +232,9 @@ static bool take_line(struct timer_feed *sp, const char *line)
 	/* Group on the tracer's clock: the expiry was lat before the stamp. */
 	if (!run->start_ns)
 		run->start_ns = ts - lat;
-	tl.last_exp = ts - lat;
 	return feed_sample(sp, ts - lat, lat,
-			   timerlat_missed(prev, ts - lat, run->cfg->period_us * NSEC_PER_USEC));
+			   timerlat_missed(&run->grid, ts - lat,
+					   run->cfg->period_us * NSEC_PER_USEC));
 }
 
 /* Split buf into lines; keep an unfinished last line. */

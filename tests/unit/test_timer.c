@@ -244,11 +244,33 @@ UNIT_TEST(timer_timerlat_lines)
 /* A thread late by more than a period: timerlat skips what it missed. */
 UNIT_TEST(timerlat_gaps_are_overruns)
 {
-	CHECK_EQ_LL(timerlat_missed(0, 5000000, 1000000), 0);	/* the first */
-	CHECK_EQ_LL(timerlat_missed(4000000, 5000000, 1000000), 0);
-	CHECK_EQ_LL(timerlat_missed(4000000, 5400000, 1000000), 0);	/* jitter */
-	CHECK_EQ_LL(timerlat_missed(4000000, 6000000, 1000000), 1);
-	CHECK_EQ_LL(timerlat_missed(4000000, 9010000, 1000000), 4);
+	struct timerlat_grid g = { 0 };
+	const int64_t p = 1000000;
+
+	CHECK_EQ_LL(timerlat_missed(&g, 4 * p, p), 0);		/* the first */
+	CHECK_EQ_LL(timerlat_missed(&g, 5 * p, p), 0);
+	CHECK_EQ_LL(timerlat_missed(&g, 6 * p + 400000, p), 0);	/* jitter */
+	CHECK_EQ_LL(timerlat_missed(&g, 8 * p, p), 1);
+	CHECK_EQ_LL(timerlat_missed(&g, 12 * p + 10000, p), 3);
+	CHECK_EQ_LL(g.counted, 4);
+}
+
+/* An expiry read more than half a period late, then one on time: no
+ * skip happened, and at most one is reported until a real one absorbs it. */
+UNIT_TEST(timerlat_late_stamp_is_not_a_skip_twice)
+{
+	struct timerlat_grid g = { 0 };
+	const int64_t p = 1000000;
+	uint64_t sum = 0;
+	int k;
+
+	for (k = 0; k < 100; k++)
+		sum += timerlat_missed(&g, k * p + (k % 10 == 5 ? 700000 : 0), p);
+	CHECK(sum <= 1);
+	/* Then 3 real skips: reported as 3 in all, the early one included. */
+	sum += timerlat_missed(&g, 103 * p, p);
+	sum += timerlat_missed(&g, 104 * p, p);
+	CHECK_EQ_LL(sum, 3);
 }
 
 static struct timer_config feed_cfg;
