@@ -257,7 +257,6 @@ int pair_report(struct test_run *t, int status)
 	check_delivered(run);
 	if (t->error && !run->fail_msg[0])
 		snprintf(run->fail_msg, sizeof(run->fail_msg), "%s", t->error);
-	pair_transport_close(run);
 	if (run->started_any || !run->failed) {
 		/* The final block replaces the live one on a terminal. */
 		if (run->live_lines)
@@ -274,6 +273,12 @@ int pair_report(struct test_run *t, int status)
 	report_summary(run);
 	pair_write_json(run, &t->res);
 	return run->failed ? 1 : 0;
+}
+
+/* What setup and measure opened (the IPC objects), whatever happened. */
+void pair_teardown(struct test_run *t)
+{
+	pair_transport_close(t->state);
 }
 
 /* rtlat suite: every pair on its own CPU, one priority, one interval. */

@@ -168,6 +168,7 @@ int pair_setup(struct test_run *t);
 int pair_rt_apply(struct test_run *t);
 int pair_measure(struct test_run *t);
 int pair_report(struct test_run *t, int status);
+void pair_teardown(struct test_run *t);
 long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
 /*
  * The harness inside another test (rtlat sync): run_nested() gives a
@@ -198,6 +199,7 @@ void pair_transport_close(struct pair_run *run);
 		.suite_args = pair_suite_args, .check = pair_check,	\
 		.setup = pair_setup, .rt_apply = pair_rt_apply,		\
 		.measure = pair_measure, .report = pair_report,		\
+		.teardown = pair_teardown,				\
 	}
 
 #endif

@@ -26,57 +26,55 @@
 #include "core/rtsetup.h"
 #include "harness/test.h"
 
-
-static struct req_config cfg;
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 
-static struct opt req_opts[] = {
-	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 1000, &cfg.rate_hz,
+static const struct opt req_opts[] = {
+	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 1000, OPT_AT(struct req_config, rate_hz),
 	  "client's POSIX timer rate in Hz (with --clients: of clients 1..N-1, default 10)", NULL, false },
-	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 20000, &cfg.port,
+	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 20000, OPT_AT(struct req_config, port),
 	  "TCP port of the server (the default with -s/-c; local: a free one)", NULL, false },
-	{ 's', "server", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.server_only,
+	{ 's', "server", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, server_only),
 	  "run only the server (for a client on another host)", NULL, false },
-	{ 'c', "client", OPT_STRING, OPT_ARG_REQUIRED, "HOST", 0, 0, 0, &cfg.host,
+	{ 'c', "client", OPT_STRING, OPT_ARG_REQUIRED, "HOST", 0, 0, 0, OPT_AT(struct req_config, host),
 	  "run only the client and loads, calling the server on HOST", NULL, false },
-	{ 'a', "async", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.async,
+	{ 'a', "async", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, async),
 	  "set O_ASYNC on the client's socket", NULL, false },
-	{ 'l', "log", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, &cfg.log,
+	{ 'l', "log", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct req_config, log),
 	  "write the CSV log with 10 us histograms to FILE", NULL, false },
-	{ 'i', "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_ROUNDS, 4, &cfg.rounds,
+	{ 'i', "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_ROUNDS, 4, OPT_AT(struct req_config, rounds),
 	  "rounds 0..N-1, round k with k load processes (at most 16 per load CPU)", NULL, false },
-	{ 'D', "debug", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.debug,
+	{ 'D', "debug", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, debug),
 	  "debug output on stderr (processes, connections)", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.quiet,
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, quiet),
 	  "the summary table only: no layout, per-round blocks or progress (-l still logs each round)", NULL, false },
-	{ 0, "clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, 1, &cfg.clients,
+	{ 0, "clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, 1, OPT_AT(struct req_config, clients),
 	  "multi-client (ORB) test: client 0 at --rate0 and the highest priority, clients 1..N-1 at --rate and successively lower priorities", NULL, false },
-	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 20, &cfg.rate0_hz,
+	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 20, OPT_AT(struct req_config, rate0_hz),
 	  "with --clients: client 0's timer rate in Hz", NULL, false },
-	{ 0, "clients-sweep", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &cfg.sweep,
+	{ 0, "clients-sweep", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, sweep),
 	  "with --clients N: rounds with 1, 2, 4, ... N clients and no loads, instead of -i", NULL, false },
-	{ 0, "max-clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, REQ_MAX_CLIENTS, &cfg.max_clients,
+	{ 0, "max-clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, REQ_MAX_CLIENTS, OPT_AT(struct req_config, max_clients),
 	  "connections the server serves at once, the next refused (local test default: --clients)", NULL, false },
-	{ 0, "server-priority", OPT_CHOICE, OPT_ARG_REQUIRED, "MODE", 0, 0, REQ_PRIO_PROPAGATE, &cfg.server_prio_mode,
+	{ 0, "server-priority", OPT_CHOICE, OPT_ARG_REQUIRED, "MODE", 0, 0, REQ_PRIO_PROPAGATE, OPT_AT(struct req_config, server_prio_mode),
 	  "propagate: each connection served at the priority its client's frames carry; fixed: all at the server's own", prio_modes, false },
-	{ 0, "samples", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1LL << 40, 100000, &cfg.samples,
+	{ 0, "samples", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1LL << 40, 100000, OPT_AT(struct req_config, samples),
 	  "cycles per round (with --clients: of client 0)", NULL, false },
-	{ 0, "sleep", OPT_INT, OPT_ARG_REQUIRED, "USEC", 0, 1000000, 100, &cfg.sleep_us,
+	{ 0, "sleep", OPT_INT, OPT_ARG_REQUIRED, "USEC", 0, 1000000, 100, OPT_AT(struct req_config, sleep_us),
 	  "server's nanosleep per request in us", NULL, false },
-	{ 0, "bind", OPT_STRING, OPT_ARG_REQUIRED, "ADDR", 0, 0, 0, &cfg.bind,
+	{ 0, "bind", OPT_STRING, OPT_ARG_REQUIRED, "ADDR", 0, 0, 0, OPT_AT(struct req_config, bind),
 	  "with -s: address to listen on (default 0.0.0.0, all interfaces)", NULL, false },
-	{ 0, "timeout", OPT_INT, OPT_ARG_REQUIRED, "SEC", 1, 3600, 10, &cfg.timeout_s,
+	{ 0, "timeout", OPT_INT, OPT_ARG_REQUIRED, "SEC", 1, 3600, 10, OPT_AT(struct req_config, timeout_s),
 	  "server closes a client silent this long", NULL, false },
-	{ 0, "main-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.main_cpu,
+	{ 0, "main-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct req_config, main_cpu),
 	  "CPU of the main process (default: the layout's)", NULL, false },
-	{ 0, "server-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.server_cpu,
+	{ 0, "server-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct req_config, server_cpu),
 	  "CPU of the server (default: the layout's)", NULL, false },
-	{ 0, "client-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, &cfg.client_cpu,
+	{ 0, "client-cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct req_config, client_cpu),
 	  "CPU of the client (default: the layout's)", NULL, false },
-	{ 0, "load-cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, &cfg.load_cpus,
+	{ 0, "load-cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct req_config, load_cpus),
 	  "CPUs of the load processes, e.g. 3-7 or 1,3 (round robin)", NULL, false },
-	TEST_EXPLAIN_OPTS(&cfg.common),
-	TEST_COMMON_OPTS(&cfg.common, "write every series of every round as JSON to FILE"),
+	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct req_config, common)),
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct req_config, common), "write every series of every round as JSON to FILE"),
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, false },
 	OPT_END
@@ -117,34 +115,34 @@ static int make_layout(struct req_run *run)
 	bool custom = false;
 
 	req_layout_default(l, cpus, n > 0 ? n : 1);
-	if (cfg.load_cpus.n) {
-		l->nload_cpus = cfg.load_cpus.n;
-		memcpy(l->load_cpus, cfg.load_cpus.cpu, sizeof(int) * l->nload_cpus);
+	if (run->cfg->load_cpus.n) {
+		l->nload_cpus = run->cfg->load_cpus.n;
+		memcpy(l->load_cpus, run->cfg->load_cpus.cpu, sizeof(int) * l->nload_cpus);
 		custom = true;
 	}
-	if (cfg.main_cpu >= 0)
-		l->main_cpu = (int)cfg.main_cpu;
-	if (cfg.server_cpu >= 0)
-		l->server_cpu = (int)cfg.server_cpu;
-	if (cfg.client_cpu >= 0)
-		l->client_cpu = (int)cfg.client_cpu;
-	if (custom || cfg.main_cpu >= 0 || cfg.server_cpu >= 0 ||
-	    cfg.client_cpu >= 0)
+	if (run->cfg->main_cpu >= 0)
+		l->main_cpu = (int)run->cfg->main_cpu;
+	if (run->cfg->server_cpu >= 0)
+		l->server_cpu = (int)run->cfg->server_cpu;
+	if (run->cfg->client_cpu >= 0)
+		l->client_cpu = (int)run->cfg->client_cpu;
+	if (custom || run->cfg->main_cpu >= 0 || run->cfg->server_cpu >= 0 ||
+	    run->cfg->client_cpu >= 0)
 		l->rule = "set by options";
-	if (run->mode != REQ_SERVER_ONLY && cfg.rounds - 1 > req_max_loads(l)) {
+	if (run->mode != REQ_SERVER_ONLY && run->cfg->rounds - 1 > req_max_loads(l)) {
 		list_text(list, sizeof(list), l);
-		opts_error(run->prog, opts_find(req_opts, 'i', NULL),
+		opts_error(run->prog, opts_find(run->opts, 'i', NULL),
 			   "%lld rounds need %lld load processes; accepted: 1 to %d (at most %d load processes per load CPU, %d in all; load CPUs: %s)",
-			   cfg.rounds, cfg.rounds - 1, req_max_loads(l) + 1,
+			   run->cfg->rounds, run->cfg->rounds - 1, req_max_loads(l) + 1,
 			   REQ_LOADS_PER_CPU, REQ_MAX_LOADS, list);
 		return -1;
 	}
 	return 0;
 }
 
-static bool given(int short_name, const char *long_name)
+static bool given(const struct req_run *run, int short_name, const char *long_name)
 {
-	return opts_find(req_opts, short_name, long_name)->given;
+	return opts_find(run->opts, short_name, long_name)->given;
 }
 
 /* A round of the sweep: 1, 2, 4, ... clients, then N. */
@@ -164,32 +162,32 @@ static int sweep_rounds(int n)
 
 static int orb_error(struct req_run *run, const char *opt, const char *msg)
 {
-	opts_error(run->prog, opts_find(req_opts, 0, opt), "%s", msg);
+	opts_error(run->prog, opts_find(run->opts, 0, opt), "%s", msg);
 	return -1;
 }
 
 /* The multi-client options: where they apply, and what they imply. */
 static int check_orb(struct req_run *run)
 {
-	run->orb = given(0, "clients") || cfg.sweep;
-	run->max_clients_given = given(0, "max-clients");
-	if (run->orb && cfg.server_only)
-		return orb_error(run, cfg.sweep ? "clients-sweep" : "clients",
+	run->orb = given(run, 0, "clients") || run->cfg->sweep;
+	run->max_clients_given = given(run, 0, "max-clients");
+	if (run->orb && run->cfg->server_only)
+		return orb_error(run, run->cfg->sweep ? "clients-sweep" : "clients",
 				 "not with -s; accepted: --clients N on the client host (the server serves up to --max-clients)");
-	if (cfg.sweep && !given(0, "clients"))
+	if (run->cfg->sweep && !given(run, 0, "clients"))
 		return orb_error(run, "clients-sweep", "needs --clients N; accepted: --clients 1 to 64 --clients-sweep");
-	if (cfg.sweep && given('i', NULL))
+	if (run->cfg->sweep && given(run, 'i', NULL))
 		return orb_error(run, "clients-sweep", "not with -i; accepted: the sweep's rounds are 1, 2, 4, ... N clients");
-	if (!run->orb && given(0, "rate0"))
+	if (!run->orb && given(run, 0, "rate0"))
 		return orb_error(run, "rate0", "only with --clients; accepted: --clients N --rate0 1 to 10000");
-	if (run->orb && !given('C', NULL))
-		cfg.rate_hz = 10;
-	if (cfg.sweep)
-		cfg.rounds = sweep_rounds((int)cfg.clients);
-	if (!cfg.sweep && cfg.clients * cfg.rounds > REQ_MAX_CLIENT_ROUNDS) {
-		opts_error(run->prog, opts_find(req_opts, 0, "clients"),
+	if (run->orb && !given(run, 'C', NULL))
+		run->cfg->rate_hz = 10;
+	if (run->cfg->sweep)
+		run->cfg->rounds = sweep_rounds((int)run->cfg->clients);
+	if (!run->cfg->sweep && run->cfg->clients * run->cfg->rounds > REQ_MAX_CLIENT_ROUNDS) {
+		opts_error(run->prog, opts_find(run->opts, 0, "clients"),
 			   "%lld clients in %lld rounds need %lld client-rounds of statistics; accepted: clients times rounds up to %d",
-			   cfg.clients, cfg.rounds, cfg.clients * cfg.rounds,
+			   run->cfg->clients, run->cfg->rounds, run->cfg->clients * run->cfg->rounds,
 			   REQ_MAX_CLIENT_ROUNDS);
 		return -1;
 	}
@@ -198,18 +196,18 @@ static int check_orb(struct req_run *run)
 
 static int check_modes(struct req_run *run)
 {
-	if (cfg.server_only && cfg.host) {
-		opts_error(run->prog, opts_find(req_opts, 's', NULL),
+	if (run->cfg->server_only && run->cfg->host) {
+		opts_error(run->prog, opts_find(run->opts, 's', NULL),
 			   "not with -c; accepted: -s on the server host, -c HOST on the client host");
 		return -1;
 	}
-	if (cfg.bind && !cfg.server_only) {
-		opts_error(run->prog, opts_find(req_opts, 0, "bind"),
+	if (run->cfg->bind && !run->cfg->server_only) {
+		opts_error(run->prog, opts_find(run->opts, 0, "bind"),
 			   "only with -s; accepted: an address to listen on with -s (the local test listens on 127.0.0.1 only)");
 		return -1;
 	}
-	run->mode = cfg.server_only ? REQ_SERVER_ONLY :
-		    cfg.host ? REQ_CLIENT_ONLY : REQ_LOCAL;
+	run->mode = run->cfg->server_only ? REQ_SERVER_ONLY :
+		    run->cfg->host ? REQ_CLIENT_ONLY : REQ_LOCAL;
 	return check_orb(run);
 }
 
@@ -222,20 +220,19 @@ static int open_sockets(struct req_run *run)
 
 	/* Local mode without -p: a port the kernel picks on loopback, so two
 	 * runs at once never collide. -p, -s and -c keep the fixed port. */
-	if (run->mode == REQ_LOCAL && !opts_find(req_opts, 'p', NULL)->given)
-		cfg.port = 0;
+	if (run->mode == REQ_LOCAL && !opts_find(run->opts, 'p', NULL)->given)
+		run->cfg->port = 0;
 	if (run->mode != REQ_CLIENT_ONLY)
 		err = req_net_listen(run->mode == REQ_LOCAL ? "127.0.0.1" :
-				     cfg.bind ? cfg.bind : "0.0.0.0", (int)cfg.port,
+				     run->cfg->bind ? run->cfg->bind : "0.0.0.0", (int)run->cfg->port,
 				     &run->listen_fd, run->where,
 				     sizeof(run->where), &e);
-	if (!err && !cfg.port)
-		cfg.port = run->cfg.port = req_net_bound_port(run->listen_fd,
-							     run->where,
-							     sizeof(run->where));
+	if (!err && !run->cfg->port)
+		run->cfg->port = req_net_bound_port(run->listen_fd, run->where,
+						    sizeof(run->where));
 	if (!err && run->mode != REQ_SERVER_ONLY)
-		err = req_net_connect(run->mode == REQ_LOCAL ? "127.0.0.1" : cfg.host,
-				      (int)cfg.port, &run->conn_fd,
+		err = req_net_connect(run->mode == REQ_LOCAL ? "127.0.0.1" : run->cfg->host,
+				      (int)run->cfg->port, &run->conn_fd,
 				      run->mode == REQ_LOCAL ? NULL : run->where,
 				      sizeof(run->where), &e);
 	/* No socket at all is this process's limits, not the options. */
@@ -246,7 +243,7 @@ static int open_sockets(struct req_run *run)
 		return 1;
 	}
 	if (err)
-		opts_error(run->prog, opts_find(req_opts, e.short_opt, e.long_opt),
+		opts_error(run->prog, opts_find(run->opts, e.short_opt, e.long_opt),
 			   "%s", e.msg);
 	return err;
 }
@@ -269,9 +266,9 @@ static void set_hist(const struct req_targets *tg, struct stats *s,
 /* Round k: its clients and loads; returns its client count. */
 static int plan_round(struct req_run *run, struct req_round *r, int k)
 {
-	r->nclients = cfg.sweep ? sweep_clients(k, (int)cfg.clients) :
-		      run->orb ? (int)cfg.clients : 1;
-	r->nloads = cfg.sweep ? 0 : k;
+	r->nclients = run->cfg->sweep ? sweep_clients(k, (int)run->cfg->clients) :
+		      run->orb ? (int)run->cfg->clients : 1;
+	r->nloads = run->cfg->sweep ? 0 : k;
 	return r->nclients;
 }
 
@@ -288,7 +285,7 @@ static void set_client(struct req_run *run, struct req_cstat *c, int i,
 
 static int alloc_shared(struct req_run *run)
 {
-	int k, i, nr = (int)cfg.rounds, total = 0;
+	int k, i, nr = (int)run->cfg->rounds, total = 0;
 	struct req_cstat *cs;
 	struct req_round tmp;
 
@@ -315,43 +312,42 @@ static int alloc_shared(struct req_run *run)
 	return 0;
 }
 
-static struct req_run run;
-
 /* Bad input, a busy port or a refused connection: exit 2, nothing run. */
 static int req_check(struct test_run *t)
 {
-	memset(&run, 0, sizeof(run));
-	run.prog = t->prog;
-	run.listen_fd = run.conn_fd = -1;
-	if (check_modes(&run) || make_layout(&run))
+	struct req_run *run = t->state;
+
+	run->prog = t->prog;
+	run->cfg = t->cfg;
+	run->opts = t->opts;
+	run->listen_fd = run->conn_fd = -1;
+	if (check_modes(run) || make_layout(run))
 		return -1;
-	if (run.mode == REQ_SERVER_ONLY && cfg.common.explain) {
+	if (run->mode == REQ_SERVER_ONLY && run->cfg->common.explain) {
 		opts_error(t->prog, opts_find(t->opts, 0, "explain"),
 			   "explains a client's responses; accepted: --explain without --server");
 		return -1;
 	}
-	run.cfg = cfg;
-	run.tg.period_ns = NSEC_PER_SEC / cfg.rate_hz;
-	run.tg.sleep_ns = cfg.sleep_us * NSEC_PER_USEC;
-	run.tg.two_hosts = run.mode == REQ_CLIENT_ONLY;
-	return open_sockets(&run);
+	run->tg.period_ns = NSEC_PER_SEC / run->cfg->rate_hz;
+	run->tg.sleep_ns = run->cfg->sleep_us * NSEC_PER_USEC;
+	run->tg.two_hosts = run->mode == REQ_CLIENT_ONLY;
+	return open_sockets(run);
 }
 
 static int req_setup(struct test_run *t)
 {
-	(void)t;
 	/* A peer that went away is an error of the call, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
-	return alloc_shared(&run);
+	return alloc_shared(t->state);
 }
 
 /* Main runs SCHED_FIFO max (server-only: the server's place). */
 static int req_rt_apply(struct test_run *t)
 {
-	const struct req_layout *l = &run.layout;
-	bool srv = run.mode == REQ_SERVER_ONLY;
+	const struct req_run *run = t->state;
+	const struct req_layout *l = &run->layout;
+	bool srv = run->mode == REQ_SERVER_ONLY;
 
-	(void)t;
 	return rt_thread_setup_policy(SCHED_FIFO, srv ? l->server_prio : l->main_prio,
 				      srv ? l->server_cpu : l->main_cpu);
 }
@@ -360,35 +356,54 @@ static int req_rt_apply(struct test_run *t)
  * the server's side (another CPU, or host). */
 static int explain_clients(struct test_run *t)
 {
-	struct explain *x = run_explain_new(t, (int)cfg.clients);
+	struct req_run *run = t->state;
+	struct explain *x = run_explain_new(t, (int)run->cfg->clients);
 	int i;
 
 	for (i = 0; x && i < x->nsrc; i++)
-		explain_src_set(x, i, run.layout.client_cpu,
+		explain_src_set(x, i, run->layout.client_cpu,
 				"the server's side: the network and its reply", false,
 				"client %d", i);
 	if (run_explain_start(t))
 		return -1;
-	run.explain = t->explain;
+	run->explain = t->explain;
 	return 0;
 }
 
 static int req_run_measure(struct test_run *t)
 {
-	if (run.mode == REQ_SERVER_ONLY)
-		return req_serve(&run);
+	struct req_run *run = t->state;
+
+	if (run->mode == REQ_SERVER_ONLY)
+		return req_serve(run);
 	if (explain_clients(t))
 		return 1;
-	return req_measure(&run);
+	return req_measure(run);
 }
 
 static int req_run_report(struct test_run *t, int status)
 {
+	struct req_run *run = t->state;
+
 	if (status)
-		run.failed = 1;
-	if (t->error && !run.fail_msg[0])
-		snprintf(run.fail_msg, sizeof(run.fail_msg), "%s", t->error);
-	return req_report(&run, &t->res);
+		run->failed = 1;
+	if (t->error && !run->fail_msg[0])
+		snprintf(run->fail_msg, sizeof(run->fail_msg), "%s", t->error);
+	return req_report(run, &t->res);
+}
+
+/* What check and measure opened, however the run ended. */
+static void req_teardown(struct test_run *t)
+{
+	struct req_run *run = t->state;
+
+	if (run->listen_fd >= 0)
+		close(run->listen_fd);
+	if (run->conn_fd >= 0)
+		close(run->conn_fd);
+	run->listen_fd = run->conn_fd = -1;
+	free(run->server);
+	run->server = NULL;
 }
 
 /* rtlat suite: two rounds (0 and 1 load) of d seconds each. */
@@ -404,7 +419,9 @@ const struct test_ops test_request = {
 	.compat = "trltp",
 	.title = "two-way request latency over TCP while load processes run (TRLTP)",
 	.opts = req_opts,
-	.common = &cfg.common,
+	.common = OPT_AT_STRUCT(struct req_config, common),
+	.cfg_size = sizeof(struct req_config),
+	.run_size = sizeof(struct req_run),
 	.stop = STOP_BY_HANDLER,
 	.suite_args = req_suite_args,
 	.check = req_check,
@@ -412,4 +429,5 @@ const struct test_ops test_request = {
 	.rt_apply = req_rt_apply,
 	.measure = req_run_measure,
 	.report = req_run_report,
+	.teardown = req_teardown,
 };

@@ -99,7 +99,8 @@ struct req_server;
 
 struct req_run {
 	const char *prog;
-	struct req_config cfg;
+	struct req_config *cfg;	/* the run's (t->cfg); check settles port, rate, rounds */
+	const struct opt *opts;	/* the run's parsed table: what was given */
 	enum req_mode mode;
 	struct req_layout layout;
 	struct req_targets tg;
@@ -122,6 +123,7 @@ struct req_run {
 	int rounds_begun;
 	int rounds_printed;		/* rounds whose block is out */
 	int failed;
+	bool progress_shown;	/* a progress line is on the terminal */
 	char fail_msg[256];
 	FILE *log;
 	struct outfile log_file;	/* -l, by the shared output rule */

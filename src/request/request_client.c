@@ -40,7 +40,7 @@ struct client {
 
 long long req_client_rate(const struct req_run *run, int i)
 {
-	return run->orb && i == 0 ? run->cfg.rate0_hz : run->cfg.rate_hz;
+	return run->orb && i == 0 ? run->cfg->rate0_hz : run->cfg->rate_hz;
 }
 
 int req_client_prio(const struct req_run *run, int i)
@@ -125,7 +125,7 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 	for (i = 0; i < RS_N; i++)
 		stats_add(&cs->s[i], v[i]);
 	cs->overruns += (uint64_t)overrun;
-	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg.samples)
+	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg->samples)
 		__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
 out:
 	__atomic_store_n(&sh->busy[c->index], 0, __ATOMIC_SEQ_CST);
@@ -187,7 +187,7 @@ static void socket_setup(struct client *c)
 
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (c->run->cfg.async) {
+	if (c->run->cfg->async) {
 		/* -a as the original: the socket raises SIGIO on input.
 		 * Ignored, so only the kernel's cost of raising it counts. */
 		signal(SIGIO, SIG_IGN);

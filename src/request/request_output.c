@@ -32,7 +32,7 @@ const char *req_series_name(const struct req_run *run, enum req_series s,
 	const struct req_series_info *i = &req_series_info[s];
 
 	if (s == RS_SLEEP)
-		snprintf(buf, len, "nanosleep(%lldus) Time", run->cfg.sleep_us);
+		snprintf(buf, len, "nanosleep(%lldus) Time", run->cfg->sleep_us);
 	else
 		snprintf(buf, len, "%s", run->tg.two_hosts && i->estimate ?
 			 i->estimate : i->name);
@@ -47,7 +47,7 @@ int req_rounds_reported(const struct req_run *run)
 /* A round ends when client 0 has its samples. */
 bool req_round_partial(const struct req_run *run, int k)
 {
-	return req_cs(run, k, 0)->s[RS_RESPONSE].n < (uint64_t)run->cfg.samples;
+	return req_cs(run, k, 0)->s[RS_RESPONSE].n < (uint64_t)run->cfg->samples;
 }
 
 struct fig {
@@ -95,7 +95,7 @@ static void throttling_note(FILE *f, const struct req_run *run)
 	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us");
 	long long period = read_ll("/proc/sys/kernel/sched_rt_period_us");
 
-	if (run->cfg.rounds < 2 || rt < 0 || period <= 0)
+	if (run->cfg->rounds < 2 || rt < 0 || period <= 0)
 		return;
 	fprintf(f, "  note: RT throttling is on (sched_rt_runtime_us %lld of %lld): a CPU busy with loads may stall its RT tasks for up to %lld us per period\n",
 		rt, period, period - rt);
@@ -118,21 +118,21 @@ void req_print_layout(FILE *f, const struct req_run *run)
 	if (run->orb)
 		fprintf(f, "  clients CPU%d SCHED_FIFO %d..%d  %lld: client 0 %lld Hz, others %lld Hz; server threads at %s%s%s\n",
 			l->client_cpu, req_client_prio(run, 0),
-			req_client_prio(run, (int)run->cfg.clients - 1),
-			run->cfg.clients, run->cfg.rate0_hz, run->cfg.rate_hz,
-			run->cfg.server_prio_mode == REQ_PRIO_FIXED ?
+			req_client_prio(run, (int)run->cfg->clients - 1),
+			run->cfg->clients, run->cfg->rate0_hz, run->cfg->rate_hz,
+			run->cfg->server_prio_mode == REQ_PRIO_FIXED ?
 			"the server's priority (fixed)" : "their client's priority",
 			local ? "" : ", server ", local ? "" : run->where);
 	else
 		fprintf(f, "  client  CPU%d SCHED_FIFO %d  %lld Hz%s%s\n", l->client_cpu,
-			l->client_prio, run->cfg.rate_hz, local ? "" : ", server ",
+			l->client_prio, run->cfg->rate_hz, local ? "" : ", server ",
 			local ? "" : run->where);
 	fprintf(f, "  load    CPU");
 	for (i = 0; i < l->nload_cpus; i++)
 		fprintf(f, "%s%d", i ? "," : "", l->load_cpus[i]);
 	fprintf(f, " SCHED_RR %d  up to %d process%s\n", l->load_prio,
-		run->sh->rounds[run->cfg.rounds - 1].nloads,
-		run->sh->rounds[run->cfg.rounds - 1].nloads == 1 ? "" : "es");
+		run->sh->rounds[run->cfg->rounds - 1].nloads,
+		run->sh->rounds[run->cfg->rounds - 1].nloads == 1 ? "" : "es");
 	throttling_note(f, run);
 }
 
@@ -144,14 +144,14 @@ static void banner(FILE *f, const struct req_run *run, int k, int i)
 	if (run->orb)
 		fprintf(f, "=== Clients: %d, client %d (SCHED_FIFO %d), load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
 			r->nclients, i, req_client_prio(run, i), r->nloads,
-			req_client_rate(run, i), k + 1, run->cfg.rounds,
+			req_client_rate(run, i), k + 1, run->cfg->rounds,
 			(unsigned long long)n);
 	else
 		fprintf(f, "=== Load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
-			r->nloads, run->cfg.rate_hz, k + 1, run->cfg.rounds,
+			r->nloads, run->cfg->rate_hz, k + 1, run->cfg->rounds,
 			(unsigned long long)n);
 	if (req_round_partial(run, k))
-		fprintf(f, "; partial round, stopped before %lld", run->cfg.samples);
+		fprintf(f, "; partial round, stopped before %lld", run->cfg->samples);
 	fprintf(f, ") ===\n");
 }
 
@@ -269,7 +269,7 @@ static int worst_other(const struct req_run *run, int k)
 static void table_head(FILE *f, const struct req_run *run)
 {
 	/* -q: the table alone, without the blank line that follows rounds */
-	fputs(run->cfg.quiet ? "" : "\n", f);
+	fputs(run->cfg->quiet ? "" : "\n", f);
 	if (!run->orb) {
 		fprintf(f, "Summary\n%14s  %-34s  %s\n", "", "Total Jitter (MicroSec)",
 			"Response Time (MicroSec)");
@@ -357,7 +357,7 @@ void req_log_table(FILE *f, const struct req_run *run)
 
 static void json_settings(struct json *j, const struct req_run *run)
 {
-	const struct req_config *c = &run->cfg;
+	const struct req_config *c = run->cfg;
 
 	json_obj_open(j, "settings");
 	json_str(j, "mode", mode_name[run->mode]);

@@ -34,7 +34,7 @@ static void debug(const struct req_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!run->cfg.debug)
+	if (!run->cfg->debug)
 		return;
 	fprintf(stderr, "%s: debug: ", run->prog);
 	va_start(ap, fmt);
@@ -139,29 +139,27 @@ static bool any_child(const struct req_run *run)
 	return any_client(run) || run->server_pid > 0;
 }
 
-static int progress_shown;
-
-static void progress_clear(void)
+static void progress_clear(struct req_run *run)
 {
-	if (progress_shown)
+	if (run->progress_shown)
 		fprintf(stderr, "\r\033[K");
-	progress_shown = 0;
+	run->progress_shown = false;
 }
 
 /* Round k of N, elapsed, remaining: only on a terminal. */
-static void progress(const struct req_run *run, int k)
+static void progress(struct req_run *run, int k)
 {
 	uint64_t n = k >= 0 ? req_cs(run, k, 0)->s[RS_RESPONSE].n : 0;
 	long long left, el;
 
-	if (k < 0 || run->cfg.quiet || !isatty(STDERR_FILENO))
+	if (k < 0 || run->cfg->quiet || !isatty(STDERR_FILENO))
 		return;
-	left = run->cfg.samples - (long long)n +
-	       (run->cfg.rounds - k - 1) * run->cfg.samples;
+	left = run->cfg->samples - (long long)n +
+	       (run->cfg->rounds - k - 1) * run->cfg->samples;
 	el = (clock_now_ns() - run->t_start) / NSEC_PER_SEC;
 	fprintf(stderr, "\r\033[K%s: round %d of %lld, elapsed %llds, remaining about %llds",
-		run->prog, k + 1, run->cfg.rounds, el, left / req_client_rate(run, 0));
-	progress_shown = 1;
+		run->prog, k + 1, run->cfg->rounds, el, left / req_client_rate(run, 0));
+	run->progress_shown = true;
 }
 
 typedef bool (*done_fn)(const struct req_run *run, int arg);
@@ -258,8 +256,8 @@ static int start_load(struct req_run *run, int i)
 
 static void print_round(struct req_run *run, int k)
 {
-	progress_clear();
-	if (!run->cfg.quiet)
+	progress_clear(run);
+	if (!run->cfg->quiet)
 		req_print_round(stdout, run, k);
 	req_log_round(run->log, run, k);
 	run->rounds_printed = k + 1;
@@ -271,7 +269,7 @@ static int run_rounds(struct req_run *run)
 {
 	int k, r;
 
-	for (k = 0; k < run->cfg.rounds; k++) {
+	for (k = 0; k < run->cfg->rounds; k++) {
 		const struct req_round *rd = &run->sh->rounds[k];
 
 		while (run->nloads < rd->nloads) {
@@ -354,9 +352,9 @@ static int make_tmpdir(struct req_run *run)
 
 static int open_log(struct req_run *run)
 {
-	if (!run->cfg.log)
+	if (!run->cfg->log)
 		return 0;
-	run->log = outfile_open(&run->log_file, run->prog, "-l", run->cfg.log);
+	run->log = outfile_open(&run->log_file, run->prog, "-l", run->cfg->log);
 	return run->log ? 0 : -1;
 }
 
@@ -368,7 +366,7 @@ static int start_client(struct req_run *run, int i)
 	pid_t pid;
 
 	if (i > 0 && req_net_connect(run->mode == REQ_LOCAL ? "127.0.0.1" :
-				     run->cfg.host, (int)run->cfg.port,
+				     run->cfg->host, (int)run->cfg->port,
 				     &run->conn_fd, NULL, 0, &e)) {
 		fail(run, "client %d: %s", i, e.msg);
 		return -1;
@@ -437,7 +435,7 @@ int req_report(struct req_run *run, struct results *res)
 	/* The round under way when the run ended, done or partial. */
 	while (run->rounds_printed < run->rounds_begun)
 		print_round(run, run->rounds_printed);
-	progress_clear();
+	progress_clear(run);
 	if (run->rounds_begun) {
 		req_print_table(stdout, run);
 		req_log_table(run->log, run);
@@ -458,7 +456,7 @@ int req_measure(struct req_run *run)
 	run->t_start = clock_now_ns();
 	if (make_tmpdir(run) || open_log(run))
 		goto out;
-	if (!run->cfg.quiet)
+	if (!run->cfg->quiet)
 		req_print_layout(stdout, run);
 	fflush(stdout);
 	if (start_server(run))
@@ -472,23 +470,28 @@ out:
 int req_serve(struct req_run *run)
 {
 	const struct req_layout *l = &run->layout;
-	static struct req_server s;
+	struct req_server *sp = calloc(1, sizeof(*sp));
 	int err;
 
-	req_server_init(&s, run);
-	s.stop = &run_stop_requested;
-	s.verbose = true;
-	run->server = &s;
+	if (!sp) {
+		fail(run, "server: %s", strerror(ENOMEM));
+		return 1;
+	}
+	/* The run's own: its counters go into the JSON; teardown frees it. */
+	run->server = sp;
+	req_server_init(sp, run);
+	sp->stop = &run_stop_requested;
+	sp->verbose = true;
 	printf("%s: server listening on %s (TCP), CPU%d SCHED_FIFO %d, up to %d clients, each served at %s; stop with SIGINT or SIGTERM\n",
-	       run->prog, run->where, l->server_cpu, l->server_prio, s.max_clients,
-	       s.fixed ? "the server's priority" : "the priority its frames ask");
+	       run->prog, run->where, l->server_cpu, l->server_prio, sp->max_clients,
+	       sp->fixed ? "the server's priority" : "the priority its frames ask");
 	fflush(stdout);
-	err = req_server_run(&s);
+	err = req_server_run(sp);
 	if (err)
 		fail(run, "server: %s", strerror(-err));
 	printf("%s: server stopped: %llu requests served, %llu connections, %llu refused, %llu closed on errors\n",
-	       run->prog, (unsigned long long)s.served,
-	       (unsigned long long)s.connections,
-	       (unsigned long long)s.refused, (unsigned long long)s.errors);
+	       run->prog, (unsigned long long)sp->served,
+	       (unsigned long long)sp->connections,
+	       (unsigned long long)sp->refused, (unsigned long long)sp->errors);
 	return run->failed ? 1 : 0;
 }

@@ -368,14 +368,14 @@ void req_server_init(struct req_server *s, const struct req_run *run)
 	s->prog = run->prog;
 	s->listen_fd = run->listen_fd;
 	s->sleep_ns = run->tg.sleep_ns;
-	s->idle_ns = run->cfg.timeout_s * NSEC_PER_SEC;
+	s->idle_ns = run->cfg->timeout_s * NSEC_PER_SEC;
 	s->own_prio = run->layout.server_prio;
 	s->max_prio = run->layout.client_prio;
-	s->fixed = run->cfg.server_prio_mode == REQ_PRIO_FIXED;
-	s->max_clients = (int)run->cfg.max_clients;
+	s->fixed = run->cfg->server_prio_mode == REQ_PRIO_FIXED;
+	s->max_clients = (int)run->cfg->max_clients;
 	/* The local test serves its own clients, and no one else. */
 	if (run->mode == REQ_LOCAL && !run->max_clients_given)
-		s->max_clients = (int)run->cfg.clients;
+		s->max_clients = (int)run->cfg->clients;
 }
 
 static void on_kick(int sig)
@@ -391,7 +391,7 @@ void req_server_child(struct req_run *run)
 
 	req_server_init(&s, run);
 	s.stop = &run->sh->server_stop;
-	s.verbose = run->cfg.debug;
+	s.verbose = run->cfg->debug;
 	/* Main's kick interrupts poll (no SA_RESTART) to see server_stop. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_kick;
