@@ -41,14 +41,14 @@ static struct opt *private_table(const struct opt *a, void *cfg, const struct op
 	return t;
 }
 
-static void check_ranges(const struct opt *t)
+static void check_ranges(const struct opt *t, const bool *given)
 {
 	int i;
 
 	for (i = 0; t[i].short_name || t[i].long_name; i++) {
 		long long v;
 
-		if (!t[i].given || (t[i].type != OPT_INT && t[i].type != OPT_DURATION))
+		if (!given[i] || (t[i].type != OPT_INT && t[i].type != OPT_DURATION))
 			continue;
 		v = *(long long *)t[i].dest;
 		if (t[i].arg == OPT_ARG_OPTIONAL && v == OPT_AUTO)
@@ -93,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct test_ops *ops;
 	void *cfg = NULL, *extra = NULL;
 	struct opt *t;
+	bool *given;
 
 	if (size < 1)
 		return 0;
@@ -111,8 +112,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data + 1, size - 1);
 	argc = split_args(buf, size - 1, argv);
-	if (run_parse("rtlat", "fuzz", t, argc, argv) == 0)
-		check_ranges(t);
+	given = calloc((size_t)opts_count(t) + 1, sizeof(bool));
+	if (!given)
+		abort();
+	if (run_parse("rtlat", "fuzz", t, given, argc, argv) == 0)
+		check_ranges(t, given);
+	free(given);
 	free(buf);
 	free(t);
 	free(cfg);

@@ -223,7 +223,7 @@ static int opt_store(const char *prog, struct opt *o, const char *arg)
 	return 0;
 }
 
-static int count_opts(const struct opt *t)
+int opts_count(const struct opt *t)
 {
 	int n = 0;
 
@@ -234,7 +234,7 @@ static int count_opts(const struct opt *t)
 
 struct opt *opts_join(const struct opt *a, const struct opt *b)
 {
-	int na = count_opts(a), nb = count_opts(b);
+	int na = opts_count(a), nb = opts_count(b);
 	struct opt *t = calloc(na + nb + 1, sizeof(*t));
 
 	if (!t)
@@ -259,11 +259,11 @@ struct opt *opts_bind(const struct opt *a, void *abase, const struct opt *b,
 		      void *bbase)
 {
 	struct opt *t = opts_join(a, b);
-	int na = count_opts(a);
+	int na = opts_count(a);
 
 	if (t) {
 		rebase(t, na, abase);
-		rebase(t + na, count_opts(b), bbase);
+		rebase(t + na, opts_count(b), bbase);
 	}
 	return t;
 }
@@ -289,7 +289,6 @@ void opts_defaults(struct opt *tbl)
 	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++) {
 		struct opt *o = &tbl[i];
 
-		o->given = false;
 		if (!o->dest)
 			continue;
 		switch (o->type) {
@@ -446,10 +445,18 @@ static struct opt *missing_opt(struct opt *tbl, int argc, char **argv)
 	return opts_find(tbl, optopt, NULL);
 }
 
-int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
-	       int argc, char **argv)
+bool opts_given(const struct opt *tbl, const bool *given, int short_name,
+		const char *long_name)
 {
-	int n = count_opts(tbl), c;
+	const struct opt *o = opts_find(tbl, short_name, long_name);
+
+	return given && o && given[o - tbl];
+}
+
+int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
+	       bool *given, int argc, char **argv)
+{
+	int n = opts_count(tbl), c;
 	char *shorts = calloc(3 * n + 2, 1);
 	struct option *longs = calloc(n + 1, sizeof(*longs));
 	int ret = -1;
@@ -489,7 +496,8 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 			opts_usage(stdout, prog, synopsis, tbl);
 			exit(0);
 		}
-		o->given = true;
+		if (given)
+			given[o - tbl] = true;
 		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(argc, argv) : optarg;
 		if (o->arg == OPT_ARG_OPTIONAL && !arg) {
 			if (o->type != OPT_FLAG)

@@ -62,7 +62,9 @@ struct opt {
 	void *dest;
 	const char *help;
 	const char *const *choices;	/* OPT_CHOICE(S): NULL-terminated */
-	bool given;			/* set by opts_parse */
+	/* Its key in the JSON "settings" (opts_settings); NULL: not there.
+	 * What was given is the run's, not the table's (opts_parse). */
+	const char *key;
 };
 
 /*
@@ -84,7 +86,12 @@ struct opt {
  * missing arguments are errors. OPT_HELP prints opts_usage and exits 0.
  */
 int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
-	       int argc, char **argv);
+	       bool *given, int argc, char **argv);
+/* given (opts_count(tbl) entries, or NULL): which rows the command line
+ * set. opts_given: that mark of a short or long name. */
+int opts_count(const struct opt *tbl);
+bool opts_given(const struct opt *tbl, const bool *given, int short_name,
+		const char *long_name);
 /* Store every entry's starting value: init, false or NULL. */
 void opts_defaults(struct opt *tbl);
 void opts_usage(FILE *f, const char *prog, const char *synopsis,

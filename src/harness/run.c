@@ -26,7 +26,7 @@ const char *run_base_name(const char *path)
 }
 
 int run_parse(const char *prog, const char *title, struct opt *tbl,
-	      int argc, char **argv)
+	      bool *given, int argc, char **argv)
 {
 	char synopsis[200];
 	int ind;
@@ -34,7 +34,7 @@ int run_parse(const char *prog, const char *title, struct opt *tbl,
 	snprintf(synopsis, sizeof(synopsis), "[OPTIONS]\n\n%s.", title);
 	synopsis[11] = (char)toupper((unsigned char)synopsis[11]);
 	opts_defaults(tbl);
-	ind = opts_parse(prog, synopsis, tbl, argc, argv);
+	ind = opts_parse(prog, synopsis, tbl, given, argc, argv);
 	if (ind < 0)
 		return -1;
 	if (ind < argc) {
@@ -195,7 +195,7 @@ static int run_bind(struct test_run *t)
 	if (ops->extra_size && !(t->extra = calloc(1, ops->extra_size)))
 		goto fail;
 	t->opts = opts_bind(ops->opts, t->cfg, ops->extra_opts, t->extra);
-	if (t->opts)
+	if (t->opts && (t->given = calloc((size_t)opts_count(t->opts) + 1, sizeof(bool))))
 		return 0;
 fail:
 	fprintf(stderr, "%s: cannot set up: %s\n", t->prog, strerror(ENOMEM));
@@ -216,10 +216,12 @@ int run_nested(struct test_run *t, const struct test_ops *ops, const char *prog)
 void run_nested_free(struct test_run *t)
 {
 	free(t->opts);
+	free(t->given);
 	free(t->cfg);
 	free(t->state);
 	free(t->extra);
 	t->opts = NULL;
+	t->given = NULL;
 	t->cfg = t->state = t->extra = NULL;
 }
 
@@ -239,7 +241,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		goto out_opts;
 	}
 	fleet_begin(&t.common->fleet, ops->name);
-	if (run_parse(t.prog, ops->title, t.opts, argc, argv))
+	if (run_parse(t.prog, ops->title, t.opts, t.given, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */
 	status = check_explain(&t);

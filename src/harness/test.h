@@ -126,7 +126,8 @@ struct test_run {
 	const struct test_ops *ops;
 	const char *prog;		/* argv[0]'s base name */
 	struct opt *opts;		/* the table parsed (opts + extra_opts),
-					 * the run's copy: its "given" marks */
+					 * the run's copy, bound to its config */
+	bool *given;			/* the rows the command line set */
 	void *cfg;			/* the test's config (cfg_size), or NULL */
 	void *state;			/* the test's run state (run_size), or NULL */
 	void *extra;			/* extra_opts' config (extra_size), or NULL */
@@ -180,7 +181,7 @@ void run_nested_free(struct test_run *t);
 
 /* Defaults, parse, and no operands left: 0, or -1 after the message. */
 int run_parse(const char *prog, const char *title, struct opt *tbl,
-	      int argc, char **argv);
+	      bool *given, int argc, char **argv);
 /* "rtlat pmq": the base name of a path. */
 const char *run_base_name(const char *path);
 

@@ -69,15 +69,17 @@ static int online_cpu(int i)
 	return 0;
 }
 
-static int check_config(const char *prog, struct opt *tbl, struct pair_config *c,
+static int check_config(const struct test_run *t, struct pair_config *c,
 			struct pair_run *run)
 {
+	const char *prog = t->prog;
+	struct opt *tbl = t->opts;
 	long long last;
 
 	if (c->smp) {
-		if (!opts_find(tbl, 't', NULL)->given)
+		if (!opts_given(tbl, t->given, 't', NULL))
 			c->threads = -1;
-		if (!opts_find(tbl, 'a', NULL)->given)
+		if (!opts_given(tbl, t->given, 'a', NULL))
 			c->affinity = -1;
 	}
 	run->npairs = c->threads == -1 ? cpus_online() : (int)c->threads;
@@ -112,7 +114,7 @@ int pair_check(struct test_run *t)
 	run->prog = t->prog;
 	run->cfg = t->cfg;
 	run->tcfg = t->extra;
-	if (check_config(t->prog, t->opts, t->cfg, run))
+	if (check_config(t, t->cfg, run))
 		return -1;
 	if (run->ops->setup && run->ops->setup(run))
 		return -1;

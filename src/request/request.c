@@ -142,7 +142,7 @@ static int make_layout(struct req_run *run)
 
 static bool given(const struct req_run *run, int short_name, const char *long_name)
 {
-	return opts_find(run->opts, short_name, long_name)->given;
+	return opts_given(run->opts, run->given, short_name, long_name);
 }
 
 /* A round of the sweep: 1, 2, 4, ... clients, then N. */
@@ -220,7 +220,7 @@ static int open_sockets(struct req_run *run)
 
 	/* Local mode without -p: a port the kernel picks on loopback, so two
 	 * runs at once never collide. -p, -s and -c keep the fixed port. */
-	if (run->mode == REQ_LOCAL && !opts_find(run->opts, 'p', NULL)->given)
+	if (run->mode == REQ_LOCAL && !given(run, 'p', NULL))
 		run->cfg->port = 0;
 	if (run->mode != REQ_CLIENT_ONLY)
 		err = req_net_listen(run->mode == REQ_LOCAL ? "127.0.0.1" :
@@ -320,6 +320,7 @@ static int req_check(struct test_run *t)
 	run->prog = t->prog;
 	run->cfg = t->cfg;
 	run->opts = t->opts;
+	run->given = t->given;
 	run->listen_fd = run->conn_fd = -1;
 	if (check_modes(run) || make_layout(run))
 		return -1;

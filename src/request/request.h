@@ -100,7 +100,8 @@ struct req_server;
 struct req_run {
 	const char *prog;
 	struct req_config *cfg;	/* the run's (t->cfg); check settles port, rate, rounds */
-	const struct opt *opts;	/* the run's parsed table: what was given */
+	const struct opt *opts;	/* the run's parsed table */
+	const bool *given;	/* and what the command line set (opts_parse) */
 	enum req_mode mode;
 	struct req_layout layout;
 	struct req_targets tg;

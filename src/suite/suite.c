@@ -308,7 +308,7 @@ int suite_main(int argc, char **argv)
 	int i, rc, failed = 0;
 
 	fleet_begin(&fleet, "suite");
-	if (run_parse("rtlat suite", suite_title, suite_options(), argc, argv) ||
+	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
 	    fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
 	if (check_only())

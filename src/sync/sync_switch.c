@@ -35,7 +35,7 @@ static int pair_type_opts(const struct sync_config *c, const char *prog,
 	} else if (c->fork) {
 		argv[argc++] = "-f";
 	}
-	ret = opts_parse(prog, "", tbl, argc, argv) < 0 ? -1 : 0;
+	ret = opts_parse(prog, "", tbl, NULL, argc, argv) < 0 ? -1 : 0;
 	free(tbl);
 	return ret;
 }

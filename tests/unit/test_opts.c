@@ -61,10 +61,6 @@ static struct opt *table(void)
 		  "quiet", NULL, false },
 		OPT_END
 	};
-	int i;
-
-	for (i = 0; tbl[i].short_name; i++)
-		tbl[i].given = false;
 	t_int = t_opt = 0;
 	t_flag = false;
 	return tbl;
@@ -77,7 +73,7 @@ static int parse(int argc, char **argv)
 
 	/* The error lines are the integration tests' business. */
 	stderr = fopen("/dev/null", "w");
-	ret = opts_parse("test", NULL, table(), argc, argv);
+	ret = opts_parse("test", NULL, table(), NULL, argc, argv);
 	fclose(stderr);
 	stderr = saved;
 	return ret;
