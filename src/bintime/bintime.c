@@ -36,21 +36,21 @@ static const char *const bt_clock_names[] = { "mono", "tsc", NULL };
 
 static const struct opt bt_opts[] = {
 	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct bt_config, cpus),
-	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, false },
+	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, NULL },
 	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, OPT_AT(struct bt_config, clock),
 	  "the clock read: mono (CLOCK_MONOTONIC), tsc (x86 invariant TSC, calibrated against mono at start)",
-	  bt_clock_names, false },
-	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 10,
-	  OPT_AT(struct bt_config, duration_s), "run for TIME (N[s|m|h|d]); 0: until -l or stopped", NULL, false },
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, OPT_AT(struct bt_config, loops),
-	  "clock reads per CPU; 0: until -D or stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 95, OPT_AT(struct bt_config, prio),
-	  "SCHED_FIFO priority; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct bt_config, quiet),
-	  "no header line", NULL, false },
+	  bt_clock_names, "clock" },
+	OPT_ROW_DURATION(struct bt_config, duration_s, 10,
+			 "run for TIME (N[s|m|h|d]); 0: until -l or stopped"),
+	OPT_ROW_HELP,
+	OPT_ROW_LOOPS(struct bt_config, loops, 1LL << 62, 0,
+		      "clock reads per CPU; 0: until -D or stopped"),
+	OPT_ROW_PRIO(struct bt_config, prio, 0, 99, 95,
+		     "SCHED_FIFO priority; 0: SCHED_OTHER"),
+	OPT_ROW_QUIET(struct bt_config, quiet,
+		      "no header line"),
 	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, OPT_AT(struct bt_config, thresh_us),
-	  "count the gaps longer than US microseconds", NULL, false },
+	  "count the gaps longer than US microseconds", NULL, "threshold_us" },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct bt_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct bt_config, common), "write results to FILE as JSON"),
 	OPT_END
@@ -185,11 +185,7 @@ static void json_body(struct json *j, void *arg)
 	int i;
 
 	json_obj_open(j, "settings");
-	json_int(j, "duration_s", cf->duration_s);
-	json_int(j, "loops", cf->loops);
-	json_int(j, "priority", cf->prio);
-	json_int(j, "threshold_us", cf->thresh_us);
-	json_str(j, "clock", bt_clock_names[cf->clock]);
+	results_settings(j, t->opts, NULL);
 	json_obj_close(j);
 	if (cf->clock == BT_CLOCK_TSC) {
 		json_obj_open(j, "tsc");

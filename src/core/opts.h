@@ -78,7 +78,25 @@ struct opt {
 #define OPT_AT_STRUCT(type, field)						\
 	((__typeof__(((type *)0)->field) *)offsetof(type, field))
 
-#define OPT_END { 0, NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, NULL, NULL, false }
+/* The rows most tests have, with their JSON settings keys. */
+#define OPT_MAX_DURATION_S (3650LL * 86400)	/* -D: ten years */
+#define OPT_ROW_HELP								\
+	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,		\
+	  "print this help", NULL, NULL }
+#define OPT_ROW_DURATION(type, field, dflt, help)				\
+	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
+	  OPT_MAX_DURATION_S, dflt, OPT_AT(type, field), help, NULL, "duration_s" }
+#define OPT_ROW_LOOPS(type, field, max, dflt, help)				\
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, max, dflt,	\
+	  OPT_AT(type, field), help, NULL, "loops" }
+#define OPT_ROW_PRIO(type, field, min, max, dflt, help)			\
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", min, max, dflt,	\
+	  OPT_AT(type, field), help, NULL, "priority" }
+#define OPT_ROW_QUIET(type, field, help)					\
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,			\
+	  OPT_AT(type, field), help, NULL, NULL }
+
+#define OPT_END { 0, NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, NULL, NULL, NULL }
 
 /*
  * Parse argv against tbl (terminated by OPT_END). Returns the index of the

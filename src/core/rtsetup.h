@@ -21,11 +21,11 @@ struct json;
  */
 #define RT_OPT_ENTRIES(strict, no_mlock, no_dma)				\
 	{ 0, "strict", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, strict,		\
-	  "fail if a real-time setting cannot be applied", NULL, false },	\
+	  "fail if a real-time setting cannot be applied", NULL, NULL },	\
 	{ 0, "no-mlock", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_mlock,	\
-	  "do not lock memory", NULL, false },					\
+	  "do not lock memory", NULL, NULL },					\
 	{ 0, "no-dma-latency", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_dma,	\
-	  "do not hold /dev/cpu_dma_latency at 0", NULL, false }
+	  "do not hold /dev/cpu_dma_latency at 0", NULL, NULL }
 
 struct rt_options {
 	bool no_mlock;

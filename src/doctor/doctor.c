@@ -22,7 +22,7 @@ static enum verdict worst;
 static struct opt doctor_opts[] = {
 	TEST_COMMON_OPTS(&cfg.common, "write the checks to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, false },
+	  "print this help", NULL, NULL },
 	OPT_END
 };
 

@@ -42,30 +42,30 @@ struct fleet_opts {
 #define FLEET_VERDICT_ENTRIES(f)							\
 	{ 0, "max-latency", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000000, 0,	\
 	  &(f)->max_latency_us,							\
-	  "exit 3 if a maximum latency exceeds US microseconds", NULL, false },	\
+	  "exit 3 if a maximum latency exceeds US microseconds", NULL, NULL },	\
 	{ 0, "max-p99", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000000, 0,	\
 	  &(f)->max_p99_us,							\
-	  "exit 3 if a 99th percentile exceeds US microseconds", NULL, false },	\
+	  "exit 3 if a 99th percentile exceeds US microseconds", NULL, NULL },	\
 	{ 0, "junit", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(f)->junit, "write a JUnit XML report to FILE", NULL, false },	\
+	  &(f)->junit, "write a JUnit XML report to FILE", NULL, NULL },	\
 	{ 0, "openmetrics", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,	\
 	  &(f)->openmetrics,							\
-	  "write the figures to FILE in the OpenMetrics text format", NULL, false }, \
+	  "write the figures to FILE in the OpenMetrics text format", NULL, NULL }, \
 	{ 0, "lava", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(f)->lava,		\
-	  "print a lava-test-case line per figure at the end", NULL, false }
+	  "print a lava-test-case line per figure at the end", NULL, NULL }
 
 /* A test's, not rtlat suite's (which runs each test once). */
 #define FLEET_BASELINE_ENTRIES(f)						\
 	{ 0, "iterations", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1000, 1,		\
 	  &(f)->iterations, "run the test N times, judge the median worst figure", \
-	  NULL, false },							\
+	  NULL, NULL },							\
 	{ 0, "baseline", OPT_STRING, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(f)->baseline,							\
 	  "exit 3 if the worst latency regresses against this earlier --json", \
-	  NULL, false },							\
+	  NULL, NULL },							\
 	{ 0, "tolerance", OPT_INT, OPT_ARG_REQUIRED, "PCT", 0, 10000, 10,	\
 	  &(f)->tolerance_pct, "regression allowed against --baseline, percent", \
-	  NULL, false }
+	  NULL, NULL }
 
 /* OpenMetrics histogram bounds (ns); the +Inf bucket is the count. */
 #define FLEET_NLE 16

@@ -108,6 +108,47 @@ int results_close(struct results *r, struct json *j)
 	return outfile_close(&out, "rtlat");
 }
 
+/* One row's value under its key, as its type stores it. */
+static void setting(struct json *j, const struct opt *o)
+{
+	long long v;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		json_bool(j, o->key, *(const bool *)o->dest);
+		break;
+	case OPT_INT: case OPT_DURATION: case OPT_CPU:
+		json_int(j, o->key, *(const long long *)o->dest);
+		break;
+	case OPT_CHOICE:
+		v = *(const long long *)o->dest;
+		json_str(j, o->key, v >= 0 ? o->choices[v] : NULL);
+		break;
+	case OPT_STRING: case OPT_PATH_OUT: case OPT_DIR_OUT:
+		json_str(j, o->key, *(const char *const *)o->dest);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool skipped(const char *key, const char *const *skip)
+{
+	while (skip && *skip)
+		if (!strcmp(*skip++, key))
+			return true;
+	return false;
+}
+
+void results_settings(struct json *j, const struct opt *tbl, const char *const *skip)
+{
+	int i;
+
+	for (i = 0; tbl[i].short_name || tbl[i].long_name; i++)
+		if (tbl[i].key && tbl[i].dest && !skipped(tbl[i].key, skip))
+			setting(j, &tbl[i]);
+}
+
 void results_stats(struct json *j, const char *key, const struct stats *s,
 		   const double *target)
 {

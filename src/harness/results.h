@@ -34,6 +34,11 @@ struct json *results_open(struct results *r, int return_code);
 /* Write the trailer ("rtlat" object, "system", "rt") and close.
  * Returns 0 or -1 (message printed). */
 int results_close(struct results *r, struct json *j);
+struct opt;
+/* The "settings" rows of a parsed table: every row with a key, its value
+ * as the run's config holds it (opts.h: struct opt's key), but for the
+ * keys in skip (NULL-terminated, or NULL): those the mode does not use. */
+void results_settings(struct json *j, const struct opt *tbl, const char *const *skip);
 /* A stats object: count, min/avg/max/stddev in ns, percentiles, histogram.
  * target: NULL for deviation about the mean. */
 void results_stats(struct json *j, const char *key, const struct stats *s,

@@ -42,16 +42,16 @@ struct test_common {
 #define TEST_EXPLAIN_OPTS(c)							\
 	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(c)->explain,	\
 	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", \
-	  NULL, false },							\
+	  NULL, NULL },							\
 	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0,	\
 	  &(c)->explain_over_us,						\
 	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", \
-	  NULL, false }
+	  NULL, NULL }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(c)->json, json_help, NULL, false },					\
+	  &(c)->json, json_help, NULL, NULL },					\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	FLEET_OPT_ENTRIES(&(c)->fleet)
 

@@ -28,27 +28,26 @@
 /* The rows store into the run's struct pair_config (t->cfg). */
 const struct opt pair_opts[] = {
 	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, OPT_AT(struct pair_config, affinity),
-	  "pin pair i to CPU i mod ncpus; with CPU, pin all to it", NULL, false },
+	  "pin pair i to CPU i mod ncpus; with CPU, pin all to it", NULL, NULL },
 	{ 'b', "breaktrace", OPT_INT, OPT_ARG_REQUIRED, "USEC", 1, MAX_INTERVAL_US, 0,
-	  OPT_AT(struct pair_config, breaktrace_us), "stop ftrace and the test when a latency exceeds USEC", NULL, false },
+	  OPT_AT(struct pair_config, breaktrace_us), "stop ftrace and the test when a latency exceeds USEC", NULL, "breaktrace_us" },
 	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, MAX_INTERVAL_US, 500,
-	  OPT_AT(struct pair_config, distance_us), "interval distance between pairs in us", NULL, false },
-	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 0,
-	  OPT_AT(struct pair_config, duration_s), "run for TIME (N[s|m|h|d]); 0: no limit", NULL, false },
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, false },
+	  OPT_AT(struct pair_config, distance_us), "interval distance between pairs in us", NULL, "distance_us" },
+	OPT_ROW_DURATION(struct pair_config, duration_s, 0,
+			 "run for TIME (N[s|m|h|d]); 0: no limit"),
+	OPT_ROW_HELP,
 	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 1000,
-	  OPT_AT(struct pair_config, interval_us), "base interval in us", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 62, 0, OPT_AT(struct pair_config, loops),
-	  "cycles per pair; 0: until stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, OPT_AT(struct pair_config, prio),
-	  "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pair_config, quiet),
-	  "print only the final summary", NULL, false },
+	  OPT_AT(struct pair_config, interval_us), "base interval in us", NULL, "interval_us" },
+	OPT_ROW_LOOPS(struct pair_config, loops, 1LL << 62, 0,
+		      "cycles per pair; 0: until stopped"),
+	OPT_ROW_PRIO(struct pair_config, prio, 0, 99, 0,
+		     "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER"),
+	OPT_ROW_QUIET(struct pair_config, quiet,
+		      "print only the final summary"),
 	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pair_config, smp),
-	  "SMP testing: -a -t and the same priority for all pairs", NULL, false },
+	  "SMP testing: -a -t and the same priority for all pairs", NULL, "same_priority" },
 	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, OPT_AT(struct pair_config, threads),
-	  "number of pairs; without NUM, one per CPU", NULL, false },
+	  "number of pairs; without NUM, one per CPU", NULL, NULL },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct pair_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct pair_config, common), "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
 	OPT_END
@@ -113,6 +112,7 @@ int pair_check(struct test_run *t)
 	run->name = t->ops->name;
 	run->prog = t->prog;
 	run->cfg = t->cfg;
+	run->opts = t->opts;
 	run->tcfg = t->extra;
 	if (check_config(t, t->cfg, run))
 		return -1;

@@ -129,6 +129,7 @@ struct pair_run {
 	const char *name;		/* the test's: "pmq" */
 	const char *prog;
 	struct pair_config *cfg;	/* the run's (t->cfg); the transport's check may set it */
+	const struct opt *opts;		/* the run's table: the settings */
 	void *tcfg;			/* the transport's own (t->extra) */
 	int npairs;
 	struct pair *pairs;

@@ -92,13 +92,7 @@ static void json_settings(struct json *j, const struct pair_run *run)
 	json_str(j, "test", run->name);
 	json_str(j, "mode", c->fork ? "processes" : "threads");
 	json_int(j, "pairs", run->npairs);
-	json_int(j, "interval_us", c->interval_us);
-	json_int(j, "distance_us", c->distance_us);
-	json_int(j, "loops", c->loops);
-	json_int(j, "duration_s", c->duration_s);
-	json_int(j, "priority", c->prio);
-	json_bool(j, "same_priority", c->smp);
-	json_int(j, "breaktrace_us", c->breaktrace_us);
+	results_settings(j, run->opts, NULL);
 	json_bool(j, "breaktrace_hit", run->shared->break_hit);
 	json_obj_close(j);
 }

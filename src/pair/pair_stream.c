@@ -86,6 +86,11 @@ static void print_rates(const struct pair_run *run)
 	}
 }
 
+/* The latency test's settings a stream of messages does not use. */
+static const char *const stream_unused[] = {
+	"interval_us", "distance_us", "same_priority", "breaktrace_us", NULL
+};
+
 static void json_rates(struct json *j, const struct pair_run *run)
 {
 	int i;
@@ -94,9 +99,7 @@ static void json_rates(struct json *j, const struct pair_run *run)
 	json_str(j, "test", run->name);
 	json_str(j, "mode", run->cfg->fork ? "processes" : "threads");
 	json_int(j, "pairs", run->npairs);
-	json_int(j, "loops", run->cfg->loops);
-	json_int(j, "duration_s", run->cfg->duration_s);
-	json_int(j, "priority", run->cfg->prio);
+	results_settings(j, run->opts, stream_unused);
 	json_obj_close(j);
 	json_arr_open(j, "throughput");
 	for (i = 0; i < run->nrates; i++) {

@@ -33,17 +33,17 @@ struct pmq_config {
 
 static const struct opt pmq_opts[] = {
 	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, timeout_s),
-	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, false },
+	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, NULL },
 	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, force_s),
-	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, false },
+	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, NULL },
 	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, OPT_AT(struct pmq_config, msg_size),
-	  "message size in bytes", NULL, false },
+	  "message size in bytes", NULL, NULL },
 	{ 0, "throughput", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, throughput),
-	  "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s", NULL, false },
+	  "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s", NULL, NULL },
 	{ 0, "sizes", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct pmq_config, sizes),
-	  "--throughput for each size of LIST (8,64,512,4096), one after the other", NULL, false },
+	  "--throughput for each size of LIST (8,64,512,4096), one after the other", NULL, NULL },
 	{ 0, "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, fork),
-	  "two processes per pair instead of threads", NULL, false },
+	  "two processes per pair instead of threads", NULL, NULL },
 	OPT_END
 };
 

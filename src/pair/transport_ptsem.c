@@ -21,7 +21,7 @@ static const struct transport_ops *const types[] = {
 static const struct opt ptsem_opts[] = {
 	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, OPT_AT(struct ptsem_config, type),
 	  "hand-off: mutex (three mutexes passed as a baton), condvar, sem, named-sem",
-	  type_names, false },
+	  type_names, NULL },
 	OPT_END
 };
 

@@ -19,9 +19,9 @@ struct sigwait_config {
 
 static const struct opt sigwait_opts[] = {
 	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct sigwait_config, fork),
-	  "fork two processes per pair instead of creating threads", NULL, false },
+	  "fork two processes per pair instead of creating threads", NULL, NULL },
 	{ 0, "rt", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sigwait_config, rt),
-	  "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo", NULL, false },
+	  "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo", NULL, NULL },
 	OPT_END
 };
 

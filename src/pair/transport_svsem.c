@@ -19,7 +19,7 @@ struct svsem_config {
 
 static const struct opt svsem_opts[] = {
 	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct svsem_config, fork),
-	  "fork two processes per pair instead of creating threads", NULL, false },
+	  "fork two processes per pair instead of creating threads", NULL, NULL },
 	OPT_END
 };
 

@@ -361,18 +361,10 @@ static void json_settings(struct json *j, const struct req_run *run)
 
 	json_obj_open(j, "settings");
 	json_str(j, "mode", mode_name[run->mode]);
-	json_int(j, "rate_hz", c->rate_hz);
+	results_settings(j, run->opts, NULL);
 	json_int(j, "period_ns", run->tg.period_ns);
-	json_int(j, "rounds", c->rounds);
-	json_int(j, "samples", c->samples);
-	json_int(j, "sleep_us", c->sleep_us);
-	json_int(j, "port", c->port);
 	json_str(j, "server", run->where);
-	json_bool(j, "async", c->async);
 	json_bool(j, "two_hosts", run->tg.two_hosts);
-	json_int(j, "server_idle_timeout_s", c->timeout_s);
-	json_str(j, "server_priority", c->server_prio_mode == REQ_PRIO_FIXED ?
-		 "fixed" : "propagate");
 	json_int(j, "max_clients", run->server ? run->server->max_clients :
 		 run->max_clients_given ? c->max_clients : c->clients);
 	if (run->orb) {

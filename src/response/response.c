@@ -26,6 +26,7 @@ struct resp_config {
 /* One run (t->state); the thread reads cfg and writes the rest. */
 struct resp_run {
 	const struct resp_config *cfg;
+	const struct opt *opts;		/* the run's table: the settings */
 	struct stats times;
 	struct bench_thread thread;
 	uint64_t units;
@@ -36,21 +37,21 @@ struct resp_run {
 
 static const struct opt resp_opts[] = {
 	{ 'c', "cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct resp_config, cpu),
-	  "run on CPU (default: the last online CPU)", NULL, false },
-	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 0,
-	  OPT_AT(struct resp_config, duration_s), "stop after TIME (N[s|m|h|d]); 0: none", NULL, false },
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 40, 100, OPT_AT(struct resp_config, loops),
-	  "blocks to run; 0: until -D or stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 95, OPT_AT(struct resp_config, prio),
-	  "SCHED_FIFO priority; 0: SCHED_OTHER", NULL, false },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct resp_config, quiet),
-	  "no calibration line", NULL, false },
+	  "run on CPU (default: the last online CPU)", NULL, "cpu" },
+	OPT_ROW_DURATION(struct resp_config, duration_s, 0,
+			 "stop after TIME (N[s|m|h|d]); 0: none"),
+	OPT_ROW_HELP,
+	OPT_ROW_LOOPS(struct resp_config, loops, 1LL << 40, 100,
+		      "blocks to run; 0: until -D or stopped"),
+	OPT_ROW_PRIO(struct resp_config, prio, 0, 99, 95,
+		     "SCHED_FIFO priority; 0: SCHED_OTHER"),
+	OPT_ROW_QUIET(struct resp_config, quiet,
+		      "no calibration line"),
 	{ 0, "block", OPT_INT, OPT_ARG_REQUIRED, "MS", 1, 1000, 10, OPT_AT(struct resp_config, block_ms),
-	  "calibrate the block to about MS milliseconds", NULL, false },
+	  "calibrate the block to about MS milliseconds", NULL, "block_ms" },
 	{ 0, "work", OPT_CHOICE, OPT_ARG_REQUIRED, "WORK", 0, 0, 0, OPT_AT(struct resp_config, work),
 	  "add (integer loop), copy (memcpy from a source larger than the LLC), whetstone (floating-point mix), fft",
-	  work_names, false },
+	  work_names, "work" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct resp_config, common), "write results to FILE as JSON"),
 	OPT_END
 };
@@ -81,6 +82,7 @@ static int resp_setup(struct test_run *t)
 	int64_t block = c->block_ms * NSEC_PER_MSEC;
 
 	r->cfg = c;
+	r->opts = t->opts;
 	r->thread.arg = r;
 	if (c->cpu < 0)
 		c->cpu = cpus_online() - 1;
@@ -134,15 +136,9 @@ static void print_result(const struct resp_config *c, const struct resp_run *r)
 static void json_body(struct json *j, void *arg)
 {
 	const struct resp_run *r = arg;
-	const struct resp_config *c = r->cfg;
 
 	json_obj_open(j, "settings");
-	json_str(j, "work", work_names[c->work]);
-	json_int(j, "block_ms", c->block_ms);
-	json_int(j, "loops", c->loops);
-	json_int(j, "duration_s", c->duration_s);
-	json_int(j, "priority", c->prio);
-	json_int(j, "cpu", c->cpu);
+	results_settings(j, r->opts, NULL);
 	json_obj_close(j);
 	json_obj_open(j, "calibration");
 	json_uint(j, "units", r->units);

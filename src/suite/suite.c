@@ -44,21 +44,21 @@ static struct fleet_opts fleet;		/* judged on the tests' summaries */
 
 static struct opt suite_opts[] = {
 	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5, &duration_s,
-	  "time per test (about a minute in all)", NULL, false },
+	  "time per test (about a minute in all)", NULL, NULL },
 	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &prio,
-	  "SCHED_FIFO priority", NULL, false },
+	  "SCHED_FIFO priority", NULL, NULL },
 	{ 'o', "results", OPT_DIR_OUT, OPT_ARG_REQUIRED, "DIR", 0, 0, 0, &outdir,
-	  "results directory (default results/rtlat-DATE-TIME)", NULL, false },
+	  "results directory (default results/rtlat-DATE-TIME)", NULL, NULL },
 	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0, &only,
-	  "comma-separated subset of the tests", names, false },
+	  "comma-separated subset of the tests", names, NULL },
 	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &report,
-	  "write report.html into the results directory with rtlat-report", NULL, false },
+	  "write report.html into the results directory with rtlat-report", NULL, NULL },
 	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &explain,
-	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, false },
+	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, NULL },
 	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &quiet,
-	  "no \"running TEST\" line before each test: the table only", NULL, false },
+	  "no \"running TEST\" line before each test: the table only", NULL, NULL },
 	FLEET_VERDICT_ENTRIES(&fleet),
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
+	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, NULL },
 	OPT_END
 };
 

@@ -19,31 +19,31 @@ const char *const sync_proto_names[] = { "none", "inherit", "protect", NULL };
 
 static const struct opt sync_opts[] = {
 	{ 'c', "cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct sync_config, cpu),
-	  "run every task on CPU (default: the last online CPU)", NULL, false },
-	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, 3650LL * 86400, 0,
-	  OPT_AT(struct sync_config, duration_s), "stop each test after TIME (N[s|m|h|d]); 0: none", NULL, false },
+	  "run every task on CPU (default: the last online CPU)", NULL, "cpu" },
+	OPT_ROW_DURATION(struct sync_config, duration_s, 0,
+			 "stop each test after TIME (N[s|m|h|d]); 0: none"),
 	{ 'f', "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sync_config, fork),
-	  "test 2 between two processes (needs --type sysv)", NULL, false },
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, false },
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 40, 10000, OPT_AT(struct sync_config, loops),
-	  "calls (test 1) and hand-offs (test 2); 0: until -D or stopped", NULL, false },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 3, 98, 90, OPT_AT(struct sync_config, prio),
-	  "SCHED_FIFO priority (test 3: high PRIO, medium PRIO-1, low PRIO-2)", NULL, false },
+	  "test 2 between two processes (needs --type sysv)", NULL, NULL },
+	OPT_ROW_HELP,
+	OPT_ROW_LOOPS(struct sync_config, loops, 1LL << 40, 10000,
+		      "calls (test 1) and hand-offs (test 2); 0: until -D or stopped"),
+	OPT_ROW_PRIO(struct sync_config, prio, 3, 98, 90,
+		     "SCHED_FIFO priority (test 3: high PRIO, medium PRIO-1, low PRIO-2)"),
 	{ 0, "test", OPT_CHOICE, OPT_ARG_REQUIRED, "TEST", 0, 0, 0, OPT_AT(struct sync_config, test),
-	  "all, cost (test 1), switch (tests 1 and 2), inversion (test 3)", test_names, false },
+	  "all, cost (test 1), switch (tests 1 and 2), inversion (test 3)", test_names, "test" },
 	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, OPT_AT(struct sync_config, type),
 	  "tests 1, 2: posix (unnamed sem_t), named (sem_open), sysv (semop), mutex",
-	  sync_type_names, false },
+	  sync_type_names, "type" },
 	{ 0, "protocol", OPT_CHOICE, OPT_ARG_REQUIRED, "PROTO", 0, 0, 1, OPT_AT(struct sync_config, protocol),
-	  "test 3: the mutex protocol: none, inherit, protect", sync_proto_names, false },
+	  "test 3: the mutex protocol: none, inherit, protect", sync_proto_names, "protocol" },
 	{ 0, "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 100000, 50, OPT_AT(struct sync_config, rounds),
-	  "test 3: rounds", NULL, false },
+	  "test 3: rounds", NULL, "rounds" },
 	{ 0, "hog", OPT_INT, OPT_ARG_REQUIRED, "MS", 1, 100, 5, OPT_AT(struct sync_config, hog_ms),
-	  "test 3: the medium task burns the CPU for MS ms a round", NULL, false },
+	  "test 3: the medium task burns the CPU for MS ms a round", NULL, "hog_ms" },
 	{ 0, "cs", OPT_INT, OPT_ARG_REQUIRED, "US", 10, 100000, 1000, OPT_AT(struct sync_config, cs_us),
-	  "test 3: the low task's critical section, US us of CPU time", NULL, false },
+	  "test 3: the low task's critical section, US us of CPU time", NULL, "cs_us" },
 	{ 0, "margin", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 1000000, 500, OPT_AT(struct sync_config, margin_us),
-	  "test 3: bounded means blocking <= critical section + US us", NULL, false },
+	  "test 3: bounded means blocking <= critical section + US us", NULL, "margin_us" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct sync_config, common), "write results to FILE as JSON"),
 	OPT_END
 };
@@ -148,21 +148,13 @@ static void print_results(const struct sync_config *c, const struct sync_run *r)
 		print_inversion(c, r);
 }
 
-static void json_settings(struct json *j, const struct sync_config *c)
+static void json_settings(struct json *j, const struct test_run *t)
 {
+	const struct sync_config *c = t->cfg;
+
 	json_obj_open(j, "settings");
-	json_str(j, "test", test_names[c->test]);
-	json_str(j, "type", sync_type_names[c->type]);
+	results_settings(j, t->opts, NULL);
 	json_str(j, "mode", c->fork ? "processes" : "threads");
-	json_str(j, "protocol", sync_proto_names[c->protocol]);
-	json_int(j, "cpu", c->cpu);
-	json_int(j, "priority", c->prio);
-	json_int(j, "loops", c->loops);
-	json_int(j, "rounds", c->rounds);
-	json_int(j, "duration_s", c->duration_s);
-	json_int(j, "hog_ms", c->hog_ms);
-	json_int(j, "cs_us", c->cs_us);
-	json_int(j, "margin_us", c->margin_us);
 	json_obj_close(j);
 }
 
@@ -171,7 +163,7 @@ static void json_body(struct json *j, void *arg)
 	const struct test_run *t = arg;
 	const struct sync_run *r = t->state;
 
-	json_settings(j, t->cfg);
+	json_settings(j, t);
 	if (r->cost.ran)
 		results_stats(j, "cost", &r->cost.s, NULL);
 	if (r->sw.ran) {

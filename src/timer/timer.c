@@ -31,45 +31,45 @@ static const char *const timer_device_names[] = { "0", NULL };
 
 static const struct opt timer_opts[] = {
 	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 100,
-	  OPT_AT(struct timer_config, period_us), "sampling period in us", NULL, false },
+	  OPT_AT(struct timer_config, period_us), "sampling period in us", NULL, "period_us" },
 	{ 'T', NULL, OPT_DURATION, OPT_ARG_REQUIRED, "SECONDS", 0, MAX_DURATION_S, 0,
-	  OPT_AT(struct timer_config, duration_s), "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, false },
+	  OPT_AT(struct timer_config, duration_s), "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, "duration_s" },
 	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, hist),
-	  "print histograms of min, avg, max latencies", NULL, false },
+	  "print histograms of min, avg, max latencies", NULL, NULL },
 	{ 's', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, stats),
-	  "print statistics of min, avg, max latencies", NULL, false },
+	  "print statistics of min, avg, max latencies", NULL, NULL },
 	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, gnuplot),
-	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, false },
+	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, NULL },
 	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 300, OPT_AT(struct timer_config, cells),
-	  "histogram size; the last cell takes the overflow", NULL, false },
+	  "histogram size; the last cell takes the overflow", NULL, "histogram_cells" },
 	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, OPT_AT(struct timer_config, bucket_ns),
-	  "histogram bucket size in ns", NULL, false },
+	  "histogram bucket size in ns", NULL, "bucket_ns" },
 	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, OPT_AT(struct timer_config, lines),
-	  "data lines per header; 0: no headers", NULL, false },
+	  "data lines per header; 0: no headers", NULL, "data_lines" },
 	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, quiet),
-	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, false },
+	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, "quiet" },
 	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, OPT_AT(struct timer_config, cpu),
-	  "pin the sampling thread to CPU", NULL, false },
+	  "pin the sampling thread to CPU", NULL, "cpu" },
 	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, OPT_AT(struct timer_config, prio),
-	  "SCHED_FIFO priority of the sampling thread", NULL, false },
+	  "SCHED_FIFO priority of the sampling thread", NULL, "priority" },
 	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, OPT_AT(struct timer_config, device),
 	  "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
-	  timer_device_names, false },
+	  timer_device_names, NULL },
 	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, OPT_AT(struct timer_config, mode),
-	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, false },
+	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, "mode" },
 	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, freeze),
-	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, false },
+	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, "freeze_trace" },
 	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, break_switch),
-	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, false },
+	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, "break_on_switch" },
 	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, OPT_AT(struct timer_config, method),
 	  "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
-	  timer_method_names, false },
+	  timer_method_names, NULL },
 	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, histfile),
-	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, false },
+	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, NULL },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct timer_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct timer_config, common), "write results to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, false },
+	  "print this help", NULL, NULL },
 	OPT_END
 };
 
@@ -139,6 +139,7 @@ static int timer_check(struct test_run *t)
 		return -1;
 	run->prog = t->prog;
 	run->cfg = t->cfg;
+	run->opts = t->opts;
 	return 0;
 }
 

@@ -195,6 +195,7 @@ struct timerlat_grid {
 
 struct timer_run {
 	const struct timer_config *cfg;	/* the run's (t->cfg) */
+	const struct opt *opts;		/* the run's table: the settings */
 	const char *prog;
 	struct timer_wait wait;
 	pthread_t sampler, display;

@@ -16,21 +16,11 @@ static void json_settings(struct json *j, const struct timer_run *run)
 
 	json_obj_open(j, "settings");
 	json_str(j, "test", "timer");
-	json_int(j, "mode", c->mode);
+	results_settings(j, run->opts, NULL);
 	json_str(j, "mode_name", timer_mode_names[c->mode]);
 	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
-	json_int(j, "period_us", c->period_us);
-	json_int(j, "priority", c->prio);
-	json_int(j, "cpu", c->cpu);
-	json_int(j, "device", c->device);
-	json_int(j, "duration_s", c->duration_s);
+	json_int(j, "device", c->device);	/* a number, as Xenomai's */
 	json_int(j, "warmup_s", TIMER_WARMUP_S);
-	json_int(j, "histogram_cells", c->cells);
-	json_int(j, "bucket_ns", c->bucket_ns);
-	json_int(j, "data_lines", c->lines);
-	json_bool(j, "quiet", c->quiet);
-	json_bool(j, "freeze_trace", c->freeze);
-	json_bool(j, "break_on_switch", c->break_switch);
 	json_str(j, "msw", "involuntary context switches of the sampling thread");
 	json_obj_close(j);
 }

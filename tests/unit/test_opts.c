@@ -54,11 +54,11 @@ static struct opt *table(void)
 {
 	static struct opt tbl[] = {
 		{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 100, 0, &t_int,
-		  "interval", NULL, false },
+		  "interval", NULL, NULL },
 		{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, 8, -1, &t_opt,
-		  "threads", NULL, false },
+		  "threads", NULL, NULL },
 		{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &t_flag,
-		  "quiet", NULL, false },
+		  "quiet", NULL, NULL },
 		OPT_END
 	};
 	t_int = t_opt = 0;
