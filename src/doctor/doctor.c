@@ -12,15 +12,19 @@
 #include "harness/test.h"
 #include "core/tracefs.h"
 
-static struct doctor_config {
+struct doctor_config {
 	struct test_common common;
-} cfg;
+};
 
-static struct pf_item items[PF_NITEMS];
-static enum verdict worst;
+/* One run: the checks and their worst verdict (t->state). */
+struct doctor_run {
+	struct pf_item items[PF_NITEMS];
+	enum verdict worst;
+};
 
-static struct opt doctor_opts[] = {
-	TEST_COMMON_OPTS(&cfg.common, "write the checks to FILE as JSON"),
+static const struct opt doctor_opts[] = {
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct doctor_config, common),
+			 "write the checks to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
 	  "print this help", NULL, NULL },
 	OPT_END
@@ -28,14 +32,15 @@ static struct opt doctor_opts[] = {
 
 static int doctor_setup(struct test_run *t)
 {
+	struct doctor_run *d = t->state;
 	char why[256];
 
 	/* The tracing check reads tracefs: mounted here where it is not. */
 	tracefs_need(t->prog, why, sizeof(why));
-	worst = preflight_run(items);
+	d->worst = preflight_run(d->items);
 	/* Nothing is measured: rtlat's own real-time settings stay off. */
-	cfg.common.no_mlock = true;
-	cfg.common.no_dma_latency = true;
+	t->common->no_mlock = true;
+	t->common->no_dma_latency = true;
 	return 0;
 }
 
@@ -47,20 +52,21 @@ static int doctor_measure(struct test_run *t)
 
 static int doctor_report(struct test_run *t, int status)
 {
+	struct doctor_run *d = t->state;
 	struct json *j;
 
-	preflight_print(stdout, items);
-	printf("verdict: %s\n", verdict_names[worst]);
+	preflight_print(stdout, d->items);
+	printf("verdict: %s\n", verdict_names[d->worst]);
 	fflush(stdout);
-	if (worst == V_PREVENTS)
+	if (d->worst == V_PREVENTS)
 		status = 1;
 	j = results_open(&t->res, status);
 	if (j) {
-		json_str(j, "verdict", verdict_names[worst]);
-		preflight_json(j, "checks", items);
+		json_str(j, "verdict", verdict_names[d->worst]);
+		preflight_json(j, "checks", d->items);
 		if (results_close(&t->res, j))
 			status = 1;
-	} else if (cfg.common.json) {
+	} else if (t->common->json) {
 		status = 1;
 	}
 	return status;
@@ -70,7 +76,9 @@ const struct test_ops test_doctor = {
 	.name = "doctor",
 	.title = "check the system for what adds latency or prevents real-time work",
 	.opts = doctor_opts,
-	.common = &cfg.common,
+	.common = OPT_AT_STRUCT(struct doctor_config, common),
+	.cfg_size = sizeof(struct doctor_config),
+	.run_size = sizeof(struct doctor_run),
 	.stop = STOP_BY_HANDLER,
 	.setup = doctor_setup,
 	.measure = doctor_measure,

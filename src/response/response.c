@@ -32,6 +32,7 @@ struct resp_run {
 	uint64_t units;
 	double ns_per_unit;
 	volatile int calibrated;
+	struct work work;
 	const char *error;
 };
 
@@ -60,17 +61,16 @@ static void resp_loop(struct bench_thread *bt)
 {
 	struct resp_run *r = bt->arg;
 	const struct resp_config *c = r->cfg;
-	enum work_kind k = (enum work_kind)c->work;
 	uint64_t i;
 	int64_t t0;
 
-	r->units = work_calibrate(k, c->block_ms * NSEC_PER_MSEC, &r->ns_per_unit);
+	r->units = work_calibrate(&r->work, c->block_ms * NSEC_PER_MSEC, &r->ns_per_unit);
 	r->calibrated = 1;
 	for (i = 0; !c->loops || i < (uint64_t)c->loops; i++) {
 		if (bench_stop)
 			break;
 		t0 = clock_now_ns();
-		work_run(k, r->units);
+		work_run(&r->work, r->units);
 		stats_add(&r->times, clock_now_ns() - t0);
 	}
 }
@@ -89,7 +89,7 @@ static int resp_setup(struct test_run *t)
 	r->thread.cpu = (int)c->cpu;
 	r->thread.prio = (int)c->prio;
 	r->thread.fn = resp_loop;
-	if (work_init((enum work_kind)c->work))
+	if (work_init(&r->work, (enum work_kind)c->work))
 		return -1;
 	return stats_init(&r->times, 0, (uint64_t)block / RESP_BUCKETS_PER_BLOCK,
 			  4 * RESP_BUCKETS_PER_BLOCK) ? -1 : 0;
@@ -144,7 +144,7 @@ static void json_body(struct json *j, void *arg)
 	json_uint(j, "units", r->units);
 	json_double(j, "ns_per_unit", r->ns_per_unit);
 	json_double(j, "block_ns", (double)r->units * r->ns_per_unit);
-	json_uint(j, "copy_bytes", work_copy_bytes());
+	json_uint(j, "copy_bytes", r->work.copy_bytes);
 	json_obj_close(j);
 	json_double(j, "max_min_ratio", ratio(&r->times));
 	results_stats(j, "times", &r->times, NULL);
@@ -179,7 +179,7 @@ static void resp_teardown(struct test_run *t)
 	struct resp_run *r = t->state;
 
 	stats_free(&r->times);
-	work_fini();
+	work_fini(&r->work);
 }
 
 static long long resp_suite_args(char *buf, size_t len, long long d, long long prio)

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/clock.h"
-#include "core/fft.h"
 #include "response/response.h"
 
 #define COPY_CHUNK	(64 * 1024)
@@ -25,11 +24,6 @@ const char *const work_names[] = { "add", "copy", "whetstone", "fft", NULL };
 volatile uint64_t work_sink;
 volatile double work_fsink;
 
-static char *copy_src, *copy_dst;
-static uint64_t copy_bytes, copy_off;
-static struct fft_plan plan;
-static double *fft_re, *fft_im;
-
 static uint64_t llc_bytes(void)
 {
 	long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
@@ -39,60 +33,55 @@ static uint64_t llc_bytes(void)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
-static int copy_init(void)
+static int copy_init(struct work *w)
 {
-	copy_bytes = llc_bytes() + llc_bytes() / 4;
-	if (copy_bytes < COPY_MIN)
-		copy_bytes = COPY_MIN;
-	copy_bytes -= copy_bytes % COPY_CHUNK;
-	copy_src = malloc(copy_bytes);
-	copy_dst = malloc(COPY_CHUNK);
-	if (!copy_src || !copy_dst)
+	w->copy_bytes = llc_bytes() + llc_bytes() / 4;
+	if (w->copy_bytes < COPY_MIN)
+		w->copy_bytes = COPY_MIN;
+	w->copy_bytes -= w->copy_bytes % COPY_CHUNK;
+	w->copy_src = malloc(w->copy_bytes);
+	w->copy_dst = malloc(COPY_CHUNK);
+	if (!w->copy_src || !w->copy_dst)
 		return -ENOMEM;
 	/* Written, so every page is real (not the shared zero page). */
-	memset(copy_src, 0x5a, copy_bytes);
-	memset(copy_dst, 0, COPY_CHUNK);
+	memset(w->copy_src, 0x5a, w->copy_bytes);
+	memset(w->copy_dst, 0, COPY_CHUNK);
 	return 0;
 }
 
-static int fft_init(void)
+static int fft_init(struct work *w)
 {
 	int i;
 
-	fft_re = calloc(FFT_POINTS, sizeof(double));
-	fft_im = calloc(FFT_POINTS, sizeof(double));
-	if (!fft_re || !fft_im || fft_plan_init(&plan, FFT_POINTS))
+	w->fft_re = calloc(FFT_POINTS, sizeof(double));
+	w->fft_im = calloc(FFT_POINTS, sizeof(double));
+	if (!w->fft_re || !w->fft_im || fft_plan_init(&w->plan, FFT_POINTS))
 		return -ENOMEM;
 	for (i = 0; i < FFT_POINTS; i++)
-		fft_re[i] = sin(0.1 * i) + 0.5 * cos(0.37 * i);
+		w->fft_re[i] = sin(0.1 * i) + 0.5 * cos(0.37 * i);
 	return 0;
 }
 
-int work_init(enum work_kind k)
+int work_init(struct work *w, enum work_kind k)
 {
+	memset(w, 0, sizeof(*w));
+	w->kind = k;
 	if (k == WORK_COPY)
-		return copy_init();
+		return copy_init(w);
 	if (k == WORK_FFT)
-		return fft_init();
+		return fft_init(w);
 	return 0;
 }
 
-void work_fini(void)
+void work_fini(struct work *w)
 {
-	free(copy_src);
-	free(copy_dst);
-	free(fft_re);
-	free(fft_im);
-	if (plan.n)
-		fft_plan_free(&plan);
-	copy_src = copy_dst = NULL;
-	fft_re = fft_im = NULL;
-	memset(&plan, 0, sizeof(plan));
-}
-
-uint64_t work_copy_bytes(void)
-{
-	return copy_bytes;
+	free(w->copy_src);
+	free(w->copy_dst);
+	free(w->fft_re);
+	free(w->fft_im);
+	if (w->plan.n)
+		fft_plan_free(&w->plan);
+	memset(w, 0, sizeof(*w));
 }
 
 static void work_add(uint64_t units)
@@ -107,15 +96,15 @@ static void work_add(uint64_t units)
 	work_sink = acc;
 }
 
-static void work_copy(uint64_t units)
+static void work_copy(struct work *w, uint64_t units)
 {
 	uint64_t i;
 
 	for (i = 0; i < units; i++) {
-		memcpy(copy_dst, copy_src + copy_off, COPY_CHUNK);
-		copy_off = (copy_off + COPY_CHUNK) % copy_bytes;
+		memcpy(w->copy_dst, w->copy_src + w->copy_off, COPY_CHUNK);
+		w->copy_off = (w->copy_off + COPY_CHUNK) % w->copy_bytes;
 	}
-	work_sink += (unsigned char)copy_dst[units % COPY_CHUNK];
+	work_sink += (unsigned char)w->copy_dst[units % COPY_CHUNK];
 }
 
 /* One unit: 100 rounds of a mix of adds, multiplies, divides, a branch,
@@ -140,31 +129,31 @@ static void work_whetstone(uint64_t units)
 	work_fsink = x + y + e[0] + e[3];
 }
 
-static void work_fft(uint64_t units)
+static void work_fft(struct work *w, uint64_t units)
 {
 	uint64_t u;
 
 	for (u = 0; u < units; u++) {
-		fft_forward(&plan, fft_re, fft_im);
-		fft_inverse(&plan, fft_re, fft_im);
+		fft_forward(&w->plan, w->fft_re, w->fft_im);
+		fft_inverse(&w->plan, w->fft_re, w->fft_im);
 	}
-	work_fsink = fft_re[1];
+	work_fsink = w->fft_re[1];
 }
 
-void work_run(enum work_kind k, uint64_t units)
+void work_run(struct work *w, uint64_t units)
 {
-	switch (k) {
+	switch (w->kind) {
 	case WORK_ADD:
 		work_add(units);
 		break;
 	case WORK_COPY:
-		work_copy(units);
+		work_copy(w, units);
 		break;
 	case WORK_WHETSTONE:
 		work_whetstone(units);
 		break;
 	case WORK_FFT:
-		work_fft(units);
+		work_fft(w, units);
 		break;
 	}
 }
@@ -179,27 +168,27 @@ uint64_t work_units_for(uint64_t units_probe, int64_t ns_probe, int64_t target_n
 	return u < 1.0 ? 1 : (uint64_t)llround(u);
 }
 
-static int64_t time_units(enum work_kind k, uint64_t units)
+static int64_t time_units(struct work *w, uint64_t units)
 {
 	int64_t t0 = clock_now_ns();
 
-	work_run(k, units);
+	work_run(w, units);
 	return clock_now_ns() - t0;
 }
 
 /* Double the probe until it takes a quarter of the target, then take
  * the least disturbed of three runs of it. */
-uint64_t work_calibrate(enum work_kind k, int64_t target_ns, double *ns_per_unit)
+uint64_t work_calibrate(struct work *w, int64_t target_ns, double *ns_per_unit)
 {
 	uint64_t units = 1;
 	int64_t ns, best;
 	int i;
 
-	while ((ns = time_units(k, units)) < target_ns / 4 && units < (1ULL << 40))
+	while ((ns = time_units(w, units)) < target_ns / 4 && units < (1ULL << 40))
 		units *= 2;
 	best = ns;
 	for (i = 0; i < 3; i++) {
-		ns = time_units(k, units);
+		ns = time_units(w, units);
 		if (ns < best)
 			best = ns;
 	}

@@ -20,25 +20,29 @@
 #define INV_BUCKETS	200000		/* 200 ms, then overflow */
 #define INV_START_NS	(20 * NSEC_PER_MSEC)
 
-static pthread_mutex_t lock;
-static int64_t base, period, cs_ns, hog_ns;
-/* The last round the low task took the lock in: under protect the high
- * task may only run once it is released again. */
-static volatile long long taken = -1;
-static struct inv_result *res;
-static uint64_t rounds;
-static int64_t end_ns;
+/* One test 3: the timetable, the lock and the result the tasks share
+ * (each task's bench_thread.arg). */
+struct inv_ctx {
+	pthread_mutex_t lock;
+	int64_t base, period, cs_ns, hog_ns;
+	/* The last round the low task took the lock in: under protect the
+	 * high task may only run once it is released again. */
+	volatile long long taken;
+	struct inv_result *res;
+	uint64_t rounds;
+	int64_t end_ns;
+};
 
-static int64_t at(uint64_t k, int64_t off)
+static int64_t at(const struct inv_ctx *x, uint64_t k, int64_t off)
 {
-	return base + (int64_t)k * period + off;
+	return x->base + (int64_t)k * x->period + off;
 }
 
-static bool round_starts(uint64_t k, int64_t off)
+static bool round_starts(const struct inv_ctx *x, uint64_t k, int64_t off)
 {
-	if (k >= rounds || (end_ns && at(k, 0) >= end_ns))
+	if (k >= x->rounds || (x->end_ns && at(x, k, 0) >= x->end_ns))
 		return false;
-	return bench_sleep_until(at(k, off));
+	return bench_sleep_until(at(x, k, off));
 }
 
 static int64_t cpu_now(void)
@@ -51,51 +55,53 @@ static int64_t cpu_now(void)
 
 static void low_task(struct bench_thread *bt)
 {
+	struct inv_ctx *x = bt->arg;
 	uint64_t k;
 	int64_t c0;
 
-	(void)bt;
-	for (k = 0; round_starts(k, 0); k++) {
-		pthread_mutex_lock(&lock);
-		taken = (long long)k;
+	for (k = 0; round_starts(x, k, 0); k++) {
+		pthread_mutex_lock(&x->lock);
+		x->taken = (long long)k;
 		c0 = cpu_now();
 		/* CPU time, not wall time: preempted, it still owes the rest. */
-		while (!bench_stop && cpu_now() - c0 < cs_ns)
+		while (!bench_stop && cpu_now() - c0 < x->cs_ns)
 			;
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&x->lock);
 	}
 }
 
 static void medium_task(struct bench_thread *bt)
 {
+	const struct inv_ctx *x = bt->arg;
 	uint64_t k;
 
-	(void)bt;
-	for (k = 0; round_starts(k, cs_ns / 2); k++)
-		bench_spin_until(at(k, cs_ns / 2) + hog_ns);
+	for (k = 0; round_starts(x, k, x->cs_ns / 2); k++)
+		bench_spin_until(at(x, k, x->cs_ns / 2) + x->hog_ns);
 }
 
 static void high_task(struct bench_thread *bt)
 {
+	struct inv_ctx *x = bt->arg;
+	struct inv_result *res = x->res;
+	int64_t t1, need;
 	uint64_t k;
-	int64_t t1;
 
-	(void)bt;
-	for (k = 0; round_starts(k, cs_ns / 4); k++) {
-		if (taken != (long long)k) {
+	for (k = 0; round_starts(x, k, x->cs_ns / 4); k++) {
+		if (x->taken != (long long)k) {
 			res->skipped++;
 			continue;
 		}
-		pthread_mutex_lock(&lock);
+		need = at(x, k, x->cs_ns / 4);
+		pthread_mutex_lock(&x->lock);
 		t1 = clock_now_ns();
-		pthread_mutex_unlock(&lock);
-		stats_add(&res->s, t1 - at(k, cs_ns / 4));
-		if (t1 - at(k, cs_ns / 4) <= res->bound_ns)
+		pthread_mutex_unlock(&x->lock);
+		stats_add(&res->s, t1 - need);
+		if (t1 - need <= res->bound_ns)
 			res->bounded++;
 	}
 }
 
-static int inv_lock_init(const struct sync_config *c)
+static int inv_lock_init(pthread_mutex_t *lock, const struct sync_config *c)
 {
 	static const int proto[] = { PTHREAD_PRIO_NONE, PTHREAD_PRIO_INHERIT, PTHREAD_PRIO_PROTECT };
 	pthread_mutexattr_t a;
@@ -106,36 +112,34 @@ static int inv_lock_init(const struct sync_config *c)
 	if (!err && c->protocol == PROTO_PROTECT)
 		err = pthread_mutexattr_setprioceiling(&a, (int)c->prio);
 	if (!err)
-		err = pthread_mutex_init(&lock, &a);
+		err = pthread_mutex_init(lock, &a);
 	pthread_mutexattr_destroy(&a);
 	return err;
 }
 
 int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t end, const char **err)
 {
+	struct inv_ctx x = {
+		.taken = -1, .res = r, .rounds = (uint64_t)c->rounds, .end_ns = end,
+		.cs_ns = c->cs_us * NSEC_PER_USEC, .hog_ns = c->hog_ms * NSEC_PER_MSEC,
+	};
 	struct bench_thread bt[3] = {
-		{ .prio = (int)c->prio - 2, .fn = low_task },
-		{ .prio = (int)c->prio - 1, .fn = medium_task },
-		{ .prio = (int)c->prio, .fn = high_task },
+		{ .prio = (int)c->prio - 2, .fn = low_task, .arg = &x },
+		{ .prio = (int)c->prio - 1, .fn = medium_task, .arg = &x },
+		{ .prio = (int)c->prio, .fn = high_task, .arg = &x },
 	};
 	int i, status = 0;
 
-	res = r;
-	end_ns = end;
-	taken = -1;
-	rounds = (uint64_t)c->rounds;
-	cs_ns = c->cs_us * NSEC_PER_USEC;
-	hog_ns = c->hog_ms * NSEC_PER_MSEC;
-	period = 2 * (cs_ns + hog_ns) + NSEC_PER_MSEC;
-	r->bound_ns = cs_ns + c->margin_us * NSEC_PER_USEC;
-	if (stats_init(&r->s, 0, INV_BUCKET_NS, INV_BUCKETS) || inv_lock_init(c)) {
+	x.period = 2 * (x.cs_ns + x.hog_ns) + NSEC_PER_MSEC;
+	r->bound_ns = x.cs_ns + c->margin_us * NSEC_PER_USEC;
+	if (stats_init(&r->s, 0, INV_BUCKET_NS, INV_BUCKETS) || inv_lock_init(&x.lock, c)) {
 		*err = "test 3: cannot create the mutex";
 		return 1;
 	}
 	r->ran = true;
 	for (i = 0; i < 3; i++)
 		bt[i].cpu = (int)c->cpu;
-	base = clock_now_ns() + INV_START_NS;
+	x.base = clock_now_ns() + INV_START_NS;
 	if (bench_start(bt, 3)) {
 		*err = "test 3: cannot start the tasks";
 		status = 1;
@@ -144,6 +148,6 @@ int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t en
 		*err = "test 3: a task could not apply its priority (--strict)";
 		status = 1;
 	}
-	pthread_mutex_destroy(&lock);
+	pthread_mutex_destroy(&x.lock);
 	return status;
 }

@@ -22,8 +22,13 @@ UNIT_TEST(response_units_scale_to_target)
 
 UNIT_TEST(response_calibrates_add_near_target)
 {
+	struct work w;
 	double per;
-	uint64_t u = work_calibrate(WORK_ADD, 1000000, &per);
+	uint64_t u;
+
+	CHECK(work_init(&w, WORK_ADD) == 0);
+	u = work_calibrate(&w, 1000000, &per);
+	work_fini(&w);
 
 	CHECK(u >= 1 && per > 0);
 	/* The scale is the probe's: units * ns/unit is the target. */
