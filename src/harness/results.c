@@ -18,8 +18,6 @@
 #include "core/sysinfo.h"
 #include "core/version.h"
 
-static struct json jw;
-static struct outfile out;
 
 void results_begin(struct results *r, const char *path, const char *test,
 		   int argc, char **argv)
@@ -69,21 +67,21 @@ struct json *results_open(struct results *r, int return_code)
 
 	if (!r->path)
 		return NULL;
-	f = outfile_open(&out, "rtlat", "--json", r->path);
+	f = outfile_open(&r->out, "rtlat", "--json", r->path);
 	if (!f)
 		return NULL;
-	json_init(&jw, f);
-	json_obj_open(&jw, NULL);
+	json_init(&r->jw, f);
+	json_obj_open(&r->jw, NULL);
 	/* rt-tests' keys, including its trailing colons, for its parsers. */
-	json_int(&jw, "file_version", 1);
-	put_cmdline(&jw, "cmdline:", r->argc, r->argv);
-	json_str(&jw, "rt_test_version:", RTLAT_VERSION);
-	put_time(&jw, "start_time", r->start);
-	put_time(&jw, "end_time", time(NULL));
+	json_int(&r->jw, "file_version", 1);
+	put_cmdline(&r->jw, "cmdline:", r->argc, r->argv);
+	json_str(&r->jw, "rt_test_version:", RTLAT_VERSION);
+	put_time(&r->jw, "start_time", r->start);
+	put_time(&r->jw, "end_time", time(NULL));
 	/* A run that ends well but over a threshold exits 3 (fleet_end). */
-	json_int(&jw, "return_code", !return_code && fleet_exceeded() ? 3 : return_code);
-	sysinfo_json_compat(&jw);
-	return &jw;
+	json_int(&r->jw, "return_code", !return_code && fleet_exceeded() ? 3 : return_code);
+	sysinfo_json_compat(&r->jw);
+	return &r->jw;
 }
 
 int results_close(struct results *r, struct json *j)
@@ -105,7 +103,7 @@ int results_close(struct results *r, struct json *j)
 	/* rtlat doctor's verdicts, short: can these results be trusted? */
 	preflight_json_short(j, "doctor");
 	json_obj_close(j);
-	return outfile_close(&out, "rtlat");
+	return outfile_close(&r->out, "rtlat");
 }
 
 /* One row's value under its key, as its type stores it. */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <time.h>
 #include "core/json.h"
+#include "core/outfile.h"
 
 struct stats;
 struct explain;
@@ -24,6 +25,8 @@ struct results {
 	const struct explain *explain;	/* --explain, written at the end */
 	/* --explain asked but not possible: why ("explain_unavailable") */
 	char explain_unavailable[300];
+	struct outfile out;	/* the file being written (results_open) */
+	struct json jw;
 };
 
 void results_begin(struct results *r, const char *path, const char *test,
