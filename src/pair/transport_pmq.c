@@ -47,6 +47,12 @@ static const struct opt pmq_opts[] = {
 	OPT_END
 };
 
+static const struct opt *opt(const struct pair_run *run, int short_name,
+			      const char *long_name)
+{
+	return opts_find(run->opts, short_name, long_name);
+}
+
 /* "8,64,512": each 1 to max bytes, at most PAIR_MAX_SIZES of them. */
 static int parse_sizes(struct pair_run *run, long long max)
 {
@@ -58,16 +64,17 @@ static int parse_sizes(struct pair_run *run, long long max)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (parse_ll(tok, &v) || v < 1 || v > max ||
 		    run->cfg->nsizes == PAIR_MAX_SIZES) {
-			fprintf(stderr, "%s: option --sizes: '%s' is not a list of sizes; accepted: up to %d comma-separated sizes, each 1 to %lld bytes (e.g. 8,64,512,4096)\n",
-				run->prog, tc->sizes, PAIR_MAX_SIZES, max);
+			opts_error(run->prog, opt(run, 0, "sizes"),
+				   "'%s' is not a list of sizes; accepted: up to %d comma-separated sizes, each 1 to %lld bytes (e.g. 8,64,512,4096)",
+				   tc->sizes, PAIR_MAX_SIZES, max);
 			return -1;
 		}
 		run->cfg->sizes[run->cfg->nsizes++] = v;
 	}
 	if (run->cfg->nsizes)
 		return 0;
-	fprintf(stderr, "%s: option --sizes: empty; accepted: comma-separated sizes, each 1 to %lld bytes\n",
-		run->prog, max);
+	opts_error(run->prog, opt(run, 0, "sizes"),
+		   "empty; accepted: comma-separated sizes, each 1 to %lld bytes", max);
 	return -1;
 }
 
@@ -80,7 +87,8 @@ static int stream_setup(struct pair_run *run, long long size_max)
 	if (!tc->throughput && !tc->sizes)
 		return 0;
 	if (tc->timeout_s) {
-		fprintf(stderr, "%s: option -T/--timeout: not with --throughput; accepted: one of them\n", run->prog);
+		opts_error(run->prog, opt(run, 'T', NULL),
+			   "not with --throughput; accepted: one of them");
 		return -1;
 	}
 	run->cfg->stream = true;
@@ -100,18 +108,21 @@ static int pmq_setup(struct pair_run *run)
 	long long queues_max = sysinfo_read_ll(MQ_LIMITS "queues_max");
 
 	if (tc->force_s && !tc->timeout_s) {
-		fprintf(stderr, "%s: option -f/--forcetimeout: needs -T/--timeout; accepted: -T TO -f TO, each TO in seconds from 1 to 3600 (e.g. -T 1 -f 2)\n", run->prog);
+		opts_error(run->prog, opt(run, 'f', NULL),
+			   "needs -T/--timeout; accepted: -T TO -f TO, each TO in seconds from 1 to 3600 (e.g. -T 1 -f 2)");
 		return -1;
 	}
 	if (size_max > 0 && tc->msg_size > size_max) {
-		fprintf(stderr, "%s: option --size: %lld is above fs.mqueue.msgsize_max (%lld); accepted: 1 to %lld, or raise it with sysctl -w fs.mqueue.msgsize_max=%lld\n",
-			run->prog, tc->msg_size, size_max, size_max, tc->msg_size);
+		opts_error(run->prog, opt(run, 0, "size"),
+			   "%lld is above fs.mqueue.msgsize_max (%lld); accepted: 1 to %lld, or raise it with sysctl -w fs.mqueue.msgsize_max=%lld",
+			   tc->msg_size, size_max, size_max, tc->msg_size);
 		return -1;
 	}
 	if (queues_max > 0 && 2LL * run->npairs > queues_max) {
-		fprintf(stderr, "%s: option -t/--threads: %d pairs need %d message queues, above fs.mqueue.queues_max (%lld); accepted: up to %lld pairs, or raise it with sysctl -w fs.mqueue.queues_max=%d\n",
-			run->prog, run->npairs, 2 * run->npairs, queues_max,
-			queues_max / 2, 2 * run->npairs);
+		opts_error(run->prog, opt(run, 't', NULL),
+			   "%d pairs need %d message queues, above fs.mqueue.queues_max (%lld); accepted: up to %lld pairs, or raise it with sysctl -w fs.mqueue.queues_max=%d",
+			   run->npairs, 2 * run->npairs, queues_max,
+			   queues_max / 2, 2 * run->npairs);
 		return -1;
 	}
 	return stream_setup(run, size_max);
