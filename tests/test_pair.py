@@ -138,8 +138,13 @@ def test_ptsem_types_end_by_signal(leakcheck, kind, sig):
         time.sleep(delay)
         t0 = time.monotonic()
         rc, out, err = stop(p, sig)
-        assert rc == 0, err
         assert time.monotonic() - t0 < 2.0
+        if delay < 0.1 and rc == 1:
+            # 50 ms may come before the first sample on a loaded machine:
+            # that ending is its own (exit 1, one line, no summary).
+            assert err.strip().endswith("stopped by a signal before the first sample"), err
+            continue
+        assert rc == 0, err
         ids, _ = parse_block(out, 2)
         assert all(int(m[11]) > 0 for m in ids)
     leakcheck()
