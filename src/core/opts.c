@@ -125,10 +125,10 @@ static int check_cpu_list(const char *prog, struct opt *o, const char *arg)
 	if (!parse_cpu_list(arg, l->cpu, CPU_LIST_MAX, &l->n, &bad))
 		return 0;
 	if (bad >= 0)
-		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs, 0 to %d",
+		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs, 0 to %d, or all",
 			   bad, cpus_online() - 1);
 	else
-		opts_error(prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs",
+		opts_error(prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs, or all",
 			   arg);
 	return -1;
 }

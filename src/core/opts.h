@@ -137,7 +137,8 @@ void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 int parse_ll(const char *s, long long *out);
 /* "90", "90s", "5m", "2h", "1d" -> seconds; rejects "10x", "-5", "". */
 int parse_duration(const char *s, long long *seconds);
-/* "1,3-5" into cpus[0..*n-1]; -1 with *bad the offline CPU or -2 for a
+/* "1,3-5" or "all" (every online CPU) into cpus[0..*n-1]; -1 with *bad
+ * the offline CPU or -2 for a
  * syntax error (or more than max CPUs). */
 int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad);
 int cpus_online(void);

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "core/opts.h"
 
@@ -98,6 +99,12 @@ int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
 
 	*bad = -2;
 	*n = 0;
+	if (!strcmp(s, "all")) {
+		for (c = 0; c < cpus_online() && *n < max; c++)
+			if (cpu_is_online(c))
+				cpus[(*n)++] = c;
+		return *n ? 0 : -1;
+	}
 	for (;;) {
 		if (parse_cpu(&s, &a))
 			return -1;

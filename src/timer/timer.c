@@ -48,8 +48,8 @@ static const struct opt timer_opts[] = {
 	  "data lines per header; 0: no headers", NULL, "data_lines" },
 	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, quiet),
 	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, "quiet" },
-	{ 'c', NULL, OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, 0, OPT_AT(struct timer_config, cpu),
-	  "pin the sampling thread to CPU", NULL, "cpu" },
+	{ 'c', NULL, OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct timer_config, cpus),
+	  "a sampling thread pinned to each CPU of LIST (3, 0-3,6 or all) [default 0]", NULL, NULL },
 	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, OPT_AT(struct timer_config, prio),
 	  "SCHED_FIFO priority of the sampling thread", NULL, "priority" },
 	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, OPT_AT(struct timer_config, device),
@@ -102,6 +102,18 @@ static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 	return 0;
 }
 
+/* timerlat's samples of several CPUs would need sorting by CPU first. */
+static int check_cpus(const struct test_run *t, const struct timer_config *cfg)
+{
+	if (cfg->mode && cfg->cpus.n > 1) {
+		opts_error(t->prog, opts_find(t->opts, 'c', NULL),
+			   "%d CPUs with -t %lld; accepted: one CPU with -t 1 or 2 (several with -t 0)",
+			   cfg->cpus.n, cfg->mode);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_explain(const struct test_run *t, const struct timer_config *cfg)
 {
 	if (cfg->common.explain && cfg->mode) {
@@ -122,7 +134,7 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 			   "needs -T SECONDS; accepted: -q together with -T 1 or more");
 		return -1;
 	}
-	if (check_mode(t, cfg) || check_explain(t, cfg))
+	if (check_mode(t, cfg) || check_cpus(t, cfg) || check_explain(t, cfg))
 		return -1;
 	if (cfg->freeze && tracefs_open(prog, err, sizeof(err))) {
 		opts_error(prog, opts_find(t->opts, 'f', NULL), "%s", err);
@@ -133,56 +145,101 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 
 static int timer_check(struct test_run *t)
 {
+	const struct timer_config *cfg = t->cfg;
 	struct timer_run *run = t->state;
 
-	if (check_config(t, t->cfg))
+	if (check_config(t, cfg))
 		return -1;
 	run->prog = t->prog;
-	run->cfg = t->cfg;
+	run->cfg = cfg;
 	run->opts = t->opts;
+	run->ncpu = cfg->cpus.n ? cfg->cpus.n : 1;
 	return 0;
 }
 
+static int cpu_init(struct timer_cpu *c, struct timer_run *run, int cpu)
+{
+	uint32_t cells = (uint32_t)run->cfg->cells;
+	uint64_t b = (uint64_t)run->cfg->bucket_ns;
+
+	c->run = run;
+	c->cpu = cpu;
+	c->wait.ops = timer_methods[run->cfg->method];
+	if (stats_init(&c->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
+	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
+		return -ENOMEM;
+	return 0;
+}
+
+static void cpu_free(struct timer_cpu *c)
+{
+	stats_free(&c->all);
+	hist_free(&c->avg);
+	summary_free(&c->sum);
+	layer_free(&c->layer);
+}
+
 /* SIGRTMIN belongs to the posix-timer method: blocked before any thread
- * starts (they inherit the mask), taken with sigwaitinfo. */
+ * starts (they inherit the mask), taken with sigwaitinfo. Memory: a
+ * sampler's series per CPU, whatever the run's length. */
 static int timer_setup(struct test_run *t)
 {
 	struct timer_run *run = t->state;
-	const struct timer_config *c = run->cfg;
-	uint32_t cells = (uint32_t)c->cells;
-	uint64_t b = (uint64_t)c->bucket_ns;
+	const struct cpu_list *l = &run->cfg->cpus;
 	sigset_t rt;
+	int i;
 
 	sigemptyset(&rt);
 	sigaddset(&rt, SIGRTMIN);
 	pthread_sigmask(SIG_BLOCK, &rt, NULL);
-	run->wait.ops = timer_methods[c->method];
-	if (stats_init(&run->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
-	    hist_init(&run->avg, 0, b, cells) || summary_init(&run->sum, b, cells))
+	run->cpu = calloc((size_t)run->ncpu, sizeof(*run->cpu));
+	if (!run->cpu)
 		return -ENOMEM;
-	return 0;
+	for (i = 0; i < run->ncpu; i++)
+		if (cpu_init(&run->cpu[i], run, l->n ? l->cpu[i] : 0))
+			return -ENOMEM;
+	run->whole = &run->cpu[0];
+	if (run->ncpu == 1)
+		return 0;
+	run->whole = &run->merged;
+	return cpu_init(&run->merged, run, -1);
 }
 
 static void timer_teardown(struct test_run *t)
 {
 	struct timer_run *run = t->state;
+	int i;
 
-	stats_free(&run->all);
-	hist_free(&run->avg);
-	summary_free(&run->sum);
-	layer_free(&run->layer);
+	for (i = 0; run->cpu && i < run->ncpu; i++)
+		cpu_free(&run->cpu[i]);
+	if (run->whole == &run->merged)
+		cpu_free(&run->merged);
+	free(run->cpu);
+	run->cpu = NULL;
 }
 
-static int start_thread(pthread_t *t, void *(*fn)(void *), struct timer_run *run)
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
+			const char *prog)
 {
-	int err = run_thread(t, fn, run);
+	int err = run_thread(t, fn, arg);
 
 	if (err)
-		fprintf(stderr, "%s: cannot start a thread: %s\n", run->prog, strerror(err));
+		fprintf(stderr, "%s: cannot start a thread: %s\n", prog, strerror(err));
 	return err;
 }
 
-/* Until the sampler is done (-T), a stop signal, or the grace is over. */
+static bool all_done(const struct timer_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->ncpu; i++)
+		if (run->cpu[i].sampler_started &&
+		    !__atomic_load_n(&run->cpu[i].sampler_done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* Until the samplers are done (-T), a stop signal, or the grace is over. */
 static void supervise(struct timer_run *run, int64_t t0)
 {
 	int64_t end = 0;
@@ -190,46 +247,77 @@ static void supervise(struct timer_run *run, int64_t t0)
 	if (run->cfg->duration_s)
 		end = t0 + (run->cfg->duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
 		      STOP_GRACE_NS;
-	while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
+	while (!all_done(run)) {
 		if (run_stop_wait(100 * NSEC_PER_MSEC))
 			break;
 		if (end && clock_now_ns() > end)
 			break;
+		/* -b on one CPU ends them all. */
+		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+			break;
 	}
+}
+
+static void stop_sampler(struct timer_cpu *c)
+{
+	if (!c->sampler_started)
+		return;
+	while (!__atomic_load_n(&c->sampler_done, __ATOMIC_ACQUIRE)) {
+		pthread_kill(c->sampler, KICK_SIGNAL);
+		usleep(1000);
+	}
+	pthread_join(c->sampler, NULL);
+	c->sampler_started = false;
 }
 
 static void stop_threads(struct timer_run *run)
 {
+	int i;
+
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
-	if (run->sampler_started) {
-		while (!__atomic_load_n(&run->sampler_done, __ATOMIC_ACQUIRE)) {
-			pthread_kill(run->sampler, KICK_SIGNAL);
-			usleep(1000);
-		}
-		pthread_join(run->sampler, NULL);
-	}
+	for (i = 0; run->cpu && i < run->ncpu; i++)
+		stop_sampler(&run->cpu[i]);
 	__atomic_store_n(&run->display_stop, 1, __ATOMIC_RELEASE);
 	if (run->display_started)
 		pthread_join(run->display, NULL);
+	run->display_started = false;
 }
 
 static int timer_rt_apply(struct test_run *t)
 {
 	const struct timer_config *c = t->cfg;
 
-	return rt_probe((int)c->prio, (int)c->cpu);
+	return rt_probe((int)c->prio, c->cpus.n ? c->cpus.cpu[0] : 0);
 }
 
-/* The sampler is the one source; its wake-ups come from its own timer. */
+/* Each sampler is a source; its wake-ups come from its own timer. */
 static int start_explain(struct test_run *t, struct timer_run *run)
 {
-	struct explain *x = run_explain_new(t, 1);
+	struct explain *x = run_explain_new(t, run->ncpu);
+	int i;
 
-	if (x)
-		explain_src_set(x, 0, (int)run->cfg->cpu, NULL, false, "sampler");
+	for (i = 0; x && i < run->ncpu; i++)
+		explain_src_set(x, i, run->cpu[i].cpu, NULL, false,
+				run->ncpu > 1 ? "sampler %d" : "sampler", run->cpu[i].cpu);
 	if (run_explain_start(t))
 		return -1;
-	run->explain = t->explain ? &t->explain->src[0] : NULL;
+	for (i = 0; t->explain && i < run->ncpu; i++)
+		run->cpu[i].explain = &t->explain->src[i];
+	return 0;
+}
+
+static int start_samplers(struct timer_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->ncpu; i++) {
+		struct timer_cpu *c = &run->cpu[i];
+
+		if (start_thread(&c->sampler, run->cfg->mode ? timer_kernel_reader :
+				 timer_sampler, c, run->prog))
+			return -1;
+		c->sampler_started = true;
+	}
 	return 0;
 }
 
@@ -237,39 +325,55 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 {
 	char err[256];
 	int64_t t0;
+	int i;
 
 	timer_banner(stdout, run);
 	fflush(stdout);
 	if (run->cfg->quiet)
 		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg->duration_s);
-	if (layer_begin(&run->layer, (int)run->cfg->cpu) || start_explain(t, run))
+	for (i = 0; i < run->ncpu; i++)
+		if (layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
+			return -1;
+	if (start_explain(t, run))
 		return -1;
-	if (run->cfg->mode && timerlat_start(run, err, sizeof(err))) {
+	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", run->prog, err);
 		return -1;
 	}
 	t0 = clock_now_ns();
-	if (start_thread(&run->display, timer_display, run))
+	if (start_thread(&run->display, timer_display, run, run->prog))
 		return -1;
 	run->display_started = true;
-	if (start_thread(&run->sampler, run->cfg->mode ? timer_kernel_reader :
-			 timer_sampler, run))
+	if (start_samplers(run))
 		return -1;
-	run->sampler_started = true;
 	supervise(run, t0);
+	return 0;
+}
+
+/* The first sampler's error, or 0. */
+static int first_error(const struct timer_run *run, const struct timer_cpu **at)
+{
+	int i;
+
+	for (i = 0; run->cpu && i < run->ncpu; i++)
+		if (run->cpu[i].error) {
+			*at = &run->cpu[i];
+			return run->cpu[i].error;
+		}
 	return 0;
 }
 
 static int timer_measure(struct test_run *t)
 {
 	struct timer_run *run = t->state;
+	const struct timer_cpu *at;
 	int status = 0;
 
 	if (start_threads(t, run))
 		status = 1;
 	stop_threads(run);
 	timerlat_stop();
-	if (run->error)
+	if (first_error(run, &at))
 		status = 1;
 	return status;
 }
@@ -277,11 +381,12 @@ static int timer_measure(struct test_run *t)
 /* Seconds measured after the warm-up, whole, as the original reports. */
 static long long actual_seconds(const struct timer_run *run, int64_t end)
 {
+	int64_t start = run->cpu ? run->cpu[0].start_ns : 0;
 	long long s;
 
-	if (!run->start_ns)
+	if (!start)
 		return 0;
-	s = (end - run->start_ns) / NSEC_PER_SEC - TIMER_WARMUP_S;
+	s = (end - start) / NSEC_PER_SEC - TIMER_WARMUP_S;
 	if (s < 0)
 		s = 0;
 	if (run->cfg->duration_s && s > run->cfg->duration_s)
@@ -291,16 +396,38 @@ static long long actual_seconds(const struct timer_run *run, int64_t end)
 
 static void report_end(struct timer_run *run)
 {
-	if (run->error)
+	const struct timer_cpu *c = NULL;
+	int err = first_error(run, &c), i;
+
+	if (err)
 		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
 			run->cfg->mode ? "reading timerlat's trace_pipe" :
-			timer_method_names[run->cfg->method], strerror(run->error));
-	if (run->switched)
-		fprintf(stderr, "%s: -b: the sampling thread was preempted (involuntary context switch); stopped\n",
-			run->prog);
-	if (run->frozen_ns)
-		fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
-			run->prog, (double)run->frozen_ns / NSEC_PER_USEC);
+			timer_method_names[run->cfg->method], strerror(err));
+	for (i = 0; i < run->ncpu; i++) {
+		c = &run->cpu[i];
+		if (c->switched)
+			fprintf(stderr, "%s: -b: the sampling thread%s was preempted (involuntary context switch); stopped\n",
+				run->prog, run->ncpu > 1 ? " of a CPU" : "");
+		if (c->frozen_ns)
+			fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
+				run->prog, (double)c->frozen_ns / NSEC_PER_USEC);
+	}
+}
+
+/* Several CPUs: every CPU's figures folded, for RTS's last line, -g, the
+ * JSON's top level and the fleet's one series. */
+static void fold(struct timer_run *run)
+{
+	int i;
+
+	if (run->whole != &run->merged)
+		return;
+	for (i = 0; i < run->ncpu; i++) {
+		stats_merge(&run->merged.all, &run->cpu[i].all);
+		hist_merge(&run->merged.avg, &run->cpu[i].avg);
+		summary_merge(&run->merged.sum, &run->cpu[i].sum);
+		run->merged.ring.dropped += run->cpu[i].ring.dropped;
+	}
 }
 
 static int timer_report(struct test_run *t, int status)
@@ -311,9 +438,12 @@ static int timer_report(struct test_run *t, int status)
 
 	if (t->error)
 		fprintf(stderr, "%s: %s\n", run->prog, t->error);
+	if (!run->cpu)
+		return status;
+	fold(run);
 	/* Spike times count from the measurement's start, as per_second. */
-	if (t->explain && run->start_ns)
-		t->explain->start_ns = run->start_ns;
+	if (t->explain && run->cpu[0].start_ns)
+		t->explain->start_ns = run->cpu[0].start_ns;
 	timer_print_hist(stdout, run);
 	if (timer_write_gnuplot(run, actual))
 		status = 1;
@@ -322,16 +452,17 @@ static int timer_report(struct test_run *t, int status)
 	report_end(run);
 	if (timer_write_histfile(run))
 		status = 1;
-	results_summary("latency", &run->all);
+	results_summary("latency", &run->whole->all);
 	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
 }
 
-/* rtlat suite: one more second for the warm-up, summary only. */
+/* rtlat suite: one more second for the warm-up, summary only, every
+ * online CPU (a system is as good as its worst CPU). */
 static long long timer_suite_args(char *buf, size_t len, long long d, long long prio)
 {
-	snprintf(buf, len, "-q -T %lld -P %lld", d + 1, prio);
+	snprintf(buf, len, "-q -T %lld -P %lld -c all", d + 1, prio);
 	return d + 1;
 }
 

@@ -22,6 +22,7 @@
 struct results;
 
 #define TIMER_WARMUP_S		1
+#define TIMER_MAX_CPUS		CPU_LIST_MAX	/* -c LIST */
 #define TIMER_RING_SLOTS	64	/* power of two */
 /* The full-resolution series behind the JSON percentiles and --histfile:
  * 100 ns buckets up to 2 ms, beyond that overflow with the exact max. */
@@ -41,7 +42,7 @@ struct timer_config {
 	long long cells;	/* -H */
 	long long bucket_ns;	/* -B */
 	long long lines;	/* -l */
-	long long cpu;		/* -c */
+	struct cpu_list cpus;	/* -c: one sampler each; none given: CPU 0 */
 	long long prio;		/* -P */
 	long long mode;		/* -t */
 	long long device;	/* -D: Xenomai's testing device; 0 only */
@@ -138,6 +139,8 @@ struct timer_summary {
 
 /* timer_summary.c. Zeroed, with |min|/|max| histograms of cells x bucket ns. */
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
+/* Fold another CPU's summary into t (same histogram layout). */
+void summary_merge(struct timer_summary *t, const struct timer_summary *o);
 void summary_free(struct timer_summary *t);
 /* Fold one second; updates the min/max histograms. */
 void summary_add(struct timer_summary *t, const struct timer_second *s);
@@ -193,13 +196,13 @@ struct timerlat_grid {
 	uint64_t counted;	/* skips reported so far */
 };
 
-struct timer_run {
-	const struct timer_config *cfg;	/* the run's (t->cfg) */
-	const struct opt *opts;		/* the run's table: the settings */
-	const char *prog;
+/* One CPU's sampler and what it measures (every CPU of -c has one). */
+struct timer_cpu {
+	struct timer_run *run;
+	int cpu;			/* the CPU it is pinned to */
 	struct timer_wait wait;
-	pthread_t sampler, display;
-	bool sampler_started, display_started;
+	pthread_t sampler;
+	bool sampler_started;
 	int64_t start_ns;		/* first expiry */
 	/* Written by the sampling thread only. */
 	struct stats all;		/* every sample after warm-up, ns */
@@ -211,42 +214,56 @@ struct timer_run {
 	volatile int error;		/* errno of a failing wait method */
 	volatile int switched;		/* -b hit */
 	volatile int sampler_done;
+	struct timerlat_grid grid;	/* -t 1, 2: the reader's */
+	/* --explain: the spikes noted by the sampler; NULL when off. */
+	struct explain_src *explain;
+	/* Written by the display thread only. */
+	struct timer_summary sum;
+	struct layer layer;		/* always-on per-second counters */
+};
+
+struct timer_run {
+	const struct timer_config *cfg;	/* the run's (t->cfg) */
+	const struct opt *opts;		/* the run's table: the settings */
+	const char *prog;
+	int ncpu;
+	struct timer_cpu *cpu;		/* ncpu of them, in -c's order */
+	/* Every CPU folded (report time); with one CPU, that CPU. */
+	struct timer_cpu *whole;
+	struct timer_cpu merged;
+	pthread_t display;
+	bool display_started;
 	/* Set by the main thread. */
 	volatile int stop;
 	volatile int display_stop;
 	/* Written by the display thread only. */
-	struct timer_summary sum;
 	uint64_t printed;		/* RTD lines so far */
-	struct layer layer;		/* always-on per-second counters */
-	/* --explain: the spikes noted by the sampler; NULL when off. */
-	struct explain_src *explain;
-	struct timerlat_grid grid;	/* -t 1, 2: the reader's */
 };
 
 /* timer_sample.c: per-second grouping of samples, shared by the sampling
  * thread and the timerlat reader. */
 struct timer_feed {
-	struct timer_run *run;
+	struct timer_cpu *c;
 	struct timer_second cur;
 	bool count_msw;		/* the feeding thread is the one measured */
 	uint64_t msw_base;	/* switches at the end of the warm-up */
 	uint64_t msw;		/* switches since, at the last second */
 };
 
-void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw);
-/* One wake-up expected at exp (run->start_ns based), lat ns late. Returns
+void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw);
+/* One wake-up expected at exp (c->start_ns based), lat ns late. Returns
  * false when the run is over (-T seconds measured). */
 bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed);
 /* The run ends: hand over the second in progress. */
 void feed_end(struct timer_feed *sp);
 void *timer_sampler(void *arg);
 /* timer_kernel.c: -t 1 and 2 through the kernel's timerlat tracer. */
-int timerlat_start(struct timer_run *run, char *err, size_t len);
+int timerlat_start(struct timer_cpu *c, char *err, size_t len);
 void timerlat_stop(void);
 void *timer_kernel_reader(void *arg);
 /* The reader's loop on fd (trace_pipe): feeds the samples of the mode
  * measured until the run ends; returns 0 or an errno (EIO at EOF). */
-int timerlat_read(struct timer_run *run, int fd);
+int timerlat_read(struct timer_cpu *c, int fd);
 /* The skips to report with a sample expected at exp (0 mostly). */
 uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period);
 /* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
@@ -257,8 +274,10 @@ void *timer_display(void *arg);
 /* timer_output.c */
 extern const char *const timer_mode_names[];
 void timer_banner(FILE *f, const struct timer_run *run);
-void timer_print_second(FILE *f, const struct timer_run *run,
+void timer_print_second(FILE *f, const struct timer_cpu *c,
 			const struct timer_second *s, uint64_t nth);
+/* The CPU whose worst second is the worst (several CPUs). */
+int timer_worst_cpu(const struct timer_run *run);
 void timer_print_hist(FILE *f, const struct timer_run *run);
 void timer_print_rts(FILE *f, const struct timer_run *run,
 		     long long actual_s, long long requested_s);
@@ -269,7 +288,8 @@ void xeno_hist_stats(const struct histogram *h, uint64_t *count,
 uint64_t xeno_cell(const struct histogram *h, uint32_t n);
 int timer_write_gnuplot(const struct timer_run *run, long long actual_s);
 int timer_write_histfile(const struct timer_run *run);
-void timer_histfile(FILE *f, const struct stats *s);
+/* cyclictest's -h layout of n series, a column each. */
+void timer_histfile(FILE *f, const struct stats *const *s, int n);
 int timer_write_json(struct timer_run *run, struct results *res,
 		     long long actual_s, long long requested_s, int status);
 void hms(char *buf, size_t len, long long s);

@@ -13,37 +13,55 @@
 #define DISPLAY_POLL_NS	(100 * NSEC_PER_MSEC)
 
 /* -q on a terminal: elapsed, remaining and worst on stderr instead. */
-static void progress(const struct timer_run *run, const struct timer_second *s,
+static void progress(const struct timer_cpu *c, const struct timer_second *s,
 		     bool final)
 {
+	const struct timer_run *run = c->run;
+	int64_t worst = c->sum.max;
+	int i;
+
 	if (!run->cfg->quiet || !isatty(STDERR_FILENO))
 		return;
+	for (i = 0; i < run->ncpu; i++)
+		if (run->cpu[i].sum.max > worst)
+			worst = run->cpu[i].sum.max;
 	if (final)
 		fprintf(stderr, "\r\033[K");
 	else
 		fprintf(stderr, "\r\033[K%s: elapsed %llus, remaining %llus, worst %.3f us",
 			run->prog, (unsigned long long)s->index,
 			(unsigned long long)run->cfg->duration_s - s->index,
-			(double)run->sum.max / NSEC_PER_USEC);
+			(double)worst / NSEC_PER_USEC);
 }
 
-/* Take everything the sampler has published; print full seconds. */
-static void drain(struct timer_run *run)
+/* Take everything one sampler has published; print full seconds. */
+static bool drain(struct timer_cpu *c)
 {
+	struct timer_run *run = c->run;
 	struct timer_second s;
 	bool any = false;
 
-	while (ring_pop(&run->ring, &s)) {
+	while (ring_pop(&c->ring, &s)) {
 		int64_t lat[3] = { s.min, s.n ? s.sum / (int64_t)s.n : 0, s.max };
 
-		summary_add(&run->sum, &s);
-		layer_second(&run->layer, s.index, lat, s.msw);
-		progress(run, &s, false);
+		summary_add(&c->sum, &s);
+		layer_second(&c->layer, s.index, lat, s.msw);
+		progress(c, &s, false);
 		if (run->cfg->quiet || s.partial)
 			continue;
-		timer_print_second(stdout, run, &s, run->printed++);
+		timer_print_second(stdout, c, &s, run->printed++);
 		any = true;
 	}
+	return any;
+}
+
+static void drain_all(struct timer_run *run)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < run->ncpu; i++)
+		any |= drain(&run->cpu[i]);
 	if (any)
 		fflush(stdout);
 }
@@ -54,10 +72,10 @@ void *timer_display(void *arg)
 
 	prctl(PR_SET_NAME, "rtlat-display");
 	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
-		drain(run);
+		drain_all(run);
 		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
 	}
-	drain(run);
-	progress(run, NULL, true);
+	drain_all(run);
+	progress(&run->cpu[0], NULL, true);
 	return NULL;
 }

@@ -13,6 +13,7 @@
 static void json_settings(struct json *j, const struct timer_run *run)
 {
 	const struct timer_config *c = run->cfg;
+	int i;
 
 	json_obj_open(j, "settings");
 	json_str(j, "test", "timer");
@@ -20,6 +21,11 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	json_str(j, "mode_name", timer_mode_names[c->mode]);
 	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
 	json_int(j, "device", c->device);	/* a number, as Xenomai's */
+	json_int(j, "cpu", run->cpu[0].cpu);	/* the first, as before lists */
+	json_arr_open_inline(j, "cpus");
+	for (i = 0; i < run->ncpu; i++)
+		json_int(j, NULL, run->cpu[i].cpu);
+	json_arr_close(j);
 	json_int(j, "warmup_s", TIMER_WARMUP_S);
 	json_str(j, "msw", "involuntary context switches of the sampling thread");
 	json_obj_close(j);
@@ -35,14 +41,14 @@ static void json_moments(struct json *j, const char *key, const struct stats *s)
 	json_obj_close(j);
 }
 
-static void json_seconds(struct json *j, const struct timer_run *run)
+static void json_seconds(struct json *j, const struct timer_cpu *c)
 {
-	const struct timer_summary *t = &run->sum;
+	const struct timer_summary *t = &c->sum;
 
 	json_obj_open(j, "seconds");
 	json_uint(j, "count", t->seconds);
 	json_uint(j, "full", t->full_seconds);
-	json_uint(j, "dropped", run->ring.dropped);
+	json_uint(j, "dropped", c->ring.dropped);
 	json_moments(j, "min", &t->sec_min);
 	json_moments(j, "avg", &t->sec_avg);
 	json_moments(j, "max", &t->sec_max);
@@ -77,22 +83,22 @@ static void json_xeno_hist(struct json *j, const char *key,
 	json_obj_close(j);
 }
 
-static void json_histograms(struct json *j, const struct timer_run *run)
+static void json_histograms(struct json *j, const struct timer_cpu *c)
 {
 	json_obj_open(j, "histograms");
-	json_int(j, "bucket_ns", run->cfg->bucket_ns);
-	json_int(j, "cells", run->cfg->cells);
+	json_int(j, "bucket_ns", c->run->cfg->bucket_ns);
+	json_int(j, "cells", c->run->cfg->cells);
 	json_str(j, "value", "|latency| / bucket_ns");
-	json_xeno_hist(j, "min", &run->sum.hmin);
-	json_xeno_hist(j, "avg", &run->avg);
-	json_xeno_hist(j, "max", &run->sum.hmax);
+	json_xeno_hist(j, "min", &c->sum.hmin);
+	json_xeno_hist(j, "avg", &c->avg);
+	json_xeno_hist(j, "max", &c->sum.hmax);
 	json_obj_close(j);
 }
 
-static void json_rts(struct json *j, const struct timer_run *run,
+static void json_rts(struct json *j, const struct timer_cpu *c,
 		     long long actual_s, long long requested_s)
 {
-	const struct timer_summary *t = &run->sum;
+	const struct timer_summary *t = &c->sum;
 
 	json_obj_open(j, "summary");
 	json_int(j, "min_ns", t->seconds ? t->min : 0);
@@ -105,24 +111,55 @@ static void json_rts(struct json *j, const struct timer_run *run,
 	json_obj_close(j);
 }
 
+/* One CPU's figures, or every CPU's folded (the top level). */
+static void json_figures(struct json *j, const struct timer_cpu *c,
+			 long long actual_s, long long requested_s)
+{
+	results_stats(j, "latency", &c->all, NULL);
+	json_uint(j, "overruns", c->sum.overruns);
+	json_uint(j, "msw", c->sum.msw);
+	json_rts(j, c, actual_s, requested_s);
+	json_seconds(j, c);
+	json_histograms(j, c);
+}
+
+static void json_cpus(struct json *j, const struct timer_run *run,
+		      long long actual_s, long long requested_s)
+{
+	int i;
+
+	json_arr_open(j, "cpus");
+	for (i = 0; i < run->ncpu; i++) {
+		json_obj_open(j, NULL);
+		json_int(j, "cpu", run->cpu[i].cpu);
+		json_figures(j, &run->cpu[i], actual_s, requested_s);
+		layer_json(j, "per_second", &run->cpu[i].layer);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	if (run->ncpu > 1)
+		json_int(j, "worst_cpu", timer_worst_cpu(run));
+}
+
 int timer_write_json(struct timer_run *run, struct results *res,
 		     long long actual_s, long long requested_s, int status)
 {
 	struct json *j = results_open(res, status);
+	int i;
 
 	if (!j)
 		return run->cfg->common.json ? -1 : 0;
 	json_settings(j, run);
-	results_stats(j, "latency", &run->all, NULL);
-	json_uint(j, "overruns", run->sum.overruns);
-	json_uint(j, "msw", run->sum.msw);
-	json_rts(j, run, actual_s, requested_s);
-	json_seconds(j, run);
-	json_histograms(j, run);
-	layer_json(j, "per_second", &run->layer);
-	if (run->error)
+	json_figures(j, run->whole, actual_s, requested_s);
+	layer_json(j, "per_second", &run->cpu[0].layer);
+	json_cpus(j, run, actual_s, requested_s);
+	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
+		;
+	if (i < run->ncpu)
 		json_str(j, "error", "the wait method failed");
-	if (run->switched)
+	for (i = 0; i < run->ncpu && !run->cpu[i].switched; i++)
+		;
+	if (i < run->ncpu)
 		json_str(j, "stopped_by", "-b: involuntary context switch");
 	return results_close(res, j);
 }

@@ -168,7 +168,7 @@ static int tl_fail(char *err, size_t len, const char *what, int e)
 	return -1;
 }
 
-int timerlat_start(struct timer_run *run, char *err, size_t len)
+int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 {
 	char val[64], path[256];
 	int e;
@@ -177,12 +177,12 @@ int timerlat_start(struct timer_run *run, char *err, size_t len)
 	tl_read("osnoise/cpus", tl.cpus, sizeof(tl.cpus));
 	tl_read("osnoise/timerlat_period_us", tl.period, sizeof(tl.period));
 	tl.active = true;
-	memset(&run->grid, 0, sizeof(run->grid));
-	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
+	memset(&c->grid, 0, sizeof(c->grid));
+	snprintf(val, sizeof(val), "%lld", c->run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
 	if (e)
 		return tl_fail(err, len, "osnoise/timerlat_period_us", e);
-	snprintf(val, sizeof(val), "%lld", run->cfg->cpu);
+	snprintf(val, sizeof(val), "%d", c->cpu);
 	e = tl_write("osnoise/cpus", val);
 	if (!e)
 		e = tl_write("trace", "");
@@ -196,8 +196,8 @@ int timerlat_start(struct timer_run *run, char *err, size_t len)
 	tl.pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (tl.pipe_fd < 0)
 		return tl_fail(err, len, "trace_pipe", -errno);
-	if (run->cfg->mode == MODE_KERNEL_TASK)
-		set_kthread_prio((int)run->cfg->cpu, (int)run->cfg->prio);
+	if (c->run->cfg->mode == MODE_KERNEL_TASK)
+		set_kthread_prio(c->cpu, (int)c->run->cfg->prio);
 	return 0;
 }
 
@@ -221,20 +221,20 @@ void timerlat_stop(void)
 /* One line: feed it if it is a sample of the mode measured. */
 static bool take_line(struct timer_feed *sp, const char *line)
 {
-	struct timer_run *run = sp->run;
+	struct timer_cpu *c = sp->c;
 	int64_t ts, lat;
 	bool irq;
 
 	if (timerlat_parse(line, &irq, &ts, &lat))
 		return true;
-	if (irq != (run->cfg->mode == MODE_TIMER_IRQ))
+	if (irq != (c->run->cfg->mode == MODE_TIMER_IRQ))
 		return true;
 	/* Group on the tracer's clock: the expiry was lat before the stamp. */
-	if (!run->start_ns)
-		run->start_ns = ts - lat;
+	if (!c->start_ns)
+		c->start_ns = ts - lat;
 	return feed_sample(sp, ts - lat, lat,
-			   timerlat_missed(&run->grid, ts - lat,
-					   run->cfg->period_us * NSEC_PER_USEC));
+			   timerlat_missed(&c->grid, ts - lat,
+					   c->run->cfg->period_us * NSEC_PER_USEC));
 }
 
 /* Split buf into lines; keep an unfinished last line. */
@@ -256,7 +256,7 @@ static bool take_lines(struct timer_feed *sp, char *buf, size_t *len)
 	return more;
 }
 
-int timerlat_read(struct timer_run *run, int fd)
+int timerlat_read(struct timer_cpu *c, int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	static char buf[TL_LINE * 8];
@@ -265,8 +265,8 @@ int timerlat_read(struct timer_run *run, int fd)
 	ssize_t n;
 	int err = 0;
 
-	feed_init(&sp, run, false);
-	while (!__atomic_load_n(&run->stop, __ATOMIC_RELAXED)) {
+	feed_init(&sp, c, false);
+	while (!__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED)) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
 		n = read(fd, buf + len, sizeof(buf) - 1 - len);
@@ -286,10 +286,10 @@ int timerlat_read(struct timer_run *run, int fd)
 
 void *timer_kernel_reader(void *arg)
 {
-	struct timer_run *run = arg;
+	struct timer_cpu *c = arg;
 
 	prctl(PR_SET_NAME, "rtlat-timerlat");
-	run->error = timerlat_read(run, tl.pipe_fd);
-	__atomic_store_n(&run->sampler_done, 1, __ATOMIC_RELEASE);
+	c->error = timerlat_read(c, tl.pipe_fd);
+	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -29,10 +29,26 @@ void hms(char *buf, size_t len, long long s)
 	snprintf(buf, len, "%02lld:%02lld:%02lld", s / 3600, (s / 60) % 60, s % 60);
 }
 
+/* Several CPUs: which one a line is (nothing with one, Xenomai's text). */
+static void cpu_tag(FILE *f, const struct timer_cpu *c)
+{
+	if (c->run->ncpu > 1)
+		fprintf(f, "|CPU%d", c->cpu);
+	fputc('\n', f);
+}
+
 void timer_banner(FILE *f, const struct timer_run *run)
 {
+	int i;
+
 	fprintf(f, "== Sampling period: %lld us\n", run->cfg->period_us);
 	fprintf(f, "== Test mode: %s\n", timer_mode_names[run->cfg->mode]);
+	if (run->ncpu > 1) {
+		fprintf(f, "== CPUs:");
+		for (i = 0; i < run->ncpu; i++)
+			fprintf(f, "%s%d", i ? "," : " ", run->cpu[i].cpu);
+		fprintf(f, " (a sampler on each)\n");
+	}
 	fprintf(f, "== All results in microseconds\n");
 	fprintf(f, "warming up...\n");
 }
@@ -50,15 +66,18 @@ static void print_header(FILE *f, const struct timer_run *run, uint64_t sec)
 }
 
 /* nth: RTD lines printed before this one (a header every -l lines). */
-void timer_print_second(FILE *f, const struct timer_run *run,
+void timer_print_second(FILE *f, const struct timer_cpu *c,
 			const struct timer_second *s, uint64_t nth)
 {
+	const struct timer_run *run = c->run;
+
 	if (run->cfg->lines && nth % (uint64_t)run->cfg->lines == 0)
 		print_header(f, run, s->index);
-	fprintf(f, "RTD|%11.3f|%11.3f|%11.3f|%8llu|%6llu|%11.3f|%11.3f\n",
+	fprintf(f, "RTD|%11.3f|%11.3f|%11.3f|%8llu|%6llu|%11.3f|%11.3f",
 		us((double)s->min), us((double)second_avg(s)), us((double)s->max),
 		(unsigned long long)s->overruns, (unsigned long long)s->msw,
-		us((double)run->sum.min), us((double)run->sum.max));
+		us((double)c->sum.min), us((double)c->sum.max));
+	cpu_tag(f, c);
 }
 
 uint64_t xeno_cell(const struct histogram *h, uint32_t n)
@@ -116,21 +135,33 @@ static void print_hss(FILE *f, const struct histogram *h, const char *kind)
 		(unsigned long long)count, avg, sd);
 }
 
-/* -h: cells then statistics; -s: statistics only. Max last, where it is
- * seen without scrolling. */
-void timer_print_hist(FILE *f, const struct timer_run *run)
+/* Max last, where it is seen without scrolling. */
+static void print_hist(FILE *f, const struct timer_cpu *c)
 {
-	if (!run->cfg->hist && !run->cfg->stats)
-		return;
-	if (run->cfg->hist) {
-		print_cells(f, &run->sum.hmin, "min");
-		print_cells(f, &run->avg, "avg");
-		print_cells(f, &run->sum.hmax, "max");
+	const struct timer_config *cfg = c->run->cfg;
+
+	if (c->run->ncpu > 1)
+		fprintf(f, "== CPU%d\n", c->cpu);
+	if (cfg->hist) {
+		print_cells(f, &c->sum.hmin, "min");
+		print_cells(f, &c->avg, "avg");
+		print_cells(f, &c->sum.hmax, "max");
 	}
 	fprintf(f, "HSH|--param|--samples-|--average--|---stddev--\n");
-	print_hss(f, &run->sum.hmin, "min");
-	print_hss(f, &run->avg, "avg");
-	print_hss(f, &run->sum.hmax, "max");
+	print_hss(f, &c->sum.hmin, "min");
+	print_hss(f, &c->avg, "avg");
+	print_hss(f, &c->sum.hmax, "max");
+}
+
+/* -h: cells then statistics; -s: statistics only; per CPU. */
+void timer_print_hist(FILE *f, const struct timer_run *run)
+{
+	int i;
+
+	if (!run->cfg->hist && !run->cfg->stats)
+		return;
+	for (i = 0; i < run->ncpu; i++)
+		print_hist(f, &run->cpu[i]);
 }
 
 static double best(const struct timer_summary *t)
@@ -143,18 +174,44 @@ static double worst(const struct timer_summary *t)
 	return t->seconds ? us((double)t->max) : 0.0;
 }
 
+static void print_rts(FILE *f, const struct timer_summary *t, const char *a,
+		      const char *r)
+{
+	fprintf(f, "RTS|%11.3f|%11.3f|%11.3f|%8llu|%6llu|    %s/%s",
+		best(t), us(summary_avg(t)), worst(t),
+		(unsigned long long)t->overruns, (unsigned long long)t->msw, a, r);
+}
+
+/* The CPU whose worst second is the worst of all. */
+int timer_worst_cpu(const struct timer_run *run)
+{
+	int i, w = 0;
+
+	for (i = 1; i < run->ncpu; i++)
+		if (run->cpu[i].sum.seconds &&
+		    (!run->cpu[w].sum.seconds || run->cpu[i].sum.max > run->cpu[w].sum.max))
+			w = i;
+	return run->cpu[w].cpu;
+}
+
+/* One CPU: Xenomai's line. Several: one per CPU, then all of them. */
 void timer_print_rts(FILE *f, const struct timer_run *run,
 		     long long actual_s, long long requested_s)
 {
-	const struct timer_summary *t = &run->sum;
 	char a[32], r[32];
+	int i;
 
 	hms(a, sizeof(a), actual_s);
 	hms(r, sizeof(r), requested_s);
 	fprintf(f, "---|-----------|-----------|-----------|--------|------|-------------------------\n");
-	fprintf(f, "RTS|%11.3f|%11.3f|%11.3f|%8llu|%6llu|    %s/%s\n",
-		best(t), us(summary_avg(t)), worst(t),
-		(unsigned long long)t->overruns, (unsigned long long)t->msw, a, r);
+	for (i = 0; i < run->ncpu; i++) {
+		print_rts(f, &run->cpu[i].sum, a, r);
+		cpu_tag(f, &run->cpu[i]);
+	}
+	if (run->ncpu == 1)
+		return;
+	print_rts(f, &run->whole->sum, a, r);
+	fprintf(f, "|all, worst CPU%d\n", timer_worst_cpu(run));
 }
 
 static void gnuplot_rows(FILE *f, const struct histogram *h, double bucket_us)
@@ -180,7 +237,7 @@ static void gnuplot_rows(FILE *f, const struct histogram *h, double bucket_us)
 
 static void gnuplot(FILE *f, const struct timer_run *run, long long actual_s)
 {
-	const struct timer_summary *t = &run->sum;
+	const struct timer_summary *t = &run->whole->sum;
 	char d[32];
 
 	hms(d, sizeof(d), actual_s);
@@ -191,7 +248,7 @@ static void gnuplot(FILE *f, const struct timer_run *run, long long actual_s)
 	fprintf(f, "# %11.3f|%11.3f|%11.3f|%8llu|%6llu|\n", best(t),
 		us(summary_avg(t)), worst(t), (unsigned long long)t->overruns,
 		(unsigned long long)t->msw);
-	gnuplot_rows(f, &run->avg, (double)run->cfg->bucket_ns / NSEC_PER_USEC);
+	gnuplot_rows(f, &run->whole->avg, (double)run->cfg->bucket_ns / NSEC_PER_USEC);
 }
 
 /* Write one output file by the shared rule (outfile.h). */
@@ -222,40 +279,88 @@ static long long us_trunc(double ns)
 	return (long long)(ns / (double)NSEC_PER_USEC);
 }
 
-/*
- * cyclictest's -h layout (as rt-tests 2.4 writes it): one "%06d %06lu"
- * row per 1 µs bucket, empty ones included, then its summary comments.
- * Early wake-ups (negative latencies, which
- * the kernel's timers never produce) are counted in row 0.
- */
-void timer_histfile(FILE *f, const struct stats *s)
+/* Row i's count: its 1 us of buckets (early wake-ups, which the kernel's
+ * timers never produce, counted in row 0). */
+static uint64_t us_row(const struct histogram *h, uint32_t i, uint32_t per_us)
 {
-	const struct histogram *h = &s->hist;
-	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)h->width);
-	uint64_t row, total = 0;
-	uint32_t i, k;
+	uint64_t row = i ? 0 : h->underflow;
+	uint32_t k;
+
+	for (k = i; k < i + per_us && k < h->nbuckets; k++)
+		row += h->count[k];
+	return row;
+}
+
+/* "# Name:" and a figure per column. */
+static void foot(FILE *f, const char *name, const long long *v, int n, int width)
+{
+	int j;
+
+	fprintf(f, "# %s:", name);
+	for (j = 0; j < n; j++)
+		fprintf(f, " %0*lld", width, v[j]);
+	fputc('\n', f);
+}
+
+static void histfile_foot(FILE *f, const struct stats *const *s, int n,
+			  const long long *total)
+{
+	long long v[TIMER_MAX_CPUS];
+	int j;
+
+	foot(f, "Total", total, n, 9);
+	for (j = 0; j < n; j++)
+		v[j] = s[j]->n ? us_trunc((double)s[j]->min) : 0;
+	foot(f, "Min Latencies", v, n, 5);
+	for (j = 0; j < n; j++)
+		v[j] = us_trunc(stats_mean(s[j]));
+	foot(f, "Avg Latencies", v, n, 5);
+	for (j = 0; j < n; j++)
+		v[j] = s[j]->n ? us_trunc((double)s[j]->max) : 0;
+	foot(f, "Max Latencies", v, n, 5);
+	for (j = 0; j < n; j++)
+		v[j] = (long long)s[j]->hist.overflow;
+	foot(f, "Histogram Overflows", v, n, 5);
+	fprintf(f, "# Histogram Overflow at cycle number:\n");
+	for (j = 0; j < n; j++)
+		fprintf(f, "# Thread %d:\n", j);
+}
+
+/*
+ * cyclictest's -h layout (as rt-tests 2.4 writes it): one row per 1 us
+ * bucket, empty ones included, a column per thread (here per CPU,
+ * tab-separated), then its summary comments.
+ */
+void timer_histfile(FILE *f, const struct stats *const *s, int n)
+{
+	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)s[0]->hist.width);
+	long long total[TIMER_MAX_CPUS] = { 0 };
+	uint64_t row;
+	uint32_t i;
+	int j;
 
 	fprintf(f, "# Histogram\n");
-	for (i = 0; i < h->nbuckets; i += per_us) {
-		row = i ? 0 : h->underflow;
-		for (k = i; k < i + per_us && k < h->nbuckets; k++)
-			row += h->count[k];
-		total += row;
-		fprintf(f, "%06u %06llu\n", i / per_us, (unsigned long long)row);
+	for (i = 0; i < s[0]->hist.nbuckets; i += per_us) {
+		fprintf(f, "%06u ", i / per_us);
+		for (j = 0; j < n; j++) {
+			row = us_row(&s[j]->hist, i, per_us);
+			total[j] += (long long)row;
+			fprintf(f, "%s%06llu", j ? "\t" : "", (unsigned long long)row);
+		}
+		fputc('\n', f);
 	}
-	fprintf(f, "# Total: %09llu\n", (unsigned long long)total);
-	fprintf(f, "# Min Latencies: %05lld\n", s->n ? us_trunc((double)s->min) : 0);
-	fprintf(f, "# Avg Latencies: %05lld\n", us_trunc(stats_mean(s)));
-	fprintf(f, "# Max Latencies: %05lld\n", s->n ? us_trunc((double)s->max) : 0);
-	fprintf(f, "# Histogram Overflows: %05llu\n", (unsigned long long)h->overflow);
-	fprintf(f, "# Histogram Overflow at cycle number:\n");
-	fprintf(f, "# Thread 0:\n");
+	histfile_foot(f, s, n, total);
 }
 
 static void histfile(FILE *f, const struct timer_run *run, long long arg)
 {
+	const struct stats *s[TIMER_MAX_CPUS];
+	int j;
+
 	(void)arg;
-	timer_histfile(f, &run->all);
+	for (j = 0; j < run->ncpu; j++)
+		s[j] = &run->cpu[j].all;
+	timer_histfile(f, s, run->ncpu);
 }
 
 int timer_write_histfile(const struct timer_run *run)

@@ -28,60 +28,60 @@ static uint64_t involuntary_switches(void)
 
 /* -f: a constant marker, so the sampling thread formats nothing; the
  * latency is reported at the end. */
-static void freeze(struct timer_run *run, int64_t lat)
+static void freeze(struct timer_cpu *c, int64_t lat)
 {
 	tracefs_break("rtlat timer: new maximum latency, tracing stopped\n");
-	if (!run->frozen_ns)
-		run->frozen_ns = lat;
+	if (!c->frozen_ns)
+		c->frozen_ns = lat;
 }
 
 /* The second cur is over: hand it to the display thread. */
 static void publish(struct timer_feed *sp, bool partial)
 {
-	struct timer_run *run = sp->run;
+	struct timer_cpu *c = sp->c;
 	uint64_t msw;
 
 	if (!sp->cur.index || !sp->cur.n)
 		return;
 	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
-	if (run->cfg->break_switch && msw > sp->msw) {
-		run->switched = 1;
-		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	if (c->run->cfg->break_switch && msw > sp->msw) {
+		c->switched = 1;
+		__atomic_store_n(&c->run->stop, 1, __ATOMIC_RELAXED);
 	}
 	sp->msw = msw;
 	sp->cur.msw = msw;
-	sp->cur.overruns = run->overruns;
+	sp->cur.overruns = c->overruns;
 	sp->cur.partial = partial;
-	ring_push(&run->ring, &sp->cur);
+	ring_push(&c->ring, &sp->cur);
 }
 
 /* A sample of second idx arrived: close the current one. Returns false
  * when the run is over (-T seconds measured). */
 static bool next_second(struct timer_feed *sp, uint64_t idx)
 {
-	struct timer_run *run = sp->run;
+	struct timer_cpu *c = sp->c;
 
 	if (sp->cur.index == 0 && sp->count_msw)	/* warm-up over */
 		sp->msw_base = involuntary_switches();
 	else
 		publish(sp, false);
 	second_reset(&sp->cur, idx);
-	if (run->switched)	/* -b: nothing after the second that broke */
+	if (c->switched)	/* -b: nothing after the second that broke */
 		return false;
-	return !run->cfg->duration_s || idx <= (uint64_t)run->cfg->duration_s;
+	return !c->run->cfg->duration_s || idx <= (uint64_t)c->run->cfg->duration_s;
 }
 
 static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
 {
-	struct timer_run *run = sp->run;
+	struct timer_cpu *c = sp->c;
 
 	second_add(&sp->cur, lat);
-	stats_add(&run->all, lat);
-	hist_add_abs(&run->avg, lat);
-	run->overruns += missed;
-	if (run->cfg->freeze && lat > run->worst) {
-		run->worst = lat;
-		freeze(run, lat);
+	stats_add(&c->all, lat);
+	hist_add_abs(&c->avg, lat);
+	c->overruns += missed;
+	if (c->run->cfg->freeze && lat > c->worst) {
+		c->worst = lat;
+		freeze(c, lat);
 	}
 }
 
@@ -93,29 +93,29 @@ uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
 	return lat >= period ? (uint64_t)(lat / period) : 0;
 }
 
-void feed_init(struct timer_feed *sp, struct timer_run *run, bool count_msw)
+void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw)
 {
-	sp->run = run;
+	sp->c = c;
 	sp->count_msw = count_msw;
 	sp->msw_base = sp->msw = 0;
 	second_reset(&sp->cur, 0);
-	run->worst = INT64_MIN;
+	c->worst = INT64_MIN;
 }
 
 bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
 {
-	struct timer_run *run = sp->run;
-	uint64_t idx = (uint64_t)((exp - run->start_ns) / NSEC_PER_SEC);
+	struct timer_cpu *c = sp->c;
+	uint64_t idx = (uint64_t)((exp - c->start_ns) / NSEC_PER_SEC);
 
 	if (idx != sp->cur.index && !next_second(sp, idx))
 		return false;
 	if (idx) {
 		record(sp, lat, missed);
-		if (run->explain)
-			explain_note(run->explain, exp, lat);
+		if (c->explain)
+			explain_note(c->explain, exp, lat);
 	}
-	else if (lat > run->worst)	/* -f: beat the warm-up too */
-		run->worst = lat;
+	else if (lat > c->worst)	/* -f: beat the warm-up too */
+		c->worst = lat;
 	return true;
 }
 
@@ -127,8 +127,8 @@ void feed_end(struct timer_feed *sp)
 
 static int sample_loop(struct timer_feed *sp)
 {
-	struct timer_run *run = sp->run;
-	struct timer_wait *w = &run->wait;
+	struct timer_cpu *c = sp->c;
+	struct timer_wait *w = &c->wait;
 	uint64_t ticks, missed;
 	int64_t now, exp, lat;
 	int err;
@@ -136,7 +136,7 @@ static int sample_loop(struct timer_feed *sp)
 	for (;;) {
 		err = w->ops->wait(w, &ticks);
 		now = clock_now_ns();
-		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+		if (__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED))
 			return 0;
 		if (err == -EINTR)
 			continue;
@@ -153,25 +153,25 @@ static int sample_loop(struct timer_feed *sp)
 
 void *timer_sampler(void *arg)
 {
-	struct timer_run *run = arg;
+	struct timer_cpu *c = arg;
 	struct timer_feed sp;
 	int err;
 
 	prctl(PR_SET_NAME, "rtlat-sampler");
-	feed_init(&sp, run, true);
-	rt_thread_setup((int)run->cfg->prio, (int)run->cfg->cpu);
-	explain_attach(run->explain);
-	run->wait.period = run->cfg->period_us * NSEC_PER_USEC;
+	feed_init(&sp, c, true);
+	rt_thread_setup((int)c->run->cfg->prio, c->cpu);
+	explain_attach(c->explain);
+	c->wait.period = c->run->cfg->period_us * NSEC_PER_USEC;
 	/* The first expiry 1 ms from now, as the original. */
-	run->start_ns = clock_now_ns() + NSEC_PER_MSEC;
-	err = run->wait.ops->open(&run->wait, run->start_ns);
+	c->start_ns = clock_now_ns() + NSEC_PER_MSEC;
+	err = c->wait.ops->open(&c->wait, c->start_ns);
 	if (!err)
 		err = sample_loop(&sp);
 	if (err)
-		run->error = -err;
+		c->error = -err;
 	else
 		feed_end(&sp);
-	run->wait.ops->close(&run->wait);
-	__atomic_store_n(&run->sampler_done, 1, __ATOMIC_RELEASE);
+	c->wait.ops->close(&c->wait);
+	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -51,6 +51,26 @@ void summary_add(struct timer_summary *t, const struct timer_second *s)
 	hist_add_abs(&t->hmax, s->max);
 }
 
+void summary_merge(struct timer_summary *t, const struct timer_summary *o)
+{
+	if (!o->seconds)
+		return;
+	if (!t->seconds || o->min < t->min)
+		t->min = o->min;
+	if (!t->seconds || o->max > t->max)
+		t->max = o->max;
+	t->seconds += o->seconds;
+	t->full_seconds += o->full_seconds;
+	t->avg_sum += o->avg_sum;
+	t->overruns += o->overruns;
+	t->msw += o->msw;
+	stats_merge(&t->sec_min, &o->sec_min);
+	stats_merge(&t->sec_avg, &o->sec_avg);
+	stats_merge(&t->sec_max, &o->sec_max);
+	hist_merge(&t->hmin, &o->hmin);
+	hist_merge(&t->hmax, &o->hmax);
+}
+
 /* RTS's average: the mean of the per-second averages. */
 double summary_avg(const struct timer_summary *t)
 {

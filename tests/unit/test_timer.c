@@ -153,31 +153,41 @@ UNIT_TEST(timer_rtd_line_layout)
 {
 	static struct timer_run run;
 	static struct timer_config cfg;
+	static struct timer_cpu c[2];
 	struct timer_second s;
 	FILE *f = mem();
 
 	memset(&run, 0, sizeof(run));
 	memset(&cfg, 0, sizeof(cfg));
+	memset(c, 0, sizeof(c));
 	cfg.lines = 2;
 	cfg.period_us = 100;
 	cfg.prio = 99;
 	run.cfg = &cfg;
-	run.sum.min = 1485;
-	run.sum.max = 83739;
+	run.ncpu = 1;
+	run.cpu = c;
+	c[0].run = c[1].run = &run;
+	c[1].cpu = 1;
+	c[0].sum.min = c[1].sum.min = 1485;
+	c[0].sum.max = c[1].sum.max = 83739;
 	second_reset(&s, 1);
 	second_add(&s, 1485);
 	second_add(&s, 3933);
 	second_add(&s, 83739);
 	s.overruns = 0;
 	s.msw = 0;
-	timer_print_second(f, &run, &s, 0);
-	timer_print_second(f, &run, &s, 1);
+	timer_print_second(f, &c[0], &s, 0);
+	timer_print_second(f, &c[0], &s, 1);
+	/* Several CPUs: each line names its CPU. */
+	run.ncpu = 2;
+	timer_print_second(f, &c[1], &s, 3);
 	fclose(f);
 	CHECK(!strcmp(outbuf,
 		"RTT|  00:00:01  (periodic user-mode task, 100 us period, priority 99)\n"
 		"RTH|----lat min|----lat avg|----lat max|-overrun|---msw|---lat best|--lat worst\n"
 		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"
-		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"));
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739\n"
+		"RTD|      1.485|     29.719|     83.739|       0|     0|      1.485|     83.739|CPU1\n"));
 }
 
 UNIT_TEST(timer_histfile_layout)
@@ -192,7 +202,7 @@ UNIT_TEST(timer_histfile_layout)
 	stats_add(&s, 1900);	/* row 1 */
 	stats_add(&s, 5000);	/* overflow */
 	f = mem();
-	timer_histfile(f, &s);
+	timer_histfile(f, (const struct stats *[]){ &s }, 1);
 	fclose(f);
 	stats_free(&s);
 	CHECK(!strcmp(outbuf,
@@ -207,6 +217,68 @@ UNIT_TEST(timer_histfile_layout)
 		"# Histogram Overflows: 00001\n"
 		"# Histogram Overflow at cycle number:\n"
 		"# Thread 0:\n") || (fprintf(stderr, "%s", outbuf), 0));
+}
+
+/* Several CPUs: a tab-separated column each, as cyclictest's threads. */
+UNIT_TEST(timer_histfile_columns)
+{
+	struct stats a, b;
+	FILE *f;
+
+	CHECK(stats_init(&a, 0, 1000, 2) == 0);
+	CHECK(stats_init(&b, 0, 1000, 2) == 0);
+	stats_add(&a, 500);
+	stats_add(&b, 1500);
+	stats_add(&b, 1600);
+	f = mem();
+	timer_histfile(f, (const struct stats *[]){ &a, &b }, 2);
+	fclose(f);
+	stats_free(&a);
+	stats_free(&b);
+	CHECK(!strcmp(outbuf,
+		"# Histogram\n"
+		"000000 000001\t000000\n"
+		"000001 000000\t000002\n"
+		"# Total: 000000001 000000002\n"
+		"# Min Latencies: 00000 00001\n"
+		"# Avg Latencies: 00000 00001\n"
+		"# Max Latencies: 00000 00001\n"
+		"# Histogram Overflows: 00000 00000\n"
+		"# Histogram Overflow at cycle number:\n"
+		"# Thread 0:\n"
+		"# Thread 1:\n") || (fprintf(stderr, "%s", outbuf), 0));
+}
+
+/* Two CPUs' seconds folded: best and worst of both, the mean of every
+ * per-second average, overruns and switches added. */
+UNIT_TEST(timer_summary_merge)
+{
+	struct timer_summary x, y;
+	struct timer_second s;
+
+	CHECK(summary_init(&x, 1000, 10) == 0);
+	CHECK(summary_init(&y, 1000, 10) == 0);
+	second_reset(&s, 1);
+	second_add(&s, 2000);
+	s.overruns = 1;
+	s.msw = 0;
+	summary_add(&x, &s);
+	second_reset(&s, 1);
+	second_add(&s, 1000);
+	second_add(&s, 9000);
+	s.overruns = 2;
+	s.msw = 3;
+	summary_add(&y, &s);
+	summary_merge(&x, &y);
+	CHECK_EQ_LL(x.seconds, 2);
+	CHECK_EQ_LL(x.min, 1000);
+	CHECK_EQ_LL(x.max, 9000);
+	CHECK_NEAR(summary_avg(&x), 3500.0, 1e-9);
+	CHECK_EQ_LL(x.overruns, 3);
+	CHECK_EQ_LL(x.msw, 3);
+	CHECK_EQ_LL(hist_total(&x.hmax), 2);
+	summary_free(&x);
+	summary_free(&y);
 }
 
 UNIT_TEST(timer_timerlat_lines)
@@ -275,21 +347,26 @@ UNIT_TEST(timerlat_late_stamp_is_not_a_skip_twice)
 
 static struct timer_config feed_cfg;
 
-/* A run with just what the feed touches: statistics and the ring. */
-static struct timer_run *feed_run(long long duration_s)
+/* A sampler with just what the feed touches: statistics and the ring. */
+static struct timer_cpu *feed_run(long long duration_s)
 {
-	static struct timer_run run;
+	static struct timer_run r;
+	static struct timer_cpu run;
 
+	memset(&r, 0, sizeof(r));
 	memset(&run, 0, sizeof(run));
 	memset(&feed_cfg, 0, sizeof(feed_cfg));
 	feed_cfg.duration_s = duration_s;
-	run.cfg = &feed_cfg;
+	r.cfg = &feed_cfg;
+	r.ncpu = 1;
+	r.cpu = &run;
+	run.run = &r;
 	CHECK(stats_init(&run.all, 0, 100, 100) == 0);
 	CHECK(hist_init(&run.avg, 0, 1000, 10) == 0);
 	return &run;
 }
 
-static void feed_run_free(struct timer_run *run)
+static void feed_run_free(struct timer_cpu *run)
 {
 	stats_free(&run->all);
 	hist_free(&run->avg);
@@ -297,7 +374,7 @@ static void feed_run_free(struct timer_run *run)
 
 UNIT_TEST(timer_feed_groups_seconds_after_warmup)
 {
-	struct timer_run *run = feed_run(2);
+	struct timer_cpu *run = feed_run(2);
 	struct timer_feed f;
 	struct timer_second s = { 0 };
 	int64_t k;
@@ -328,7 +405,7 @@ UNIT_TEST(timer_feed_groups_seconds_after_warmup)
 
 UNIT_TEST(timer_feed_partial_second_at_the_end)
 {
-	struct timer_run *run = feed_run(0);
+	struct timer_cpu *run = feed_run(0);
 	struct timer_feed f;
 	struct timer_second s = { 0 };
 
@@ -363,7 +440,7 @@ UNIT_TEST(timer_timerlat_reader)
 		"tency  5000 ns\n  <idle>-0 [001] d.h1.  101.000030: #2 context    irq timer_latency  800 ns\n",
 		" timerlat/1-9 [001] .....  101.500020: #3 context thread timer_latency  7000 ns\n",
 	};
-	struct timer_run *run = feed_run(0);
+	struct timer_cpu *run = feed_run(0);
 	struct timer_second s = { 0 };
 	int fds[2];
 	unsigned int i;
