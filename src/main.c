@@ -20,7 +20,7 @@ static void usage(FILE *f)
 	int i;
 
 	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n"
-		"       rtlat --version | --list-compat | --completion | --man NAME\n\n");
+		"       rtlat --version | --list | --list-compat | --completion | --man NAME\n\n");
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "  %-9s %s%s%s%s\n", tests[i]->name, tests[i]->title,
 			tests[i]->compat ? " (as " : "",
@@ -58,6 +58,8 @@ static int global_option(const char *arg)
 		printf("rtlat %s\n", RTLAT_VERSION);
 	else if (!strcmp(arg, "--list-compat"))
 		list_compat();
+	else if (!strcmp(arg, "--list"))
+		tests_list_json(stdout);
 	else
 		return -1;
 	return 0;

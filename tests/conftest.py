@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Shared fixtures: the binary under test and leak checks."""
 import contextlib
+import functools
+import json
 import os
 import re
 import shutil
@@ -14,6 +16,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RTLAT = os.environ.get("RTLAT_BIN", str(ROOT / "rtlat"))
+
+
+@functools.lru_cache(maxsize=None)
+def registry():
+    """The tests as the binary declares them (rtlat --list): what every
+    test file reads instead of a list of its own. tests/test_main.py holds
+    the one literal list that checks it."""
+    r = subprocess.run([RTLAT, "--list"], capture_output=True, text=True,
+                       timeout=30)
+    return tuple(json.loads(r.stdout)["tests"])
+
+
+def registry_names(family=None, suite=False):
+    """Test names in registry order; of one family; or those the suite
+    runs, in the suite's order."""
+    tests = [t for t in registry() if family in (None, t["family"])]
+    if suite:
+        tests = sorted((t for t in tests if t["suite_order"] is not None),
+                       key=lambda t: t["suite_order"])
+    return [t["name"] for t in tests]
+
+
+def registry_compat(family=None):
+    """{name: compatible name} of the tests that have one."""
+    return {t["name"]: t["compat"] for t in registry()
+            if t["compat"] and family in (None, t["family"])}
 
 
 def _is_asan(path):

@@ -16,10 +16,9 @@ import yaml
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import RTLAT, ROOT, run, running, stop
+from conftest import RTLAT, ROOT, registry_names, run, running, stop
 
-TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
-         "response", "sync"]
+TESTS = registry_names(suite=True)
 FLEET_OPTS = ["--max-latency", "--max-p99", "--junit", "--openmetrics",
               "--lava", "--iterations", "--baseline", "--tolerance"]
 LAVA = re.compile(r"^lava-test-case (?P<name>\S+) --result (?P<result>pass|fail)"

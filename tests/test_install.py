@@ -7,10 +7,9 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, run
+from conftest import ROOT, registry_names, run
 
-NAMES = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
-         "response", "sync", "doctor", "suite"]
+NAMES = registry_names() + ["suite"]
 
 
 def help_options(name):

@@ -2,6 +2,7 @@
 """rtlat itself: --version, the registry's list of tests and compatible
 names, and make install-compat built from it."""
 import os
+import json
 import re
 import subprocess
 
@@ -16,6 +17,33 @@ def test_version():
     r = run(["--version"])
     assert r.returncode == 0 and r.stderr == ""
     assert re.fullmatch(r"rtlat \d+\.\d+\.\d+\n", r.stdout)
+
+
+# The one literal list of the tests and what they are: the oracle that
+# checks the registry (rtlat --list), which every other test file reads.
+FAMILY = {"pmq": "pair", "sigwait": "pair", "svsem": "pair", "ptsem": "pair",
+          "timer": "timer", "request": "request", "bintime": "determinism",
+          "response": "determinism", "sync": "determinism", "doctor": "doctor"}
+SERIES = {"request": ["response", "total_jitter"], "bintime": ["gap"],
+          "response": ["time"], "sync": ["cost", "handoff", "blocking"],
+          "doctor": []}
+EXPLAIN = {"pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime"}
+
+
+def test_list_is_the_registry():
+    r = run(["--list"])
+    assert r.returncode == 0 and r.stderr == ""
+    reg = json.loads(r.stdout)
+    assert reg["registry_version"] == 1
+    tests = reg["tests"]
+    assert [t["name"] for t in tests] == TESTS
+    assert [t["compat"] for t in tests if t["compat"]] == COMPAT
+    for i, t in enumerate(tests):
+        assert t["family"] == FAMILY[t["name"]]
+        assert t["series"] == SERIES.get(t["name"], ["latency"])
+        assert t["explain"] == (t["name"] in EXPLAIN)
+        assert t["suite_order"] == (None if t["name"] == "doctor" else i)
+        assert t["title"] in run(["--help"]).stdout
 
 
 def test_help_and_list_compat_come_from_the_registry():

@@ -14,6 +14,7 @@ import pytest
 
 import rtjson
 from conftest import (RTLAT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
+                      registry_compat, registry_names,
                       reachable_binary, read_pty, run, start, stop)
 
 # rt-tests' printf formats, as regular expressions.
@@ -24,9 +25,8 @@ STAT_LINE = re.compile(r"^#(\d+) -> #(\d+), Min (?P<min> *\d+), "
                        r"Cur (?P<cur> *\d+), Avg (?P<avg> *\d+), "
                        r"Max (?P<max> *\d+)$")
 
-TESTS = ["pmq", "sigwait", "svsem", "ptsem"]
-COMPAT = {"pmq": "pmqtest", "sigwait": "sigwaittest", "svsem": "svsematest",
-          "ptsem": "ptsematest"}
+TESTS = registry_names("pair")
+COMPAT = registry_compat("pair")
 FORKABLE = ["sigwait", "svsem"]
 SHORT = ["-p", "99", "-i", "100", "-l", "2000"]
 

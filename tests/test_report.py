@@ -15,12 +15,12 @@ from pathlib import Path
 import html5lib
 import pytest
 
-from conftest import needs_tracefs, run
+from conftest import needs_tracefs, registry_names, run
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "report"
 REPORT = str(Path(sys.executable).parent / "rtlat-report")
-PAIRS = ("pmq", "sigwait", "svsem", "ptsem")
+PAIRS = tuple(registry_names("pair"))
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -101,6 +101,20 @@ def suite_page(suite_dir):
     return report(suite_dir), suite_dir / "report.html"
 
 
+def test_sections_follow_the_registry_the_suite_left(suite_dir, suite_page):
+    """The suite writes rtlat's registry beside its results; the page's
+    test sections come in its order, which is rtlat --list's."""
+    reg = json.loads((suite_dir / "registry.json").read_text())
+    assert reg == json.loads(run(["--list"]).stdout)
+    order = [t["name"] for t in sorted(
+        (t for t in reg["tests"] if t["suite_order"] is not None),
+        key=lambda t: t["suite_order"])]
+    tree, _ = parse(suite_page[1])
+    ids = [s.get("id") for s in tree.iter("section")]
+    shown = [f"test-{n}" for n in order if f"test-{n}" in ids]
+    assert len(shown) >= 5 and shown == sorted(shown, key=ids.index)
+
+
 def test_every_section_agrees_with_its_json(suite_dir, suite_page):
     """Each test's percentile table against the series its JSON reports
     (fleet.series, the C side's own summary): the same sample counts, an
@@ -110,6 +124,8 @@ def test_every_section_agrees_with_its_json(suite_dir, suite_page):
     assert r.returncode == 0, r.stderr
     tree, figs = parse(out)
     for f in sorted(suite_dir.glob("*.json")):
+        if f.name == "registry.json":     # rtlat --list, not a result
+            continue
         d = json.loads(f.read_text())
         t = d["rtlat"]["test"]
         series = d["fleet"]["series"]

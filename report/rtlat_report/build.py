@@ -12,7 +12,6 @@ from .document import Document, Figure, Note, Section, Table
 from .model import PERCENTILES, last_round, merge
 from .plots import fmt_us
 
-ORDER = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request"]
 STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
     ["max", "overflow"]
 # Settings that differ between any two runs without meaning anything.
@@ -47,12 +46,15 @@ def ratio_row(base, d):
 
 
 def groups(runs):
-    """Test key -> [(run index, run, test)], in the suite's order."""
-    keys = []
+    """Test key -> [(run index, run, test)], in the suite's order (the
+    registry a results directory carries), then as the results come."""
+    keys, order = [], []
     for r in runs:
         keys += [k for k in r.tests if k not in keys]
-    rank = {k: (ORDER.index(k) if k in ORDER else len(ORDER), k)
-            for k in keys}
+        order += [n for n in r.order if n not in order]
+    names = {k: r.tests[k].name for r in runs for k in r.tests}
+    rank = {k: (order.index(names[k]) if names[k] in order else len(order),
+                keys.index(k)) for k in keys}
     return [(k, [(i, r, r.tests[k]) for i, r in enumerate(runs)
                  if k in r.tests]) for k in sorted(keys, key=rank.get)]
 

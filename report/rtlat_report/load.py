@@ -458,11 +458,31 @@ def _test_of(path, key, data):
     return t
 
 
+REGISTRY = "registry.json"
+
+
+def read_registry(path):
+    """The tests in the suite's order from rtlat's registry (rtlat --list,
+    which the suite writes beside its results), those it does not run
+    after; [] when there is none or it cannot be read (the report then
+    keeps the order the results come in)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tests = json.load(f)["tests"]
+        ranked = sorted(tests, key=lambda t: (t.get("suite_order") is None,
+                                              t.get("suite_order") or 0))
+        return [str(t["name"]) for t in ranked]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
 def load_input(path, label):
     """A results directory (every *.json in it) or one file, as a Run."""
     run = Run(label=label, path=path)
     if os.path.isdir(path):
-        files = sorted(f for f in os.listdir(path) if f.endswith(".json"))
+        files = sorted(f for f in os.listdir(path)
+                       if f.endswith(".json") and f != REGISTRY)
+        run.order = read_registry(os.path.join(path, REGISTRY))
         bad = []
         for f in files:
             try:

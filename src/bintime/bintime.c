@@ -14,6 +14,9 @@
 #include "harness/results.h"
 #include "harness/test.h"
 
+/* What results_summary() reports (rtlat --list). */
+static const char *const bt_series[] = { "gap", NULL };
+
 struct bt_config {
 	long long duration_s, loops, prio, thresh_us, clock;
 	struct cpu_list cpus;
@@ -221,7 +224,7 @@ static void summary(const struct bt_run *r)
 		return;
 	for (i = 0; i < r->ncpus; i++)
 		stats_merge(&m, &r->cpus[i].all);
-	results_summary("gap", &m);
+	results_summary(bt_series[0], &m);
 	stats_free(&m);
 }
 
@@ -280,6 +283,7 @@ static long long bt_suite_args(char *buf, size_t len, long long d, long long pri
 const struct test_ops test_bintime = {
 	.name = "bintime", .compat = NULL,
 	.title = "longest time the kernel kept a busy SCHED_FIFO thread from running",
+	.family = "determinism", .series = bt_series,
 	.opts = bt_opts, .common = OPT_AT_STRUCT(struct bt_config, common),
 	.cfg_size = sizeof(struct bt_config), .run_size = sizeof(struct bt_run), .stop = STOP_BY_HANDLER,
 	.suite_args = bt_suite_args, .check = bt_check, .setup = bt_setup, .rt_apply = bt_rt_apply,

@@ -12,6 +12,9 @@
 #include "harness/test.h"
 #include "core/tracefs.h"
 
+/* What results_summary() reports (rtlat --list). */
+static const char *const doctor_series[] = { NULL };
+
 struct doctor_config {
 	struct test_common common;
 };
@@ -75,6 +78,7 @@ static int doctor_report(struct test_run *t, int status)
 const struct test_ops test_doctor = {
 	.name = "doctor",
 	.title = "check the system for what adds latency or prevents real-time work",
+	.family = "doctor", .series = doctor_series,
 	.opts = doctor_opts,
 	.common = OPT_AT_STRUCT(struct doctor_config, common),
 	.cfg_size = sizeof(struct doctor_config),

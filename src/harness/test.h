@@ -74,6 +74,11 @@ struct test_ops {
 	const char *name;		/* "pmq": rtlat pmq */
 	const char *compat;		/* "pmqtest": argv[0] name; NULL: none */
 	const char *title;		/* one line for --help */
+	/* rtlat --list, the suite's registry.json and the report: the
+	 * family ("pair", "timer", "request", "determinism", "doctor") and
+	 * the series results_summary() reports, NULL-terminated. */
+	const char *family;
+	const char *const *series;
 	const struct opt *opts;		/* OPT_END-terminated, with TEST_COMMON_OPTS */
 	const struct opt *extra_opts;	/* appended (a pair mechanism's); or NULL */
 	/* Where TEST_COMMON_OPTS store: an address, or with cfg_size its
@@ -188,5 +193,7 @@ const char *run_base_name(const char *path);
 /* The registry (src/tests.c), NULL-terminated. */
 extern const struct test_ops *const tests[];
 const struct test_ops *test_find(const char *name);
+/* The registry as JSON (rtlat --list, the suite's registry.json). */
+void tests_list_json(FILE *f);
 
 #endif

@@ -25,6 +25,8 @@
 #define HIST_BUCKET_NS	100		/* 0.1 us resolution ... */
 #define HIST_BUCKETS	20000		/* ... up to 2 ms, then overflow */
 
+const char *const pair_series[] = { "latency", NULL };
+
 /* The rows store into the run's struct pair_config (t->cfg). */
 const struct opt pair_opts[] = {
 	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, OPT_AT(struct pair_config, affinity),
@@ -224,7 +226,7 @@ static void report_summary(const struct pair_run *run)
 		return;
 	for (i = 0; i < run->npairs; i++)
 		stats_merge(&all, &run->pairs[i].lat);
-	results_summary("latency", &all);
+	results_summary(pair_series[0], &all);
 	stats_free(&all);
 }
 

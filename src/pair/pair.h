@@ -187,9 +187,13 @@ void pair_transport_close(struct pair_run *run);
  * transport's rows store by offset (OPT_AT) into its struct foo_config,
  * which it reads as run->tcfg.
  */
+/* What results_summary() reports (rtlat --list). */
+extern const char *const pair_series[];
+
 #define PAIR_TEST(tname, tcompat, ttitle, transport, topts, tcfg)	\
 	{								\
 		.name = tname, .compat = tcompat, .title = ttitle,	\
+		.family = "pair", .series = pair_series,		\
 		.opts = pair_opts, .extra_opts = topts,			\
 		.common = OPT_AT_STRUCT(struct pair_config, common),	\
 		.cfg_size = sizeof(struct pair_config),			\

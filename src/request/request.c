@@ -26,6 +26,9 @@
 #include "core/rtsetup.h"
 #include "harness/test.h"
 
+/* What results_summary() reports (rtlat --list). */
+const char *const req_series[] = { "response", "total_jitter", NULL };
+
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 
 static const struct opt req_opts[] = {
@@ -418,6 +421,7 @@ const struct test_ops test_request = {
 	.name = "request",
 	.compat = "trltp",
 	.title = "two-way request latency over TCP while load processes run (TRLTP)",
+	.family = "request", .series = req_series,
 	.opts = req_opts,
 	.common = OPT_AT_STRUCT(struct req_config, common),
 	.cfg_size = sizeof(struct req_config),

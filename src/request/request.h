@@ -197,6 +197,9 @@ int req_server_run(struct req_server *s);
 /* The local server process: never returns. */
 void req_server_child(struct req_run *run);
 
+/* request.c: the series results_summary() reports. */
+extern const char *const req_series[];
+
 /* request_output.c */
 void req_print_layout(FILE *f, const struct req_run *run);
 void req_print_round(FILE *f, const struct req_run *run, int k);

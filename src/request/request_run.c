@@ -416,8 +416,8 @@ static void suite_summary(const struct req_run *run)
 
 		if (!r->s[RS_RESPONSE].n)
 			continue;
-		results_summary("response", &r->s[RS_RESPONSE]);
-		results_summary("total_jitter", &r->s[RS_JITTER]);
+		results_summary(req_series[0], &r->s[RS_RESPONSE]);
+		results_summary(req_series[1], &r->s[RS_JITTER]);
 		return;
 	}
 }

@@ -17,6 +17,9 @@
 /* Histogram: 10000 buckets per block, up to four blocks. */
 #define RESP_BUCKETS_PER_BLOCK	10000
 
+/* What results_summary() reports (rtlat --list). */
+static const char *const resp_series[] = { "time", NULL };
+
 struct resp_config {
 	long long work, block_ms, loops, duration_s, prio, cpu;
 	bool quiet;
@@ -170,7 +173,7 @@ static int resp_report(struct test_run *t, int status)
 	fflush(stdout);
 	if (r->error)
 		fprintf(stderr, "%s: %s\n", t->prog, r->error);
-	results_summary("time", &r->times);
+	results_summary(resp_series[0], &r->times);
 	return bench_json(&t->res, status, r->error, json_body, r);
 }
 
@@ -192,6 +195,7 @@ static long long resp_suite_args(char *buf, size_t len, long long d, long long p
 const struct test_ops test_response = {
 	.name = "response", .compat = NULL,
 	.title = "execution-time variation of a calibrated block of work",
+	.family = "determinism", .series = resp_series,
 	.opts = resp_opts, .common = OPT_AT_STRUCT(struct resp_config, common),
 	.cfg_size = sizeof(struct resp_config), .run_size = sizeof(struct resp_run), .stop = STOP_BY_HANDLER,
 	.suite_args = resp_suite_args, .setup = resp_setup, .rt_apply = resp_rt_apply,

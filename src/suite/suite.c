@@ -243,6 +243,25 @@ static int make_dir(char *dir, size_t len)
 	return 0;
 }
 
+/* registry.json beside the results: what the report reads on a host
+ * that has the results but not this binary. */
+static int write_registry(const char *dir)
+{
+	char path[PATH_MAX];
+	struct outfile of;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/registry.json", dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "rtlat suite: %s: path too long\n", dir);
+		return -1;
+	}
+	f = outfile_open(&of, "rtlat suite", "-o", path);
+	if (!f)
+		return -1;
+	tests_list_json(f);
+	return outfile_close(&of, "rtlat suite");
+}
+
 /*
  * rtlat-report: $RTLAT_REPORT, then the PATH, then a checkout's test venv
  * beside the binary (.venv/bin, where make check installs it).
@@ -320,6 +339,8 @@ int suite_main(int argc, char **argv)
 	}
 	if (make_dir(dir, sizeof(dir)))
 		return OPTS_EXIT_USAGE;
+	if (write_registry(dir))
+		return 1;
 	stopsig_install(on_signal);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");

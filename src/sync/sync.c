@@ -12,6 +12,9 @@
 #include "sync/sync.h"
 #include "core/sysinfo.h"
 
+/* What results_summary() reports (rtlat --list). */
+static const char *const sync_series[] = { "cost", "handoff", "blocking", NULL };
+
 
 static const char *const test_names[] = { "all", "cost", "switch", "inversion", NULL };
 const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex", NULL };
@@ -200,11 +203,11 @@ static int sync_report(struct test_run *t, int status)
 	if (r->error)
 		fprintf(stderr, "%s: %s\n", t->prog, r->error);
 	if (r->cost.s.n)
-		results_summary("cost", &r->cost.s);
+		results_summary(sync_series[0], &r->cost.s);
 	if (r->sw.s.n)
-		results_summary("handoff", &r->sw.s);
+		results_summary(sync_series[1], &r->sw.s);
 	if (r->inv.s.n)
-		results_summary("blocking", &r->inv.s);
+		results_summary(sync_series[2], &r->inv.s);
 	return bench_json(&t->res, status, r->error, json_body, t);
 }
 
@@ -227,6 +230,7 @@ static long long sync_suite_args(char *buf, size_t len, long long d, long long p
 const struct test_ops test_sync = {
 	.name = "sync", .compat = NULL,
 	.title = "semaphore cost, context switch and priority inversion",
+	.family = "determinism", .series = sync_series,
 	.opts = sync_opts, .common = OPT_AT_STRUCT(struct sync_config, common),
 	.cfg_size = sizeof(struct sync_config), .run_size = sizeof(struct sync_run), .stop = STOP_BY_HANDLER,
 	.kick = true, .suite_args = sync_suite_args, .check = sync_check,

@@ -26,6 +26,9 @@
 #define KICK_SIGNAL	RUN_KICK_SIGNAL
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
+/* What results_summary() reports (rtlat --list). */
+static const char *const timer_series[] = { "latency", NULL };
+
 /* -D: the devices there are (Xenomai numbers its RTDM timer devices). */
 static const char *const timer_device_names[] = { "0", NULL };
 
@@ -452,7 +455,7 @@ static int timer_report(struct test_run *t, int status)
 	report_end(run);
 	if (timer_write_histfile(run))
 		status = 1;
-	results_summary("latency", &run->whole->all);
+	results_summary(timer_series[0], &run->whole->all);
 	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
@@ -470,6 +473,7 @@ const struct test_ops test_timer = {
 	.name = "timer",
 	.compat = "latency",
 	.title = "periodic timer wake-up latency (Xenomai latency)",
+	.family = "timer", .series = timer_series,
 	.opts = timer_opts,
 	.common = OPT_AT_STRUCT(struct timer_config, common),
 	.cfg_size = sizeof(struct timer_config),
