@@ -127,6 +127,17 @@ static int add(int kind, int id, const char *name)
 	return ret;
 }
 
+/* A path is found by its name; anything else by its id, and its name
+ * when one is given. */
+static bool matches(const struct cl_entry *e, int kind, int id, const char *name)
+{
+	if (is_path(kind))
+		return name && !strcmp(entry_name(e), name);
+	if (e->id != id)
+		return false;
+	return !name || !strcmp(e->name, name);
+}
+
 static void del(int kind, int id, const char *name)
 {
 	int i;
@@ -139,8 +150,7 @@ static void del(int kind, int id, const char *name)
 
 		if (e->kind != kind)
 			continue;
-		if (is_path(kind) ? !strcmp(entry_name(e), name) :
-		    e->id == id && (!name || !strcmp(e->name, name))) {
+		if (matches(e, kind, id, name)) {
 			if (is_path(kind) && e->id)
 				reg->path[e->id - 1][0] = '\0';
 			__atomic_store_n(&e->kind, CL_FREE, __ATOMIC_RELEASE);

@@ -354,7 +354,7 @@ void timer_histfile(FILE *f, const struct stats *const *s, int n)
 
 static void histfile(FILE *f, const struct timer_run *run, long long arg)
 {
-	const struct stats *s[TIMER_MAX_CPUS];
+	const struct stats *s[TIMER_MAX_CPUS] = { &run->cpu[0].all };
 	int j;
 
 	(void)arg;
