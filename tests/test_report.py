@@ -483,3 +483,26 @@ def test_browser_renders_the_page(tmp_path):
     assert lo < 64 and hi > 230     # text and background, not a blank page
     # Not mostly one colour: a rendered page has many distinct greys.
     assert len(im.getcolors(256 * 256) or []) > 20
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two online CPUs")
+def test_timer_on_every_cpu_draws_a_line_per_cpu(tmp_path):
+    """timer -c all: the histogram has a line per CPU (its max in the
+    legend), the percentile table a row per CPU and the whole, and each
+    CPU's seconds get a figure of their own."""
+    d = tmp_path / "res"
+    d.mkdir()
+    r = run(["timer", "-T", "2", "-q", "-c", "all", "--json", str(d / "timer.json")])
+    assert r.returncode == 0, r.stderr
+    out = report(d, "-o", tmp_path / "r.html")
+    assert out.returncode == 0, out.stderr
+    tree, figs = parse(tmp_path / "r.html")
+    assert {"timer-hist", "timer-cpus"} <= set(figs), sorted(figs)
+    legend = svg_text(figs["timer-hist"])
+    ncpu = os.cpu_count()
+    for c in range(ncpu):
+        assert re.search(rf"CPU{c} \(n=\d+, max [\d.]+ µs\)", legend), legend
+    rows = table(tree, "timer: percentiles")[1:]
+    assert [row[1] for row in rows] == [f"CPU{c}" for c in range(ncpu)] + ["all"]
+    js = json.loads((d / "timer.json").read_text())
+    assert int(rows[-1][2]) == js["latency"]["samples"]

@@ -357,8 +357,24 @@ def worst_ranking(members):
                  rows, numeric_from=3)
 
 
+def cpu_seconds_figure(key, members):
+    """timer -c LIST: each CPU's seconds (band min..max, the average),
+    one colour per CPU and run: which CPU had the worst second, when."""
+    curves = [((f"{r.label} {name}" if len(members) > 1 else name), rows)
+              for _, r, t in members for name, rows in
+              t.extra.get("cpu_seconds") or []]
+    if len(curves) < 2:
+        return []
+    curves = [(label, rows, plots.color(i))
+              for i, (label, rows) in enumerate(curves)]
+    return [Figure(f"{slug(key)}-cpus", f"{key}: each CPU's seconds",
+                   plots.seconds_figure(
+                       f"{key}: min / avg / max of each second, per CPU",
+                       curves), wide=True)]
+
+
 def timer_blocks(key, members):
-    out = []
+    out = cpu_seconds_figure(key, members)
     curves = [(r.label, t.seconds, plots.color(i))
               for i, r, t in members if t.seconds]
     if curves:

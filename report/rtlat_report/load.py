@@ -128,10 +128,28 @@ def read_cyclic(t, data):
                        "-h N for one): figures not drawn")
 
 
+def timer_cpus(t, data):
+    """timer -c LIST: a distribution per CPU (the histogram's one line
+    each) and each CPU's seconds; False for a one-CPU file."""
+    cpus = [c for c in data.get("cpus") or [] if isinstance(c, dict)]
+    if len(cpus) < 2:
+        return False
+    per = []
+    for c in cpus:
+        name = f"CPU{c.get('cpu', '?')}"
+        t.dists.append(dist_from_stats(name, obj(c, "latency")))
+        rows = seconds_from_json(obj(c, "per_second").get("seconds"))
+        if rows:
+            per.append((name, rows))
+    t.extra["cpu_seconds"] = per
+    return True
+
+
 def read_timer(t, data):
     cpu = obj(data, "settings").get("cpu")
     name = f"latency (CPU{cpu})" if cpu is not None else "latency"
-    t.dists.append(dist_from_stats(name, obj(data, "latency")))
+    if not timer_cpus(t, data):
+        t.dists.append(dist_from_stats(name, obj(data, "latency")))
     secs = obj(data, "seconds")
     t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
                          if obj(secs, k)}
