@@ -14,7 +14,7 @@
 #include "harness/test.h"
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
-extern const struct test_ops test_timer, test_request;
+extern const struct test_ops test_timer, test_cyclictest, test_request;
 extern const struct test_ops test_bintime, test_response, test_sync;
 extern const struct test_ops test_doctor;
 
@@ -29,6 +29,7 @@ const struct test_ops *const tests[] = {
 	&test_response,
 	&test_sync,
 	&test_doctor,
+	&test_cyclictest,
 	NULL,
 };
 

@@ -203,6 +203,10 @@ static int opt_store(const char *prog, struct opt *o, const char *arg)
 		return check_dir_out(prog, o, arg);
 	case OPT_HELP:
 		return 0;
+	case OPT_REFUSE:
+		opts_error(prog, o, "not implemented by rtlat (%s); accepted: without it",
+			   o->help);
+		return -1;
 	case OPT_DURATION:
 		bad = parse_duration(arg, &v);
 		break;
@@ -249,9 +253,10 @@ static void rebase(struct opt *t, int n, void *base)
 {
 	int i;
 
-	/* Offset 0 is a field too: every row but --help has a dest. */
+	/* Offset 0 is a field too: every row but --help and a refused
+	 * option has a dest. */
 	for (i = 0; base && i < n; i++)
-		if (t[i].type != OPT_HELP)
+		if (t[i].type != OPT_HELP && t[i].type != OPT_REFUSE)
 			t[i].dest = (char *)base + (uintptr_t)t[i].dest;
 }
 
@@ -371,7 +376,7 @@ void opts_usage(FILE *f, const char *prog, const char *synopsis,
 }
 
 /* rt-tests accepts "-a 3" as well as "-a3" for an optional argument. */
-static const char *optional_arg(int argc, char **argv)
+static const char *optional_arg(const struct opt *o, int argc, char **argv)
 {
 	const char *next;
 	long long v;
@@ -381,6 +386,12 @@ static const char *optional_arg(int argc, char **argv)
 	if (optind >= argc)
 		return NULL;
 	next = argv[optind];
+	/* A CPU list follows as its own word too (-a 3-5,0), as rt-tests. */
+	if (o->type == OPT_CPU_LIST && (isdigit((unsigned char)next[0]) ||
+					!strcmp(next, "all"))) {
+		optind++;
+		return next;
+	}
 	if (parse_ll(next, &v) == 0 && v >= 0) {
 		optind++;
 		return next;
@@ -498,12 +509,14 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 		}
 		if (given)
 			given[o - tbl] = true;
-		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(argc, argv) : optarg;
-		if (o->arg == OPT_ARG_OPTIONAL && !arg) {
-			if (o->type != OPT_FLAG)
-				*(long long *)o->dest = OPT_AUTO;
-			else
+		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(o, argc, argv) : optarg;
+		if (o->arg == OPT_ARG_OPTIONAL && !arg && o->type != OPT_REFUSE) {
+			if (o->type == OPT_FLAG)
 				*(bool *)o->dest = true;
+			else if (o->type == OPT_CPU_LIST)	/* all, in order */
+				((struct cpu_list *)o->dest)->n = OPT_AUTO;
+			else
+				*(long long *)o->dest = OPT_AUTO;
 			continue;
 		}
 		if (opt_store(prog, o, arg))

@@ -31,6 +31,9 @@ enum opt_type {
 	OPT_DIR_OUT,	/* const char **: directory to create or fill; its
 			 * parent must exist */
 	OPT_HELP,	/* print the help and exit 0 */
+	OPT_REFUSE,	/* a peer's option rtlat does not implement: given, it
+			 * is bad input naming it (help says why), never
+			 * silently ignored */
 };
 
 #define CPU_LIST_MAX 64

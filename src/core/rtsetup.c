@@ -189,6 +189,11 @@ int rt_thread_setup_policy(int policy, int prio, int cpu)
 	return bad && rec && rec->strict ? -1 : 0;
 }
 
+bool rt_dma_held(void)
+{
+	return dma_fd >= 0;
+}
+
 int rt_thread_setup(int prio, int cpu)
 {
 	return rt_thread_setup_policy(SCHED_FIFO, prio, cpu);

@@ -42,6 +42,8 @@ void rt_child_init(void);
 /* A thread attribute with a small stack: with mlockall every stack is
  * resident, and the 8 MiB default times 2048 threads would not fit. */
 int rt_thread_attr(pthread_attr_t *attr);
+/* Whether /dev/cpu_dma_latency is held at 0 (rt_init got it). */
+bool rt_dma_held(void);
 /* Release /dev/cpu_dma_latency. */
 void rt_fini(void);
 /*

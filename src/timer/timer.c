@@ -157,25 +157,59 @@ static int timer_check(struct test_run *t)
 	run->cfg = cfg;
 	run->opts = t->opts;
 	run->ncpu = cfg->cpus.n ? cfg->cpus.n : 1;
+	timer_plan_cpus(run);
 	return 0;
 }
 
-static int cpu_init(struct timer_cpu *c, struct timer_run *run, int cpu)
+void timer_plan_cpus(struct timer_run *run)
 {
-	uint32_t cells = (uint32_t)run->cfg->cells;
-	uint64_t b = (uint64_t)run->cfg->bucket_ns;
+	const struct cpu_list *l = &run->cfg->cpus;
+	int i;
 
-	c->run = run;
-	c->cpu = cpu;
-	c->wait.ops = timer_methods[run->cfg->method];
-	if (stats_init(&c->all, 0, TIMER_FINE_NS, TIMER_FINE_BUCKETS) ||
-	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
+	for (i = 0; i < run->ncpu; i++) {
+		run->plan[i].cpu = l->n ? l->cpu[i] : 0;
+		run->plan[i].period_ns = run->cfg->period_us * NSEC_PER_USEC;
+		run->plan[i].prio = (int)run->cfg->prio;
+		run->plan[i].policy = SCHED_FIFO;
+	}
+}
+
+/* The face's buffers, sized once: nothing grows while it runs. */
+static int face_alloc(struct timer_cpu *c)
+{
+	const struct timer_face *f = &c->run->face;
+
+	if (f->spike_ns && !(c->spikes = calloc(f->spike_max, sizeof(*c->spikes))))
+		return -ENOMEM;
+	if (f->over_max && !(c->over_cycle = calloc(f->over_max, sizeof(*c->over_cycle))))
 		return -ENOMEM;
 	return 0;
 }
 
+static int cpu_init(struct timer_cpu *c, struct timer_run *run,
+		    const struct timer_plan *plan)
+{
+	const struct timer_face *f = &run->face;
+	uint32_t cells = (uint32_t)run->cfg->cells;
+	uint64_t b = (uint64_t)run->cfg->bucket_ns;
+
+	c->run = run;
+	c->plan = *plan;
+	c->cpu = plan->cpu;
+	c->wait.ops = timer_methods[run->cfg->method];
+	if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
+		       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS) ||
+	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
+		return -ENOMEM;
+	return face_alloc(c);
+}
+
 static void cpu_free(struct timer_cpu *c)
 {
+	free(c->spikes);
+	free(c->over_cycle);
+	c->spikes = NULL;
+	c->over_cycle = NULL;
 	stats_free(&c->all);
 	hist_free(&c->avg);
 	summary_free(&c->sum);
@@ -185,10 +219,9 @@ static void cpu_free(struct timer_cpu *c)
 /* SIGRTMIN belongs to the posix-timer method: blocked before any thread
  * starts (they inherit the mask), taken with sigwaitinfo. Memory: a
  * sampler's series per CPU, whatever the run's length. */
-static int timer_setup(struct test_run *t)
+int timer_setup(struct test_run *t)
 {
 	struct timer_run *run = t->state;
-	const struct cpu_list *l = &run->cfg->cpus;
 	sigset_t rt;
 	int i;
 
@@ -199,16 +232,16 @@ static int timer_setup(struct test_run *t)
 	if (!run->cpu)
 		return -ENOMEM;
 	for (i = 0; i < run->ncpu; i++)
-		if (cpu_init(&run->cpu[i], run, l->n ? l->cpu[i] : 0))
+		if (cpu_init(&run->cpu[i], run, &run->plan[i]))
 			return -ENOMEM;
 	run->whole = &run->cpu[0];
 	if (run->ncpu == 1)
 		return 0;
 	run->whole = &run->merged;
-	return cpu_init(&run->merged, run, -1);
+	return cpu_init(&run->merged, run, &run->plan[0]);
 }
 
-static void timer_teardown(struct test_run *t)
+void timer_teardown(struct test_run *t)
 {
 	struct timer_run *run = t->state;
 	int i;
@@ -248,7 +281,8 @@ static void supervise(struct timer_run *run, int64_t t0)
 	int64_t end = 0;
 
 	if (run->cfg->duration_s)
-		end = t0 + (run->cfg->duration_s + TIMER_WARMUP_S) * NSEC_PER_SEC +
+		end = t0 + (run->cfg->duration_s +
+			     (run->face.no_warmup ? 0 : TIMER_WARMUP_S)) * NSEC_PER_SEC +
 		      STOP_GRACE_NS;
 	while (!all_done(run)) {
 		if (run_stop_wait(100 * NSEC_PER_MSEC))
@@ -286,11 +320,11 @@ static void stop_threads(struct timer_run *run)
 	run->display_started = false;
 }
 
-static int timer_rt_apply(struct test_run *t)
+int timer_rt_apply(struct test_run *t)
 {
-	const struct timer_config *c = t->cfg;
+	const struct timer_run *run = t->state;
 
-	return rt_probe((int)c->prio, c->cpus.n ? c->cpus.cpu[0] : 0);
+	return rt_probe(run->plan[0].prio, run->plan[0].cpu);
 }
 
 /* Each sampler is a source; its wake-ups come from its own timer. */
@@ -330,12 +364,16 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 	int64_t t0;
 	int i;
 
-	timer_banner(stdout, run);
-	fflush(stdout);
-	if (run->cfg->quiet)
-		fprintf(stderr, "running quietly for %lld seconds\n", run->cfg->duration_s);
+	if (!run->face.draw) {	/* the cyclictest face has its own */
+		timer_banner(stdout, run);
+		fflush(stdout);
+		if (run->cfg->quiet)
+			fprintf(stderr, "running quietly for %lld seconds\n",
+				run->cfg->duration_s);
+	}
 	for (i = 0; i < run->ncpu; i++)
-		if (layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
+		if (run->cpu[i].cpu >= 0 &&
+		    layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
 			return -1;
 	if (start_explain(t, run))
 		return -1;
@@ -366,7 +404,7 @@ static int first_error(const struct timer_run *run, const struct timer_cpu **at)
 	return 0;
 }
 
-static int timer_measure(struct test_run *t)
+int timer_measure(struct test_run *t)
 {
 	struct timer_run *run = t->state;
 	const struct timer_cpu *at;
@@ -382,14 +420,14 @@ static int timer_measure(struct test_run *t)
 }
 
 /* Seconds measured after the warm-up, whole, as the original reports. */
-static long long actual_seconds(const struct timer_run *run, int64_t end)
+long long timer_actual_seconds(const struct timer_run *run, int64_t end)
 {
 	int64_t start = run->cpu ? run->cpu[0].start_ns : 0;
 	long long s;
 
 	if (!start)
 		return 0;
-	s = (end - start) / NSEC_PER_SEC - TIMER_WARMUP_S;
+	s = (end - start) / NSEC_PER_SEC - (run->face.no_warmup ? 0 : TIMER_WARMUP_S);
 	if (s < 0)
 		s = 0;
 	if (run->cfg->duration_s && s > run->cfg->duration_s)
@@ -397,7 +435,7 @@ static long long actual_seconds(const struct timer_run *run, int64_t end)
 	return s;
 }
 
-static void report_end(struct timer_run *run)
+void timer_report_end(struct timer_run *run)
 {
 	const struct timer_cpu *c = NULL;
 	int err = first_error(run, &c), i;
@@ -419,7 +457,7 @@ static void report_end(struct timer_run *run)
 
 /* Several CPUs: every CPU's figures folded, for RTS's last line, -g, the
  * JSON's top level and the fleet's one series. */
-static void fold(struct timer_run *run)
+void timer_fold(struct timer_run *run)
 {
 	int i;
 
@@ -436,14 +474,14 @@ static void fold(struct timer_run *run)
 static int timer_report(struct test_run *t, int status)
 {
 	struct timer_run *run = t->state;
-	long long actual = actual_seconds(run, clock_now_ns());
+	long long actual = timer_actual_seconds(run, clock_now_ns());
 	long long requested = run->cfg->duration_s ? run->cfg->duration_s : actual;
 
 	if (t->error)
 		fprintf(stderr, "%s: %s\n", run->prog, t->error);
 	if (!run->cpu)
 		return status;
-	fold(run);
+	timer_fold(run);
 	/* Spike times count from the measurement's start, as per_second. */
 	if (t->explain && run->cpu[0].start_ns)
 		t->explain->start_ns = run->cpu[0].start_ns;
@@ -452,7 +490,7 @@ static int timer_report(struct test_run *t, int status)
 		status = 1;
 	timer_print_rts(stdout, run, actual, requested);
 	fflush(stdout);
-	report_end(run);
+	timer_report_end(run);
 	if (timer_write_histfile(run))
 		status = 1;
 	results_summary(timer_series[0], &run->whole->all);

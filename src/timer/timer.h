@@ -62,6 +62,7 @@ struct timer_second {
 	uint64_t index;		/* 1 = first second after warm-up */
 	uint64_t n;
 	int64_t min, max, sum;
+	int64_t last;		/* the second's last sample */
 	uint64_t overruns;	/* total so far */
 	uint64_t msw;		/* total so far */
 	bool partial;		/* cut short by the end of the run */
@@ -81,6 +82,7 @@ static inline void second_add(struct timer_second *s, int64_t lat)
 {
 	s->n++;
 	s->sum += lat;
+	s->last = lat;
 	if (lat < s->min)
 		s->min = lat;
 	if (lat > s->max)
@@ -133,6 +135,9 @@ struct timer_summary {
 	double avg_sum;		/* sum of per-second averages */
 	uint64_t overruns;
 	uint64_t msw;
+	uint64_t samples;	/* every sample folded, their sum, the last */
+	double lat_sum;
+	int64_t last;
 	struct stats sec_min, sec_avg, sec_max;	/* moments only */
 	struct histogram hmin, hmax;	/* |min| and |max| of each second */
 };
@@ -196,10 +201,27 @@ struct timerlat_grid {
 	uint64_t counted;	/* skips reported so far */
 };
 
+/* Where and how a sampler runs (timer: -c's CPUs at -p and -P; the
+ * cyclictest face: its threads' -a, -i + n*-d, -p). */
+struct timer_plan {
+	int cpu;			/* -1: not pinned */
+	int64_t period_ns;
+	int prio;			/* 0: SCHED_OTHER */
+	int policy;			/* SCHED_FIFO, SCHED_RR */
+};
+
+/* A latency over --spike: when and how much (the cyclictest face). */
+struct timer_spike {
+	int64_t lat, when;
+};
+
 /* One CPU's sampler and what it measures (every CPU of -c has one). */
 struct timer_cpu {
 	struct timer_run *run;
-	int cpu;			/* the CPU it is pinned to */
+	int cpu;			/* the CPU it is pinned to, or -1 */
+	struct timer_plan plan;
+	int tid;			/* the sampler's thread id */
+	int last_cpu;			/* where it last ran (sched_getcpu) */
 	struct timer_wait wait;
 	pthread_t sampler;
 	bool sampler_started;
@@ -215,6 +237,13 @@ struct timer_cpu {
 	volatile int switched;		/* -b hit */
 	volatile int sampler_done;
 	struct timerlat_grid grid;	/* -t 1, 2: the reader's */
+	/* The cyclictest face: --spike's first spike_max spikes (allocated
+	 * at setup), how many in all; -h's first overflow cycles. */
+	struct timer_spike *spikes;
+	uint64_t nspikes;
+	uint64_t *over_cycle;
+	uint64_t nover;
+	uint64_t cycles;		/* wake-ups measured */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
 	struct explain_src *explain;
 	/* Written by the display thread only. */
@@ -222,12 +251,33 @@ struct timer_cpu {
 	struct layer layer;		/* always-on per-second counters */
 };
 
+/* What the cyclictest face changes in the timer's run (timer: zero). */
+struct timer_face {
+	bool no_warmup;			/* every wake-up counts, from the first */
+	uint64_t loops;			/* -l: each sampler stops after it */
+	int64_t break_ns;		/* -b: stop the run above it */
+	bool tracemark;			/* --tracemark: mark the trace then */
+	int64_t spike_ns;		/* --spike: record the latencies above */
+	uint32_t spike_max;		/* --spike-nodes */
+	uint32_t over_max;		/* overflow cycles kept per sampler */
+	int64_t over_ns;		/* -h's end: from it on, overflow */
+	int64_t fine_width;		/* the series' bucket, ns (0: 100) */
+	uint32_t fine_buckets;		/* and their count (0: 2 ms worth) */
+	/* The display thread's hook: each poll, and once at the end. */
+	void (*draw)(struct timer_run *run, bool final);
+};
+
 struct timer_run {
 	const struct timer_config *cfg;	/* the run's (t->cfg) */
 	const struct opt *opts;		/* the run's table: the settings */
 	const char *prog;
+	struct timer_face face;
 	int ncpu;
+	struct timer_plan plan[TIMER_MAX_CPUS];	/* one per sampler */
 	struct timer_cpu *cpu;		/* ncpu of them, in -c's order */
+	/* -b: the sampler that broke and its latency (set once). */
+	int broke;			/* index + 1; 0: none */
+	int64_t broke_ns;
 	/* Every CPU folded (report time); with one CPU, that CPU. */
 	struct timer_cpu *whole;
 	struct timer_cpu merged;
@@ -270,6 +320,16 @@ uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period);
 int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
 /* timer_display.c */
 void *timer_display(void *arg);
+/* timer.c: the lifecycle, shared with the cyclictest face (cyclic.c):
+ * timer_plan_cpus fills the plan from -c, -p and -P. */
+void timer_plan_cpus(struct timer_run *run);
+int timer_setup(struct test_run *t);
+int timer_rt_apply(struct test_run *t);
+int timer_measure(struct test_run *t);
+void timer_teardown(struct test_run *t);
+/* After the run: every CPU folded into run->whole (several CPUs). */
+void timer_fold(struct timer_run *run);
+long long timer_actual_seconds(const struct timer_run *run, int64_t end);
 
 /* timer_output.c */
 extern const char *const timer_mode_names[];
@@ -288,8 +348,11 @@ void xeno_hist_stats(const struct histogram *h, uint64_t *count,
 uint64_t xeno_cell(const struct histogram *h, uint32_t n);
 int timer_write_gnuplot(const struct timer_run *run, long long actual_s);
 int timer_write_histfile(const struct timer_run *run);
-/* cyclictest's -h layout of n series, a column each. */
-void timer_histfile(FILE *f, const struct stats *const *s, int n);
+/* cyclictest's -h layout of n samplers, a column each (and with all a
+ * column of them all, as its -H). */
+void timer_histfile(FILE *f, const struct timer_cpu *const *c, int n, bool all);
+/* The run's failures and -b/-f, one line each on stderr. */
+void timer_report_end(struct timer_run *run);
 int timer_write_json(struct timer_run *run, struct results *res,
 		     long long actual_s, long long requested_s, int status);
 void hms(char *buf, size_t len, long long s);

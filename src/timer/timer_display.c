@@ -47,7 +47,8 @@ static bool drain(struct timer_cpu *c)
 		summary_add(&c->sum, &s);
 		layer_second(&c->layer, s.index, lat, s.msw);
 		progress(c, &s, false);
-		if (run->cfg->quiet || s.partial)
+		/* The cyclictest face draws its own (face.draw). */
+		if (run->cfg->quiet || s.partial || run->face.draw)
 			continue;
 		timer_print_second(stdout, c, &s, run->printed++);
 		any = true;
@@ -73,6 +74,8 @@ void *timer_display(void *arg)
 	prctl(PR_SET_NAME, "rtlat-display");
 	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
 		drain_all(run);
+		if (run->face.draw)
+			run->face.draw(run, false);
 		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
 	}
 	drain_all(run);

@@ -291,76 +291,104 @@ static uint64_t us_row(const struct histogram *h, uint32_t i, uint32_t per_us)
 	return row;
 }
 
-/* "# Name:" and a figure per column. */
-static void foot(FILE *f, const char *name, const long long *v, int n, int width)
+/* "# Name:" and a figure per column; with all (-H) the figure of them
+ * all after, its sum or with max its maximum. cyclictest gives Total, Max
+ * and Overflows that column, not Min and Avg. */
+static void foot(FILE *f, const char *name, const long long *v, int n, int width,
+		 bool all, bool max)
 {
+	long long w = 0;
 	int j;
 
 	fprintf(f, "# %s:", name);
-	for (j = 0; j < n; j++)
+	for (j = 0; j < n; j++) {
 		fprintf(f, " %0*lld", width, v[j]);
+		w = max ? (v[j] > w ? v[j] : w) : w + v[j];
+	}
+	if (all)
+		fprintf(f, " %0*lld", width, w);
 	fputc('\n', f);
 }
 
-static void histfile_foot(FILE *f, const struct stats *const *s, int n,
-			  const long long *total)
+/* Overflow cycle numbers as cyclictest lists them (those kept, then how
+ * many more). */
+static void over_cycles(FILE *f, const struct timer_cpu *c, int j)
 {
-	long long v[TIMER_MAX_CPUS];
+	uint64_t k, kept = c->nover < c->run->face.over_max ? c->nover : c->run->face.over_max;
+
+	fprintf(f, "# Thread %d:", j);
+	for (k = 0; c->over_cycle && k < kept; k++)
+		fprintf(f, " %05llu", (unsigned long long)c->over_cycle[k]);
+	if (c->nover > kept)
+		fprintf(f, " # %05llu others", (unsigned long long)(c->nover - kept));
+	fputc('\n', f);
+}
+
+static void histfile_foot(FILE *f, const struct timer_cpu *const *c, int n,
+			  const long long *total, bool all)
+{
+	long long v[TIMER_MAX_CPUS] = { 0 };
 	int j;
 
-	foot(f, "Total", total, n, 9);
+	foot(f, "Total", total, n, 9, all, false);
 	for (j = 0; j < n; j++)
-		v[j] = s[j]->n ? us_trunc((double)s[j]->min) : 0;
-	foot(f, "Min Latencies", v, n, 5);
+		v[j] = c[j]->all.n ? us_trunc((double)c[j]->all.min) : 0;
+	foot(f, "Min Latencies", v, n, 5, false, false);
 	for (j = 0; j < n; j++)
-		v[j] = us_trunc(stats_mean(s[j]));
-	foot(f, "Avg Latencies", v, n, 5);
+		v[j] = us_trunc(stats_mean(&c[j]->all));
+	foot(f, "Avg Latencies", v, n, 5, false, false);
 	for (j = 0; j < n; j++)
-		v[j] = s[j]->n ? us_trunc((double)s[j]->max) : 0;
-	foot(f, "Max Latencies", v, n, 5);
+		v[j] = c[j]->all.n ? us_trunc((double)c[j]->all.max) : 0;
+	foot(f, "Max Latencies", v, n, 5, all, true);
 	for (j = 0; j < n; j++)
-		v[j] = (long long)s[j]->hist.overflow;
-	foot(f, "Histogram Overflows", v, n, 5);
+		v[j] = (long long)c[j]->all.hist.overflow;
+	foot(f, "Histogram Overflows", v, n, 5, all, false);
 	fprintf(f, "# Histogram Overflow at cycle number:\n");
 	for (j = 0; j < n; j++)
-		fprintf(f, "# Thread %d:\n", j);
+		over_cycles(f, c[j], j);
+	fputc('\n', f);	/* cyclictest ends it with an empty line */
 }
 
 /*
  * cyclictest's -h layout (as rt-tests 2.4 writes it): one row per 1 us
- * bucket, empty ones included, a column per thread (here per CPU,
- * tab-separated), then its summary comments.
+ * bucket, empty ones included, a column per thread (here per sampler,
+ * tab-separated; with all, -H's column of them all), then its summary
+ * comments.
  */
-void timer_histfile(FILE *f, const struct stats *const *s, int n)
+void timer_histfile(FILE *f, const struct timer_cpu *const *c, int n, bool all)
 {
-	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)s[0]->hist.width);
+	const struct histogram *h0 = &c[0]->all.hist;
+	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)h0->width);
 	long long total[TIMER_MAX_CPUS] = { 0 };
-	uint64_t row;
+	uint64_t row, sum;
 	uint32_t i;
 	int j;
 
 	fprintf(f, "# Histogram\n");
-	for (i = 0; i < s[0]->hist.nbuckets; i += per_us) {
+	for (i = 0; i < h0->nbuckets; i += per_us) {
 		fprintf(f, "%06u ", i / per_us);
-		for (j = 0; j < n; j++) {
-			row = us_row(&s[j]->hist, i, per_us);
+		for (j = 0, sum = 0; j < n; j++) {
+			row = us_row(&c[j]->all.hist, i, per_us);
 			total[j] += (long long)row;
+			sum += row;
 			fprintf(f, "%s%06llu", j ? "\t" : "", (unsigned long long)row);
 		}
+		if (all)
+			fprintf(f, "\t%06llu", (unsigned long long)sum);
 		fputc('\n', f);
 	}
-	histfile_foot(f, s, n, total);
+	histfile_foot(f, c, n, total, all);
 }
 
 static void histfile(FILE *f, const struct timer_run *run, long long arg)
 {
-	const struct stats *s[TIMER_MAX_CPUS] = { &run->cpu[0].all };
+	const struct timer_cpu *c[TIMER_MAX_CPUS] = { &run->cpu[0] };
 	int j;
 
 	(void)arg;
 	for (j = 0; j < run->ncpu; j++)
-		s[j] = &run->cpu[j].all;
-	timer_histfile(f, s, run->ncpu);
+		c[j] = &run->cpu[j];
+	timer_histfile(f, c, run->ncpu, false);
 }
 
 int timer_write_histfile(const struct timer_run *run)

@@ -7,6 +7,8 @@
  * user asked for and which comes after the sample was taken), no lock.
  */
 #include <errno.h>
+#include <sched.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -71,7 +73,36 @@ static bool next_second(struct timer_feed *sp, uint64_t idx)
 	return !c->run->cfg->duration_s || idx <= (uint64_t)c->run->cfg->duration_s;
 }
 
-static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
+/* The cyclictest face's extras: --spike, -h's overflow cycles, -b. All
+ * O(1) into what setup sized. Returns false when -b ends the run. */
+static bool face_sample(struct timer_cpu *c, int64_t exp, int64_t lat)
+{
+	const struct timer_face *f = &c->run->face;
+	struct timer_run *run = c->run;
+
+	if (f->spike_ns && lat > f->spike_ns) {
+		if (c->nspikes < f->spike_max)
+			c->spikes[c->nspikes] = (struct timer_spike){ lat, exp + lat };
+		c->nspikes++;
+	}
+	if (f->over_ns && lat >= f->over_ns) {
+		if (c->nover < f->over_max)
+			c->over_cycle[c->nover] = c->cycles - 1;
+		c->nover++;
+	}
+	if (!f->break_ns || lat <= f->break_ns)
+		return true;
+	if (f->tracemark)
+		tracefs_break("rtlat cyclictest: latency over -b, tracing stopped\n");
+	if (!__atomic_load_n(&run->broke, __ATOMIC_RELAXED)) {
+		run->broke_ns = lat;
+		__atomic_store_n(&run->broke, (int)(c - run->cpu) + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static bool record(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
 {
 	struct timer_cpu *c = sp->c;
 
@@ -79,10 +110,14 @@ static void record(struct timer_feed *sp, int64_t lat, uint64_t missed)
 	stats_add(&c->all, lat);
 	hist_add_abs(&c->avg, lat);
 	c->overruns += missed;
+	c->cycles++;
 	if (c->run->cfg->freeze && lat > c->worst) {
 		c->worst = lat;
 		freeze(c, lat);
 	}
+	if (!face_sample(c, exp, lat))
+		return false;
+	return !c->run->face.loops || c->cycles < c->run->face.loops;
 }
 
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
@@ -105,14 +140,18 @@ void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw)
 bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
 {
 	struct timer_cpu *c = sp->c;
-	uint64_t idx = (uint64_t)((exp - c->start_ns) / NSEC_PER_SEC);
+	/* Second 0 is the warm-up, unless the face counts from the first. */
+	uint64_t idx = (uint64_t)((exp - c->start_ns) / NSEC_PER_SEC) +
+		       (c->run->face.no_warmup ? 1 : 0);
+	bool more = true;
 
 	if (idx != sp->cur.index && !next_second(sp, idx))
 		return false;
 	if (idx) {
-		record(sp, lat, missed);
+		more = record(sp, exp, lat, missed);
 		if (c->explain)
 			explain_note(c->explain, exp, lat);
+		return more;
 	}
 	else if (lat > c->worst)	/* -f: beat the warm-up too */
 		c->worst = lat;
@@ -158,10 +197,11 @@ void *timer_sampler(void *arg)
 	int err;
 
 	prctl(PR_SET_NAME, "rtlat-sampler");
+	c->tid = (int)syscall(SYS_gettid);
 	feed_init(&sp, c, true);
-	rt_thread_setup((int)c->run->cfg->prio, c->cpu);
+	rt_thread_setup_policy(c->plan.policy, c->plan.prio, c->cpu);
 	explain_attach(c->explain);
-	c->wait.period = c->run->cfg->period_us * NSEC_PER_USEC;
+	c->wait.period = c->plan.period_ns;
 	/* The first expiry 1 ms from now, as the original. */
 	c->start_ns = clock_now_ns() + NSEC_PER_MSEC;
 	err = c->wait.ops->open(&c->wait, c->start_ns);
@@ -172,6 +212,7 @@ void *timer_sampler(void *arg)
 	else
 		feed_end(&sp);
 	c->wait.ops->close(&c->wait);
+	c->last_cpu = sched_getcpu();
 	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -42,6 +42,9 @@ void summary_add(struct timer_summary *t, const struct timer_second *s)
 	if (!s->partial)
 		t->full_seconds++;
 	t->avg_sum += (double)second_avg(s);
+	t->samples += s->n;
+	t->lat_sum += (double)s->sum;
+	t->last = s->last;
 	t->overruns = s->overruns;
 	t->msw = s->msw;
 	stats_add(&t->sec_min, s->min);
@@ -62,6 +65,8 @@ void summary_merge(struct timer_summary *t, const struct timer_summary *o)
 	t->seconds += o->seconds;
 	t->full_seconds += o->full_seconds;
 	t->avg_sum += o->avg_sum;
+	t->samples += o->samples;
+	t->lat_sum += o->lat_sum;
 	t->overruns += o->overruns;
 	t->msw += o->msw;
 	stats_merge(&t->sec_min, &o->sec_min);

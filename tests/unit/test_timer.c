@@ -192,19 +192,22 @@ UNIT_TEST(timer_rtd_line_layout)
 
 UNIT_TEST(timer_histfile_layout)
 {
-	struct stats s;
+	static struct timer_run r;
+	static struct timer_cpu c;
+	struct stats *s = &c.all;
 	FILE *f;
 
-	CHECK(stats_init(&s, 0, 100, 30) == 0);	/* 3 us of 100 ns buckets */
-	stats_add(&s, -50);	/* early: row 0 */
-	stats_add(&s, 700);	/* row 0 */
-	stats_add(&s, 1200);	/* row 1 */
-	stats_add(&s, 1900);	/* row 1 */
-	stats_add(&s, 5000);	/* overflow */
+	c.run = &r;
+	CHECK(stats_init(s, 0, 100, 30) == 0);	/* 3 us of 100 ns buckets */
+	stats_add(s, -50);	/* early: row 0 */
+	stats_add(s, 700);	/* row 0 */
+	stats_add(s, 1200);	/* row 1 */
+	stats_add(s, 1900);	/* row 1 */
+	stats_add(s, 5000);	/* overflow */
 	f = mem();
-	timer_histfile(f, (const struct stats *[]){ &s }, 1);
+	timer_histfile(f, (const struct timer_cpu *[]){ &c }, 1, false);
 	fclose(f);
-	stats_free(&s);
+	stats_free(s);
 	CHECK(!strcmp(outbuf,
 		"# Histogram\n"
 		"000000 000002\n"
@@ -216,37 +219,45 @@ UNIT_TEST(timer_histfile_layout)
 		"# Max Latencies: 00005\n"
 		"# Histogram Overflows: 00001\n"
 		"# Histogram Overflow at cycle number:\n"
-		"# Thread 0:\n") || (fprintf(stderr, "%s", outbuf), 0));
+		"# Thread 0:\n\n") || (fprintf(stderr, "%s", outbuf), 0));
 }
 
 /* Several CPUs: a tab-separated column each, as cyclictest's threads. */
 UNIT_TEST(timer_histfile_columns)
 {
-	struct stats a, b;
+	static struct timer_run r;
+	static struct timer_cpu c[2];
+	static uint64_t cycles[2] = { 4, 7 };
 	FILE *f;
 
-	CHECK(stats_init(&a, 0, 1000, 2) == 0);
-	CHECK(stats_init(&b, 0, 1000, 2) == 0);
-	stats_add(&a, 500);
-	stats_add(&b, 1500);
-	stats_add(&b, 1600);
+	r.face.over_max = 2;
+	c[0].run = c[1].run = &r;
+	CHECK(stats_init(&c[0].all, 0, 1000, 2) == 0);
+	CHECK(stats_init(&c[1].all, 0, 1000, 2) == 0);
+	stats_add(&c[0].all, 500);
+	stats_add(&c[1].all, 1500);
+	stats_add(&c[1].all, 1600);
+	stats_add(&c[1].all, 9000);
+	/* Three overflows, two cycle numbers kept. */
+	c[1].over_cycle = cycles;
+	c[1].nover = 3;
 	f = mem();
-	timer_histfile(f, (const struct stats *[]){ &a, &b }, 2);
+	timer_histfile(f, (const struct timer_cpu *[]){ &c[0], &c[1] }, 2, true);
 	fclose(f);
-	stats_free(&a);
-	stats_free(&b);
+	stats_free(&c[0].all);
+	stats_free(&c[1].all);
 	CHECK(!strcmp(outbuf,
 		"# Histogram\n"
-		"000000 000001\t000000\n"
-		"000001 000000\t000002\n"
-		"# Total: 000000001 000000002\n"
+		"000000 000001\t000000\t000001\n"
+		"000001 000000\t000002\t000002\n"
+		"# Total: 000000001 000000002 000000003\n"
 		"# Min Latencies: 00000 00001\n"
-		"# Avg Latencies: 00000 00001\n"
-		"# Max Latencies: 00000 00001\n"
-		"# Histogram Overflows: 00000 00000\n"
+		"# Avg Latencies: 00000 00004\n"
+		"# Max Latencies: 00000 00009 00009\n"
+		"# Histogram Overflows: 00000 00001 00001\n"
 		"# Histogram Overflow at cycle number:\n"
 		"# Thread 0:\n"
-		"# Thread 1:\n") || (fprintf(stderr, "%s", outbuf), 0));
+		"# Thread 1: 00004 00007 # 00001 others\n\n") || (fprintf(stderr, "%s", outbuf), 0));
 }
 
 /* Two CPUs' seconds folded: best and worst of both, the mean of every

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cyclic.c - "rtlat cyclictest" (and the compatible name "cyclictest"):
+ * rt-tests' cyclictest options on the timer's samplers (timer.c), one
+ * per thread. Every option of cyclictest 2.40's --help has a row: done
+ * with its meaning and default, or refused by name (OPT_REFUSE), never
+ * ignored. Its text and JSON are in cyclic_output.c.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/clock.h"
+#include "core/opts.h"
+#include "core/rtsetup.h"
+#include "core/tracefs.h"
+#include "timer/cyclic.h"
+
+static const char *const policy_names[] = { "fifo", "rr", "other", "normal",
+					    "batch", "idle", NULL };
+static const char *const zero[] = { "0", NULL };
+
+#define CYC(f) OPT_AT(struct cyc_config, f)
+#define REFUSED(s, l, a, why)							\
+	{ s, l, OPT_REFUSE, a, NULL, 0, 0, 0, NULL, why, NULL, NULL }
+
+static const struct opt cyc_opts[] = {
+	{ 'a', "affinity", OPT_CPU_LIST, OPT_ARG_OPTIONAL, "CPUSET", 0, 0, 0, CYC(affinity),
+	  "thread N on CPU N, or with CPUSET the threads on its CPUs in turn", NULL, NULL },
+	REFUSED('A', "aligned", OPT_ARG_REQUIRED, "aligned wake-ups"),
+	{ 'b', "breaktrace", OPT_INT, OPT_ARG_REQUIRED, "USEC", 1, 100000000, 0, CYC(breaktrace_us),
+	  "stop, and mark the trace with --tracemark, when a latency exceeds USEC", NULL, NULL },
+	{ 'c', "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, 0, CYC(clock),
+	  "0: CLOCK_MONOTONIC (CLOCK_REALTIME is not measured)", zero, NULL },
+	{ 0, "default-system", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(default_system),
+	  "do not hold /dev/cpu_dma_latency", NULL, NULL },
+	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, 1000000, 500, CYC(distance_us),
+	  "thread N's interval is INTV + N * DIST us", NULL, NULL },
+	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, OPT_MAX_DURATION_S, 0,
+	  OPT_AT(struct cyc_config, t.duration_s), "run for TIME (N[s|m|h|d]); 0: until -l or stopped",
+	  NULL, NULL },
+	REFUSED('F', "fifo", OPT_ARG_REQUIRED, "a named pipe of statistics"),
+	{ 'h', "histogram", OPT_INT, OPT_ARG_REQUIRED, "US", 1, CYC_MAX_HIST_US, 0, CYC(hist_us),
+	  "print a 1 us histogram up to US after the run", NULL, NULL },
+	{ 'H', "histofall", OPT_INT, OPT_ARG_REQUIRED, "US", 1, CYC_MAX_HIST_US, 0, CYC(histofall_us),
+	  "as -h, with a column of all threads", NULL, NULL },
+	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "PATH", 0, 0, 0, CYC(histfile),
+	  "write the -h histogram to PATH instead of stdout", NULL, NULL },
+	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 10, 1000000, 1000, CYC(interval_us),
+	  "base interval of the threads in us", NULL, NULL },
+	{ 0, "laptop", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(laptop),
+	  "do not hold /dev/cpu_dma_latency", NULL, NULL },
+	{ 0, "latency", OPT_CHOICE, OPT_ARG_REQUIRED, "PM_QOS", 0, 0, 0, CYC(latency),
+	  "the /dev/cpu_dma_latency target: 0", zero, NULL },
+	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 40, 0, CYC(loops),
+	  "wake-ups per thread; 0: endless", NULL, NULL },
+	{ 0, "mainaffinity", OPT_CPU_LIST, OPT_ARG_REQUIRED, "CPUSET", 0, 0, 0, CYC(mainaffinity),
+	  "run the main thread on CPUSET", NULL, NULL },
+	{ 'm', "mlockall", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(mlock),
+	  "lock memory (rtlat always does, unless --no-mlock)", NULL, NULL },
+	REFUSED('M', "refresh_on_max", OPT_ARG_NONE, "refresh only on a new maximum"),
+	{ 'n', "nanosleep", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(nanosleep),
+	  "clock_nanosleep (the default)", NULL, NULL },
+	{ 'N', "nsecs", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(nsecs),
+	  "print results in ns instead of us", NULL, NULL },
+	REFUSED('o', "oscope", OPT_ARG_REQUIRED, "oscilloscope mode"),
+	{ 'p', "priority", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, CYC(prio),
+	  "priority of the highest priority thread; 0: SCHED_OTHER", NULL, NULL },
+	{ 0, "policy", OPT_CHOICE, OPT_ARG_REQUIRED, "NAME", 0, 0, 0, CYC(policy),
+	  "fifo, rr, other or normal (batch and idle are refused)", policy_names, NULL },
+	{ 0, "priospread", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(priospread),
+	  "thread N at priority PRIO - N", NULL, NULL },
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct cyc_config, t.quiet),
+	  "print the summary only, at the end", NULL, NULL },
+	{ 'r', "relative", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(relative),
+	  "relative timer: nanosleep(interval) from each wake-up", NULL, NULL },
+	REFUSED('R', "resolution", OPT_ARG_NONE, "clock resolution check"),
+	REFUSED(0, "secaligned", OPT_ARG_OPTIONAL, "wake-ups aligned to the second"),
+	REFUSED('s', "system", OPT_ARG_NONE, "sys_nanosleep and sys_setitimer"),
+	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(smp),
+	  "a thread per CPU, pinned, all at the same priority (-a -t)", NULL, NULL },
+	{ 0, "spike", OPT_INT, OPT_ARG_REQUIRED, "TRIGGER", 1, 100000000, 0, CYC(spike_us),
+	  "record the latencies over TRIGGER us and print them at the end", NULL, NULL },
+	{ 0, "spike-nodes", OPT_INT, OPT_ARG_REQUIRED, "NUM", 1, 1000000, 1024, CYC(spike_nodes),
+	  "spikes kept per thread", NULL, NULL },
+	REFUSED(0, "smi", OPT_ARG_NONE, "SMI counting"),
+	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, TIMER_MAX_CPUS, 0, CYC(threads),
+	  "NUM threads; without NUM, one per CPU", NULL, NULL },
+	{ 0, "tracemark", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(tracemark),
+	  "mark the trace and stop it when -b is exceeded", NULL, NULL },
+	{ 'u', "unbuffered", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(unbuffered),
+	  "unbuffered output", NULL, NULL },
+	REFUSED('v', "verbose", OPT_ARG_NONE, "every sample on stdout: I/O on the measuring path"),
+	REFUSED(0, "dbg_cyclictest", OPT_ARG_NONE, "cyclictest's own debugging"),
+	{ 'x', "posix_timers", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(posix_timers),
+	  "a POSIX timer instead of clock_nanosleep", NULL, NULL },
+	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct cyc_config, t.common)),
+	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct cyc_config, t.common),
+			 "write the results to FILE in cyclictest's JSON layout"),
+	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, NULL },
+	OPT_END
+};
+
+static const char *const cyc_series[] = { "latency", NULL };
+
+static int bad(const struct test_run *t, int s, const char *l, const char *msg)
+{
+	opts_error(t->prog, opts_find(t->opts, s, l), "%s", msg);
+	return -1;
+}
+
+static int check_combinations(const struct test_run *t, const struct cyc_config *c)
+{
+	if (c->policy == CYC_POLICY_BATCH || c->policy == CYC_POLICY_IDLE)
+		return bad(t, 0, "policy", "batch and idle are not real-time; accepted: fifo, rr, other, normal");
+	if (c->hist_us && c->histofall_us)
+		return bad(t, 'H', NULL, "not with -h; accepted: one of -h US and -H US");
+	if (c->histfile && !c->hist_us && !c->histofall_us)
+		return bad(t, 0, "histfile", "needs -h or -H; accepted: -h US --histfile PATH");
+	if (c->relative && c->posix_timers)
+		return bad(t, 'r', NULL, "not with -x; accepted: one of -r and -x");
+	if (c->tracemark && !c->breaktrace_us)
+		return bad(t, 0, "tracemark", "needs -b; accepted: -b USEC --tracemark");
+	return 0;
+}
+
+/* How many threads and where: -S, -t [NUM], -a [CPUSET]. */
+static int nthreads(const struct cyc_config *c)
+{
+	if (c->smp && c->affinity.n > 0)
+		return c->affinity.n;
+	if (c->smp || c->threads == OPT_AUTO)
+		return cpus_online() < TIMER_MAX_CPUS ? cpus_online() : TIMER_MAX_CPUS;
+	return c->threads > 0 ? (int)c->threads : 1;
+}
+
+static int thread_cpu(const struct cyc_config *c, int i)
+{
+	if (c->affinity.n > 0)
+		return c->affinity.cpu[i % c->affinity.n];
+	if (c->smp || c->affinity.n == OPT_AUTO)
+		return i % cpus_online();
+	return -1;	/* not pinned, as cyclictest without -a */
+}
+
+static void plan(struct timer_run *run, const struct cyc_config *c)
+{
+	int i, prio;
+
+	run->ncpu = nthreads(c);
+	for (i = 0; i < run->ncpu; i++) {
+		prio = (int)c->prio;
+		if (c->priospread && prio > 0)
+			prio = prio - i > 1 ? prio - i : 1;
+		run->plan[i].cpu = thread_cpu(c, i);
+		run->plan[i].period_ns = (c->interval_us + i * c->distance_us) * NSEC_PER_USEC;
+		run->plan[i].prio = prio;
+		run->plan[i].policy = c->policy == CYC_POLICY_RR ? SCHED_RR : SCHED_FIFO;
+	}
+}
+
+static int check_explain(const struct test_run *t, const struct timer_run *run)
+{
+	int i;
+
+	if (!run->cfg->common.explain)
+		return 0;
+	for (i = 0; i < run->ncpu; i++)
+		if (run->plan[i].cpu < 0)
+			return bad(t, 0, "explain", "explains pinned threads; accepted: --explain with -a or -S");
+	return 0;
+}
+
+/* What the timer's lifecycle reads: its config and the face. */
+static void timer_settings(struct cyc_config *c, struct timer_run *run)
+{
+	int64_t hist = c->hist_us ? c->hist_us : c->histofall_us;
+	struct timer_face *f = &run->face;
+
+	c->t.period_us = c->interval_us;
+	c->t.prio = c->prio;
+	c->t.cells = 300;
+	c->t.bucket_ns = 1000;
+	c->t.method = c->relative ? METHOD_REL_NANOSLEEP :
+		      c->posix_timers ? METHOD_POSIX_TIMER : METHOD_ABS_NANOSLEEP;
+	if (c->laptop || c->default_system)
+		c->t.common.no_dma_latency = true;
+	f->no_warmup = true;
+	f->loops = (uint64_t)c->loops;
+	f->break_ns = c->breaktrace_us * NSEC_PER_USEC;
+	f->tracemark = c->tracemark;
+	f->spike_ns = c->spike_us * NSEC_PER_USEC;
+	f->spike_max = (uint32_t)c->spike_nodes;
+	if (hist) {
+		/* -h's rows are its 1 us buckets; from US on, overflow. */
+		f->fine_width = NSEC_PER_USEC;
+		f->fine_buckets = (uint32_t)hist;
+		f->over_ns = hist * NSEC_PER_USEC;
+		f->over_max = hist < 1024 ? (uint32_t)hist : 1024;
+	}
+	f->draw = cyc_draw;
+}
+
+static int cyc_check(struct test_run *t)
+{
+	struct cyc_config *c = t->cfg;
+	struct timer_run *run = t->state;
+	char err[256];
+
+	if (check_combinations(t, c))
+		return -1;
+	if (c->tracemark && tracefs_open(t->prog, err, sizeof(err))) {
+		opts_error(t->prog, opts_find(t->opts, 0, "tracemark"), "%s", err);
+		return -1;
+	}
+	run->prog = t->prog;
+	run->cfg = &c->t;
+	run->opts = t->opts;
+	plan(run, c);
+	timer_settings(c, run);
+	return check_explain(t, run);
+}
+
+static int cyc_rt_apply(struct test_run *t)
+{
+	const struct cyc_config *c = t->cfg;
+	cpu_set_t set;
+	int i;
+
+	if (timer_rt_apply(t))
+		return -1;
+	if (c->unbuffered)
+		setvbuf(stdout, NULL, _IONBF, 0);
+	if (c->mainaffinity.n <= 0)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = 0; i < c->mainaffinity.n; i++)
+		CPU_SET(c->mainaffinity.cpu[i], &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		rt_warn("--mainaffinity: %s", strerror(errno));
+	return 0;
+}
+
+static int cyc_measure(struct test_run *t)
+{
+	cyc_banner(t->state);
+	return timer_measure(t);
+}
+
+/* rtlat suite runs the timer; the face is for scripts that call it. */
+const struct test_ops test_cyclictest = {
+	.name = "cyclictest",
+	.compat = "cyclictest",
+	.title = "rt-tests' cyclictest on rtlat's timer samplers",
+	.family = "timer",
+	.series = cyc_series,
+	.opts = cyc_opts,
+	.common = OPT_AT_STRUCT(struct cyc_config, t.common),
+	.cfg_size = sizeof(struct cyc_config),
+	.run_size = sizeof(struct timer_run),
+	.stop = STOP_BY_SIGWAIT,
+	.kick = true,
+	.check = cyc_check,
+	.setup = timer_setup,
+	.rt_apply = cyc_rt_apply,
+	.measure = cyc_measure,
+	.report = cyc_report,
+	.teardown = timer_teardown,
+};

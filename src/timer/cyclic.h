@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cyclic.h - the cyclictest face of the timer (cyclic.c, its options;
+ * cyclic_output.c, cyclictest's text and JSON).
+ */
+#ifndef RTLAT_CYCLIC_H
+#define RTLAT_CYCLIC_H
+
+#include <stdbool.h>
+#include "timer/timer.h"
+
+#define CYC_MAX_HIST_US	1000000	/* -h: 1 us rows, 8 MB a thread at most */
+
+enum { CYC_POLICY_FIFO, CYC_POLICY_RR, CYC_POLICY_OTHER, CYC_POLICY_NORMAL,
+       CYC_POLICY_BATCH, CYC_POLICY_IDLE };
+
+struct cyc_config {
+	struct timer_config t;		/* the samplers' (-D, -q, --json... in it) */
+	struct cpu_list affinity;	/* -a: n OPT_AUTO without CPUSET */
+	struct cpu_list mainaffinity;	/* --mainaffinity */
+	long long threads;		/* -t: OPT_AUTO without NUM; 0 not given */
+	long long prio, policy, interval_us, distance_us, loops;
+	long long clock, latency;	/* -c, --latency: 0 only */
+	long long hist_us, histofall_us, breaktrace_us;
+	long long spike_us, spike_nodes;
+	const char *histfile;
+	bool smp, mlock, nanosleep, nsecs, relative, posix_timers;
+	bool laptop, default_system, priospread, tracemark, unbuffered;
+};
+
+/* cyclic_output.c */
+void cyc_banner(struct timer_run *run);
+/* The display thread's hook: the T: lines, redrawn on a terminal. */
+void cyc_draw(struct timer_run *run, bool final);
+int cyc_report(struct test_run *t, int status);
+
+#endif

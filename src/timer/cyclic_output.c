@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cyclic_output.c - what "rtlat cyclictest" writes, in rt-tests
+ * cyclictest 2.40's layout: the cpu_dma_latency line, the policy line and
+ * a T: line per thread (redrawn on a terminal, once at the end
+ * otherwise), the -h histogram, --spike and -b lines, and its JSON
+ * (num_threads, resolution_in_ns, thread.N) with rtlat's ns figures as
+ * extra keys. Values come from the timer's samplers, in ns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/outfile.h"
+#include "core/rtsetup.h"
+#include "harness/results.h"
+#include "timer/cyclic.h"
+
+/* The face's config holds the timer's first (cyclic.h). */
+static const struct cyc_config *cfg_of(const struct timer_run *run)
+{
+	return (const struct cyc_config *)run->cfg;
+}
+
+/* cyclictest's unit: us, truncated, or ns with -N. */
+static long long unit(const struct timer_run *run, double ns)
+{
+	return cfg_of(run)->nsecs ? (long long)ns : (long long)(ns / NSEC_PER_USEC);
+}
+
+void cyc_banner(struct timer_run *run)
+{
+	(void)run;
+	if (rt_dma_held())
+		printf("# /dev/cpu_dma_latency set to 0us\n");
+	fflush(stdout);
+}
+
+static void policy_line(FILE *f, const struct timer_run *run)
+{
+	static const char *const names[] = { "fifo", "rr", "other", "other" };
+	const struct cyc_config *c = cfg_of(run);
+	char load[128] = "";
+	FILE *l = fopen("/proc/loadavg", "r");
+
+	if (l) {
+		if (fgets(load, sizeof(load), l))
+			load[strcspn(load, "\n")] = '\0';
+		fclose(l);
+	}
+	fprintf(f, "policy: %s: loadavg: %s          \n\n",
+		names[c->prio ? c->policy % 2 : 2], load);
+}
+
+static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
+		   int64_t act, double avg, int64_t max)
+{
+	const struct timer_run *run = c->run;
+	bool ns = cfg_of(run)->nsecs;
+
+	fprintf(f, "T:%2d (%5d) P:%2d I:%lld C:%7llu Min:%7lld Act:%*lld Avg:%*lld Max:%8lld\n",
+		(int)(c - run->cpu), c->tid, c->plan.prio,
+		(long long)(c->plan.period_ns / NSEC_PER_USEC), (unsigned long long)n,
+		n ? unit(run, (double)min) : 0, ns ? 8 : 5, n ? unit(run, (double)act) : 0,
+		ns ? 8 : 5, n ? unit(run, avg) : 0, n ? unit(run, (double)max) : 0);
+}
+
+/* Each poll on a terminal: the seconds the display thread folded. */
+void cyc_draw(struct timer_run *run, bool final)
+{
+	static int drawn;
+	const struct timer_summary *s;
+	int i;
+
+	if (final || run->cfg->quiet || !isatty(STDOUT_FILENO) || !run->cpu[0].sum.samples)
+		return;
+	if (drawn)
+		printf("\033[%dA", run->ncpu + 2);
+	policy_line(stdout, run);
+	for (i = 0; i < run->ncpu; i++) {
+		s = &run->cpu[i].sum;
+		t_line(stdout, &run->cpu[i], s->samples, s->min, s->last,
+		       s->samples ? s->lat_sum / (double)s->samples : 0, s->max);
+	}
+	drawn = 1;
+	fflush(stdout);
+}
+
+/* The end: the exact figures, once (in place of the last redraw). */
+static void final_block(const struct timer_run *run, bool policy)
+{
+	int i;
+
+	if (policy && isatty(STDOUT_FILENO) && run->cpu[0].sum.samples)
+		printf("\033[%dA", run->ncpu + 2);
+	if (policy)
+		policy_line(stdout, run);
+	for (i = 0; i < run->ncpu; i++) {
+		const struct stats *a = &run->cpu[i].all;
+
+		t_line(stdout, &run->cpu[i], a->n, a->min, a->last, stats_mean(a), a->max);
+	}
+}
+
+static void spikes(FILE *f, const struct timer_run *run)
+{
+	uint64_t total = 0, k;
+	int i;
+
+	if (!run->face.spike_ns)
+		return;
+	fputc('\n', f);
+	for (i = 0; i < run->ncpu; i++) {
+		const struct timer_cpu *c = &run->cpu[i];
+
+		for (k = 0; k < c->nspikes && k < run->face.spike_max; k++)
+			fprintf(f, "T:%2d Spike:%8lld: TS: %12lld\n", i,
+				unit(run, (double)c->spikes[k].lat),
+				(long long)(c->spikes[k].when / NSEC_PER_USEC));
+		total += c->nspikes;
+	}
+	fprintf(f, "spikes = %llu\n", (unsigned long long)total);
+}
+
+static void break_lines(FILE *f, const struct timer_run *run)
+{
+	int i, b = __atomic_load_n(&run->broke, __ATOMIC_ACQUIRE);
+
+	if (!b)
+		return;
+	fprintf(f, "# Thread Ids:");
+	for (i = 0; i < run->ncpu; i++)
+		fprintf(f, " %d", run->cpu[i].tid);
+	fprintf(f, "\n# Break thread: %d\n# Break value: %lld\n",
+		run->cpu[b - 1].tid, unit(run, (double)run->broke_ns));
+}
+
+static void hist_block(FILE *f, const struct timer_run *run, long long arg)
+{
+	const struct timer_cpu *c[TIMER_MAX_CPUS];
+	int i;
+
+	(void)arg;
+	for (i = 0; i < run->ncpu; i++)
+		c[i] = &run->cpu[i];
+	timer_histfile(f, c, run->ncpu, cfg_of(run)->histofall_us && run->ncpu > 1);
+}
+
+static int histogram(const struct timer_run *run)
+{
+	const struct cyc_config *c = cfg_of(run);
+	struct outfile of;
+	FILE *f;
+
+	if (!run->face.over_ns)
+		return 0;
+	if (!c->histfile) {
+		hist_block(stdout, run, 0);
+		return 0;
+	}
+	f = outfile_open(&of, run->prog, "--histfile", c->histfile);
+	if (!f)
+		return -1;
+	hist_block(f, run, 0);
+	return outfile_close(&of, run->prog);
+}
+
+static void json_thread(struct json *j, const struct timer_cpu *c)
+{
+	const struct timer_run *run = c->run;
+	const struct stats *a = &c->all;
+	const struct histogram *h = &a->hist;
+	char key[24];
+	uint32_t k;
+
+	snprintf(key, sizeof(key), "%d", (int)(c - run->cpu));
+	json_obj_open(j, key);
+	json_obj_open(j, "histogram");
+	for (k = 0; run->face.over_ns && k < h->nbuckets; k++) {
+		uint64_t n = h->count[k] + (k ? 0 : h->underflow);
+
+		snprintf(key, sizeof(key), "%u", k);
+		if (n)
+			json_uint(j, key, n);
+	}
+	json_obj_close(j);
+	json_uint(j, "cycles", a->n);
+	json_int(j, "min", a->n ? unit(run, (double)a->min) : 0);
+	json_int(j, "max", a->n ? unit(run, (double)a->max) : 0);
+	/* cyclictest's avg has two decimals, in its unit. */
+	json_double(j, "avg", round(stats_mean(a) / (cfg_of(run)->nsecs ? 1.0 : 1000.0) * 100.0) / 100.0);
+	json_int(j, "cpu", c->cpu >= 0 ? c->cpu : c->last_cpu);
+	json_int(j, "node", 0);
+	/* rtlat's own, at full resolution (cyclictest's readers skip them). */
+	json_int(j, "min_ns", a->n ? a->min : 0);
+	json_double(j, "avg_ns", stats_mean(a));
+	json_int(j, "max_ns", a->n ? a->max : 0);
+	json_uint(j, "overruns", c->overruns);
+	json_obj_close(j);
+}
+
+static int write_json(struct test_run *t, const struct timer_run *run, int status)
+{
+	struct json *j = results_open(&t->res, status);
+	int i;
+
+	if (!j)
+		return run->cfg->common.json ? -1 : 0;
+	json_int(j, "num_threads", run->ncpu);
+	json_int(j, "resolution_in_ns", cfg_of(run)->nsecs ? 1 : 0);
+	json_obj_open(j, "thread");
+	for (i = 0; i < run->ncpu; i++)
+		json_thread(j, &run->cpu[i]);
+	json_obj_close(j);
+	return results_close(&t->res, j);
+}
+
+int cyc_report(struct test_run *t, int status)
+{
+	struct timer_run *run = t->state;
+	bool hist_out = run->face.over_ns && !cfg_of(run)->histfile;
+
+	if (t->error)
+		fprintf(stderr, "%s: %s\n", run->prog, t->error);
+	if (!run->cpu)
+		return status;
+	timer_fold(run);
+	/* -q with the histogram on stdout: the histogram is the summary. */
+	if (!run->cfg->quiet || !hist_out)
+		final_block(run, !run->cfg->quiet);
+	break_lines(stdout, run);
+	if (histogram(run))
+		status = 1;
+	spikes(stdout, run);
+	fflush(stdout);
+	timer_report_end(run);
+	results_summary(t->ops->series[0], &run->whole->all);
+	if (write_json(t, run, status))
+		status = 1;
+	return status;
+}

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat cyclictest (and the compatible name cyclictest) beside the real
+one (rt-tests, installed by make check): the same options, the same lines
+and JSON layout, values aside. Every line layout is checked on the real
+tool's output too, so the oracle is cyclictest itself."""
+import json
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import RTLAT, run, start, stop
+
+REAL = shutil.which("cyclictest")
+needs_real = pytest.mark.skipif(REAL is None, reason="rt-tests' cyclictest not installed")
+
+T_LINE = re.compile(r"^T: ?(\d+) \( *(\d+)\) P: ?(\d+) I:(\d+) C: *(\d+) "
+                    r"Min: *(\d+) Act: *(\d+) Avg: *(\d+) Max: *(\d+)$")
+T_FMT = "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d"
+T_FMT_NS = "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%8d Avg:%8d Max:%8d"
+DMA = "# /dev/cpu_dma_latency set to 0us"
+POLICY = re.compile(r"^policy: (fifo|rr|other): loadavg: \d+\.\d\d \d+\.\d\d "
+                    r"\d+\.\d\d \d+/\d+ \d+ {10}$")
+
+
+def both(args, timeout=60):
+    """(rtlat's, the real one's) CompletedProcess on the same options."""
+    mine = subprocess.run([RTLAT, "cyclictest"] + args, capture_output=True,
+                          text=True, timeout=timeout)
+    real = subprocess.run([REAL] + args, capture_output=True, text=True,
+                          timeout=timeout)
+    return mine, real
+
+
+def t_lines(out, ns=False):
+    rows = []
+    for line in out.splitlines():
+        m = T_LINE.match(line)
+        if m:
+            v = tuple(int(x) for x in m.groups())
+            assert line == (T_FMT_NS if ns else T_FMT) % v, line
+            rows.append(v)
+    return rows
+
+
+def shape(line):
+    """A line with its numbers as N: what must be the same, values aside."""
+    return re.sub(r"\d+", "N", line)
+
+
+@needs_real
+def test_quiet_summary_lines_as_the_real_one():
+    args = ["-q", "-p98", "-i1000", "-t2", "-a0", "-l", "300", "-m"]
+    mine, real = both(args)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    for r in (mine, real):
+        lines = r.stdout.splitlines()
+        assert lines[0] == DMA
+        rows = t_lines(r.stdout)
+        assert len(rows) == 2 == len(lines) - 1
+        assert [(t, p, i) for t, _, p, i, *_ in rows] == [(0, 98, 1000), (1, 98, 1500)]
+    assert t_lines(mine.stdout)[0][4] == 300
+
+
+@needs_real
+def test_nsecs_widen_act_and_avg():
+    mine, real = both(["-q", "-p90", "-l", "200", "-N"])
+    for r in (mine, real):
+        rows = t_lines(r.stdout, ns=True)
+        assert len(rows) == 1 and rows[0][4] == 200, r.stdout
+        assert rows[0][5] > 1000    # nanoseconds
+
+
+def test_not_a_terminal_prints_the_policy_line_and_the_final_block():
+    r = run(["cyclictest", "-p90", "-i1000", "-l", "300"])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == DMA and POLICY.match(lines[1]) and lines[2] == ""
+    assert len(t_lines(r.stdout)) == 1 and len(lines) == 4
+    if REAL:
+        real = subprocess.run([REAL, "-p90", "-i1000", "-l", "300"],
+                              capture_output=True, text=True, timeout=60)
+        assert any(POLICY.match(l.split("\x1b[3A")[-1]) for l in real.stdout.splitlines())
+
+
+@needs_real
+@pytest.mark.parametrize("hist", [["-h", "30"], ["-H", "30"]], ids=["h", "H"])
+def test_histogram_block_as_the_real_one(hist):
+    args = ["-q", "-p90", "-i1000", "-t2", "-l", "200"] + hist
+    mine, real = both(args)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    a, b = mine.stdout.splitlines(), real.stdout.splitlines()
+    assert len(a) == len(b)
+    # Rows and footer keep their shape; overflow cycle lists are values.
+    for x, y in zip(a, b):
+        if x.startswith("# Thread"):
+            assert re.fullmatch(r"# Thread \d:( \d{5})*( # \d{5} others)?", x), x
+            continue
+        assert shape(x) == shape(y), (x, y)
+    assert a[-1] == b[-1] == ""
+
+
+@needs_real
+def test_json_layout_as_the_real_one(tmp_path):
+    args = ["-q", "-p90", "-i1000", "-t2", "-a0", "-l", "200", "-h", "40"]
+    mine = run(["cyclictest"] + args + [f"--json={tmp_path}/m.json"])
+    real = subprocess.run([REAL] + args + [f"--json={tmp_path}/r.json"],
+                          capture_output=True, text=True, timeout=60)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    m = json.loads((tmp_path / "m.json").read_text())
+    r = json.loads((tmp_path / "r.json").read_text())
+    assert set(r) <= set(m)
+    assert m["num_threads"] == r["num_threads"] == 2
+    assert m["resolution_in_ns"] == r["resolution_in_ns"] == 0
+    assert set(m["thread"]) == set(r["thread"]) == {"0", "1"}
+    for k in ("0", "1"):
+        mt, rt = m["thread"][k], r["thread"][k]
+        assert set(rt) <= set(mt)
+        assert {type(v) for v in mt["histogram"].values()} <= {int}
+        assert all(0 <= int(b) < 40 for b in mt["histogram"])
+        assert mt["cycles"] == 200 and mt["cpu"] == 0 and mt["node"] == 0
+        assert sum(mt["histogram"].values()) <= mt["cycles"]
+        assert mt["min"] <= mt["avg"] <= mt["max"]
+        assert mt["min_ns"] // 1000 == mt["min"]
+
+
+def test_breaktrace_stops_and_says_where():
+    r = run(["cyclictest", "-q", "-p90", "-i200", "-l", "100000", "-b", "1"])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    tid = t_lines(r.stdout)[0][1]
+    assert lines[-3:] == [f"# Thread Ids: {tid}", f"# Break thread: {tid}",
+                          lines[-1]]
+    assert re.fullmatch(r"# Break value: \d+", lines[-1])
+    assert t_lines(r.stdout)[0][4] < 100000
+
+
+def test_spikes_listed():
+    r = run(["cyclictest", "-q", "-p90", "-i500", "-l", "300", "--spike", "1"])
+    assert r.returncode == 0, r.stderr
+    spikes = [l for l in r.stdout.splitlines() if "Spike:" in l]
+    assert spikes and all(re.fullmatch(r"T: 0 Spike: +\d+: TS: +\d+", l) for l in spikes)
+    assert r.stdout.splitlines()[-1] == f"spikes = {len(spikes)}"
+
+
+@pytest.mark.parametrize("args,opt", [
+    (["-v"], "-v/--verbose"), (["-M"], "-M/--refresh_on_max"),
+    (["-A", "10"], "-A/--aligned"), (["--smi"], "--smi"),
+    (["-F", "/tmp/x"], "-F/--fifo"), (["-R"], "-R/--resolution"),
+    (["--policy", "idle"], "--policy"), (["-p", "100"], "-p/--priority"),
+    (["-c", "1"], "-c/--clock"), (["--latency", "5"], "--latency"),
+    (["-t", "0"], "-t/--threads"), (["-h", "10", "-H", "10"], "-H/--histofall"),
+    (["--histfile", "/tmp/h"], "--histfile"), (["--tracemark"], "--tracemark"),
+])
+def test_bad_input_is_one_line_naming_the_option(args, opt, tmp_path):
+    r = run(["cyclictest", "-l", "10"] + args, cwd=tmp_path)
+    assert r.returncode == 2
+    assert len(r.stderr.splitlines()) == 1 and f"option {opt}:" in r.stderr
+    assert "accepted:" in r.stderr and r.stdout == ""
+
+
+def test_compatible_name_runs_it(tmp_path):
+    link = tmp_path / "cyclictest"
+    link.symlink_to(RTLAT)
+    r = subprocess.run([str(link), "-q", "-l", "50", "-p90"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert len(t_lines(r.stdout)) == 1
+
+
+def test_sigint_ends_with_the_summary(leakcheck):
+    p = start(["cyclictest", "-q", "-S", "-p90", "-i500"])
+    time.sleep(1.0)
+    rc, out, err = stop(p, signal.SIGINT)
+    assert rc == 0, err
+    assert len(t_lines(out)) >= 1
+    leakcheck()
