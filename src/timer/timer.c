@@ -371,7 +371,10 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 			fprintf(stderr, "running quietly for %lld seconds\n",
 				run->cfg->duration_s);
 	}
-	for (i = 0; i < run->ncpu; i++)
+	/* The per-second counters (irqs, softirqs, steal, PSI) read /proc
+	 * once a second: the timer's JSON has them, the cyclictest face's
+	 * has not, so it does not pay for them. */
+	for (i = 0; i < run->ncpu && !run->face.draw; i++)
 		if (run->cpu[i].cpu >= 0 &&
 		    layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
 			return -1;
