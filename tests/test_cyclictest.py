@@ -178,3 +178,31 @@ def test_sigint_ends_with_the_summary(leakcheck):
     assert rc == 0, err
     assert len(t_lines(out)) >= 1
     leakcheck()
+
+
+@needs_real
+def test_report_compares_a_cyclictest_histogram_with_rtlat(tmp_path):
+    """A lab's old cyclictest run (its -h text) beside an rtlat one (its
+    cyclictest JSON): one section, both runs, a histogram line each."""
+    import sys
+    from pathlib import Path
+    from test_report import parse, table
+    real = subprocess.run([REAL, "-q", "-p90", "-i1000", "-t2", "-l", "300", "-h", "100"],
+                          capture_output=True, text=True, timeout=60)
+    (tmp_path / "old.txt").write_text(real.stdout)
+    r = run(["cyclictest", "-q", "-p90", "-i1000", "-t2", "-l", "300", "-h", "100",
+             f"--json={tmp_path}/new.json"])
+    assert r.returncode == 0, r.stderr
+    rep = subprocess.run([str(Path(sys.executable).parent / "rtlat-report"),
+                          str(tmp_path / "old.txt"), str(tmp_path / "new.json"),
+                          "--labels", "cyclictest,rtlat", "-o", str(tmp_path / "r.html")],
+                         capture_output=True, text=True, timeout=120)
+    assert rep.returncode == 0, rep.stderr
+    tree, figs = parse(tmp_path / "r.html")
+    assert "cyclictest-hist" in figs
+    rows = table(tree, "cyclictest: percentiles")[1:]
+    runs = [row[0] for row in rows]
+    assert runs.count("cyclictest") >= 2 and runs.count("rtlat") >= 2
+    samples = {(row[0], row[1]): int(row[2]) for row in rows
+               if row[1] not in ("all", "ratio")}
+    assert all(v == 300 for k, v in samples.items() if k[0] == "cyclictest")

@@ -441,9 +441,56 @@ def read_json(path):
     return data
 
 
+def _foot(text, name):
+    """The figures of a histogram footer line ("# Max Latencies: ...")."""
+    m = re.search(rf"^# {name}:((?: \d+)+)\s*$", text, re.M)
+    return [int(v) for v in m.group(1).split()] if m else []
+
+
+def read_hist_text(path, text):
+    """cyclictest's -h output or --histfile (rtlat's too): a thread per
+    column of 1 us rows, its footer's counts and latencies in us."""
+    cols = None
+    rows = []
+    for line in text.splitlines():
+        if re.fullmatch(r"\d{6} \d+(\t\d+)*", line):
+            v = [int(x) for x in re.split(r"[ \t]", line)]
+            cols = cols or len(v) - 1
+            rows.append(v)
+    mins, avgs, maxs = (_foot(text, k) for k in
+                        ("Min Latencies", "Avg Latencies", "Max Latencies"))
+    over = _foot(text, "Histogram Overflows")
+    if not rows or not mins:
+        raise InputError(f"{path}: unreadable: not JSON, nor a cyclictest "
+                         "histogram (-h)")
+    n = len(mins)
+    t = Test(key=os.path.basename(path), name="cyclictest", kind="cyclic",
+             path=path, tool="cyclictest -h output")
+    for j in range(n):
+        d = Dist(name=f"thread {j}")
+        d.bins = [(r[0] * 1000.0, r[1 + j]) for r in rows if r[1 + j]]
+        d.bucket_ns, d.range_end_ns = 1000.0, len(rows) * 1000.0
+        d.overflow = over[j] if j < len(over) else 0
+        d.samples = sum(c for _, c in d.bins) + d.overflow
+        d.min_ns, d.avg_ns = mins[j] * 1000.0, avgs[j] * 1000.0
+        d.max_ns = maxs[j] * 1000.0
+        t.dists.append(d)
+    t.notes.append("read from cyclictest's -h histogram text: no settings, "
+                   "no system record")
+    return t
+
+
 def load_file(path, key=None):
     """One result file as a Test. Raises InputError if it cannot be read
     or holds no result."""
+    if not path.endswith(".json"):
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(1 << 24)
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        if "# Histogram" in text[:4096]:
+            return read_hist_text(path, text)
     data = read_json(path)
     try:
         return _test_of(path, key, data)
