@@ -206,3 +206,25 @@ def test_report_compares_a_cyclictest_histogram_with_rtlat(tmp_path):
     samples = {(row[0], row[1]): int(row[2]) for row in rows
                if row[1] not in ("all", "ratio")}
     assert all(v == 300 for k, v in samples.items() if k[0] == "cyclictest")
+
+
+def test_terminal_redraws_the_block_in_place():
+    """On a terminal the policy line and the T: lines are redrawn where
+    they stand (cursor up over them), then the exact figures once."""
+    import pty
+    from conftest import read_pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([RTLAT, "cyclictest", "-p90", "-i1000", "-t2", "-l", "2500"],
+                         stdout=slave, stderr=subprocess.PIPE)
+    os_close = __import__("os").close
+    os_close(slave)
+    out = read_pty(master).decode()
+    p.wait(timeout=30)
+    assert p.returncode == 0
+    frames = out.split("\x1b[4A")       # two T: lines, the policy line, a blank
+    assert len(frames) >= 2, out
+    for f in frames[1:]:
+        lines = f.replace("\r", "").splitlines()
+        assert POLICY.match(lines[0]) and lines[1] == ""
+        assert len(t_lines("\n".join(lines[2:4]))) == 2
+    assert [r[4] for r in t_lines(frames[-1].replace("\r", ""))] == [2500, 2500]
