@@ -81,7 +81,9 @@ int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
 
 enum xcause_kind {
 	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED,
-	XC_SELF, XC_REMOTE, XC_THROTTLE, XC_NKINDS
+	XC_SELF, XC_REMOTE, XC_THROTTLE,
+	XC_OTHER,	/* the smaller causes folded into one */
+	XC_NKINDS
 };
 extern const char *const xcause_kind_names[];
 

@@ -11,7 +11,7 @@
 
 const char *const xcause_kind_names[] = {
 	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",
-	"self", "remote", "throttling",
+	"self", "remote", "throttling", "other",
 };
 
 /* The value of "key=" in args, up to a space, into buf. */
@@ -284,7 +284,9 @@ static void keep_largest(struct xacc *a, struct xattr *out)
 	memcpy(out->c, a->c, sizeof(out->c[0]) * (size_t)out->n);
 	if (a->n <= XCAUSE_MAX)
 		return;
+	/* Of every kind: its own, never the kind of the cause it replaced. */
 	snprintf(out->c[XCAUSE_MAX - 1].label, XCAUSE_LABEL, "other");
+	out->c[XCAUSE_MAX - 1].kind = XC_OTHER;
 	for (i = XCAUSE_MAX; i < a->n; i++)
 		out->c[XCAUSE_MAX - 1].ns += a->c[i].ns;
 }
