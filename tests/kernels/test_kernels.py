@@ -285,7 +285,7 @@ def test_stock_vs_rt_report_in_a_browser(tmp_path):
     # Every result the suite left (registry.json is rtlat --list, not one).
     tests = {p.stem for p in rt.glob("*.json") if p.name != "registry.json"}
     assert {f"test-{t}" for t in tests} <= sections(tree)
-    for t in ("timer", "pmq"):
+    for t in ("timer", "svsem"):   # in the quick stage's suite too
         text = svg_text(figs[f"{t}-hist"])
         assert stock.exists() <= all(f"{l} (n=" in text for l in labels.split(","))
     probe = tmp_path / "probe.html"
