@@ -57,6 +57,18 @@ def test_man_pages_render_without_warnings(name):
     assert r.returncode == 0 and r.stderr == ""
 
 
+@pytest.mark.skipif(shutil.which("mandoc") is None, reason="mandoc not installed")
+@pytest.mark.parametrize("name", NAMES + ["rtlat", "rtlat-report"])
+def test_man_pages_are_clean_under_mandoc_lint(name, tmp_path):
+    """mandoc -T lint, every level (a real date, no line over 80 bytes)."""
+    page = tmp_path / f"{name}.1"
+    page.write_text(run(["--man", name]).stdout)
+    r = subprocess.run(["mandoc", "-T", "lint", "-W", "all", str(page)],
+                       capture_output=True, text=True)
+    assert r.stdout == r.stderr == "", r.stdout + r.stderr
+    assert re.search(r'^\.TH \S+ 1 \d{4}-\d\d-\d\d ', page.read_text(), re.M)
+
+
 def test_rtlat_page_lists_every_subcommand():
     page = plain(man_text("rtlat"))
     for name in NAMES:
