@@ -1,7 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtlat - real-time latency benchmark suite.
 
-CC ?= cc
+# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (or CC=...-gcc).
+# The man pages and completion are then written by a host build of rtlat
+# (HOSTCC), never by the target binary.
+CROSS_COMPILE ?=
+ifneq ($(CROSS_COMPILE),)
+CC = $(CROSS_COMPILE)gcc
+endif
+HOSTCC ?= cc
+TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
@@ -32,23 +40,46 @@ all: rtlat man
 # tables (rtlat --man NAME, rtlat --completion), so they never drift.
 man: build/man/.done build/rtlat.bash
 
-build/man/.done: rtlat
+# GEN: the rtlat that writes them; a host build when CC makes binaries
+# for another machine (its -dumpmachine differs from HOSTCC's).
+CROSS := $(if $(filter $(TARGET),$(shell $(HOSTCC) -dumpmachine 2>/dev/null)),,1)
+ifeq ($(CROSS),1)
+GEN := build/host/rtlat
+else
+GEN := ./rtlat
+endif
+
+build/man/.done: $(GEN)
 	rm -rf build/man && mkdir -p build/man
-	for n in rtlat rtlat-report suite $$(./rtlat --help | awk '/^  [a-z]/ {print $$1}'); do \
+	for n in rtlat rtlat-report suite $$($(GEN) --help | awk '/^  [a-z]/ {print $$1}'); do \
 		case $$n in rtlat*) f=$$n ;; *) f=rtlat-$$n ;; esac; \
-		./rtlat --man $$n > build/man/$$f.1 || exit 1; \
+		$(GEN) --man $$n > build/man/$$f.1 || exit 1; \
 	done
 	touch $@
 
-build/rtlat.bash: rtlat
-	./rtlat --completion > $@
+build/rtlat.bash: $(GEN)
+	$(GEN) --completion > $@
+
+# The host's rtlat, only to write the man pages and completion.
+HOST_CFLAGS ?= -O1
+build/host/rtlat: $(SRCS) $(wildcard src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
+		$(INCLUDES) -o $@ $(SRCS) $(LDLIBS)
 
 rtlat: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/%.o: src/%.c | build
+# Objects are rebuilt when the target machine changes (a cross build
+# after a native one in the same tree).
+build/.target: FORCE | build
+	@[ "$$(cat $@ 2>/dev/null)" = "$(TARGET)" ] || echo "$(TARGET)" > $@
+
+build/%.o: src/%.c build/.target | build
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
+
+FORCE:
 
 build:
 	mkdir -p build
@@ -198,15 +229,15 @@ install-report:
 
 # Separate from install so it never clobbers an installed rt-tests. The
 # names come from the registry (src/tests.c) through rtlat --list-compat.
-install-compat: install-bin
-	names=$$(./rtlat --list-compat) && test -n "$$names" && \
+install-compat: install-bin $(GEN)
+	names=$$($(GEN) --list-compat) && test -n "$$names" && \
 	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; \
 		ln -sf rtlat $(DESTDIR)$(COMPLDIR)/$$n; done
 
 # Removes what install and install-compat put there; a compatible name
 # only when it is our link (never an installed rt-tests).
 uninstall:
-	for n in $$(./rtlat --list-compat); do \
+	for n in $$($(GEN) --list-compat); do \
 		for d in $(DESTDIR)$(BINDIR) $(DESTDIR)$(COMPLDIR); do \
 			[ "$$(readlink $$d/$$n 2>/dev/null)" = rtlat ] && rm -f $$d/$$n; \
 		done; \
@@ -230,4 +261,4 @@ deb:
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: FORCE all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
