@@ -89,6 +89,20 @@ $(UNIT_BIN): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 
 -include $(OBJS:.o=.d)
 
+# make static: one self-contained build/static/ARCH/rtlat linked with
+# musl, for any Linux of its architecture (ARCH: x86_64, aarch64...). musl-gcc (musl-tools) for this machine;
+# with CROSS_COMPILE=aarch64-linux-gnu- the wrapper of Debian's
+# musl-dev:arm64, aarch64-linux-musl-gcc (tests/install-deps --cross).
+MUSL_CC ?= $(if $(CROSS_COMPILE),$(subst -gnu,-musl,$(CROSS_COMPILE))gcc,musl-gcc)
+STATIC_ARCH = $(firstword $(subst -, ,$(shell $(MUSL_CC) -dumpmachine 2>/dev/null)))
+static:
+	@command -v $(MUSL_CC) >/dev/null || { echo "make static: no $(MUSL_CC) (apt-get install musl-tools; arm64: tests/install-deps --cross)" >&2; exit 1; }
+	$(MAKE) build/static/$(STATIC_ARCH)/rtlat
+
+build/static/%/rtlat: $(SRCS) $(wildcard src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) -static $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
+
 # Test dependencies go into a local venv, never into the system.
 $(VENV)/.done: tests/requirements.txt report/pyproject.toml
 	PYTHON=$(PYTHON) tests/install-deps
@@ -261,4 +275,4 @@ deb:
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: FORCE all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: FORCE static all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
