@@ -282,15 +282,30 @@ uninstall:
 		rm -f $(DESTDIR)$(BINDIR)/rtlat-report
 	rm -rf $(DESTDIR)$(REPORT_VENV)
 
-# The Debian package (debian/), built from the committed tree (git archive
-# HEAD) in build/deb, so nothing is written outside the checkout; lintian
-# must find no error.
+# The Debian packages (debian/: rtlat and rtlat-report), built from the
+# committed tree (git archive HEAD) in build/deb, so nothing is written
+# outside the checkout, with Debian's own tools first on the PATH (not a
+# pyenv or venv python); lintian must find nothing, pedantic tags included;
+# then debian/tests (autopkgtest) run against the packages
+# (tests/deb-autopkgtest). DEB_ARCH=arm64: a cross build of the rtlat
+# package (dpkg-buildpackage -aarm64), lintian, no autopkgtest.
 VERSION := $(shell sed -n 's/.*RTLAT_VERSION "\(.*\)"/\1/p' src/core/version.h)
+DEB_ARCH ?=
+DEB_ENV := PATH=/usr/sbin:/usr/bin:/sbin:/bin
+LINTIAN := lintian -I --pedantic --fail-on error,warning,info,pedantic
 deb:
+	tests/install-deps --deb
 	rm -rf build/deb && mkdir -p build/deb/rtlat-$(VERSION)
 	git archive HEAD | tar -x -C build/deb/rtlat-$(VERSION)
-	cd build/deb/rtlat-$(VERSION) && dpkg-buildpackage -us -uc -b
-	lintian --fail-on error build/deb/rtlat_$(VERSION)_*.changes
+ifeq ($(DEB_ARCH),)
+	cd build/deb/rtlat-$(VERSION) && $(DEB_ENV) dpkg-buildpackage -us -uc -b
+	$(DEB_ENV) $(LINTIAN) build/deb/rtlat_$(VERSION)_*.changes
+	$(DEB_ENV) tests/deb-autopkgtest build/deb
+else
+	cd build/deb/rtlat-$(VERSION) && $(DEB_ENV) DEB_BUILD_OPTIONS=nocheck \
+		dpkg-buildpackage -us -uc -a$(DEB_ARCH) -Pcross,nocheck -B
+	$(DEB_ENV) $(LINTIAN) build/deb/rtlat_$(VERSION)_$(DEB_ARCH).changes
+endif
 
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
