@@ -307,6 +307,7 @@ ifeq ($(DEB_ARCH),)
 	$(DEB_ENV) tests/deb-autopkgtest build/deb
 else
 	cd build/deb/rtlat-$(VERSION) && $(DEB_ENV) DEB_BUILD_OPTIONS=nocheck \
+		CC=$$(dpkg-architecture -a$(DEB_ARCH) -qDEB_HOST_GNU_TYPE 2>/dev/null)-gcc \
 		dpkg-buildpackage -us -uc -a$(DEB_ARCH) -Pcross,nocheck -B
 	$(DEB_ENV) $(call LINTIAN,build/deb/rtlat_$(VERSION)_$(DEB_ARCH).changes)
 endif
