@@ -19,8 +19,10 @@ VENV ?= .venv
 QUICK ?= 0
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
-LDLIBS += -pthread -lrt -lm
+# override: CFLAGS given on the command line (Buildroot's make CFLAGS=...)
+# keep what rtlat needs.
+override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
+override LDLIBS += -pthread -lrt -lm
 
 # src/ is in layers (README "Layout"): core (the library), explain,
 # harness (the lifecycle), the tests' wings (pair, timer, request, the
@@ -62,10 +64,11 @@ build/rtlat.bash: $(GEN)
 
 # The host's rtlat, only to write the man pages and completion.
 HOST_CFLAGS ?= -O1
+HOST_LDFLAGS ?=
 build/host/rtlat: $(SRCS) $(wildcard src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
-		$(INCLUDES) -o $@ $(SRCS) $(LDLIBS)
+		$(INCLUDES) $(HOST_LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
 rtlat: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
