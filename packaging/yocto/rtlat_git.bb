@@ -2,7 +2,8 @@
 SUMMARY = "Real-time latency benchmark suite"
 DESCRIPTION = "rtlat measures message queue, signal and semaphore hand-off \
                (as rt-tests' pmqtest, sigwaittest, svsematest, ptsematest), periodic \
-               timer wake-up (as Xenomai's latency), request latency under load \
+               timer wake-up on every CPU (as Xenomai's latency and rt-tests' \
+               cyclictest), request latency under load \
                (TRLTP), bintime, response, sync, doctor and a suite of them all, in \
                one binary with no dependency beyond the C library. The HTML report \
                (rtlat-report) runs on the host from a results directory copied off \
@@ -44,11 +45,13 @@ do_install() {
 PACKAGES =+ "${PN}-compat"
 FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsematest \
                        ${bindir}/ptsematest ${bindir}/latency ${bindir}/trltp \
+                       ${bindir}/cyclictest \
                        ${datadir}/bash-completion/completions/pmqtest \
                        ${datadir}/bash-completion/completions/sigwaittest \
                        ${datadir}/bash-completion/completions/svsematest \
                        ${datadir}/bash-completion/completions/ptsematest \
                        ${datadir}/bash-completion/completions/latency \
-                       ${datadir}/bash-completion/completions/trltp"
+                       ${datadir}/bash-completion/completions/trltp \
+                       ${datadir}/bash-completion/completions/cyclictest"
 RDEPENDS:${PN}-compat = "${PN}"
 RCONFLICTS:${PN}-compat = "rt-tests"
