@@ -106,6 +106,32 @@ def test_suite_report_writes_the_page_and_says_where(tmp_path, leakcheck):
     leakcheck()
 
 
+def test_suite_report_finds_the_tool_beside_rtlat(tmp_path, leakcheck):
+    """An install outside the PATH (PREFIX/bin of its own): rtlat runs the
+    rtlat-report next to its own executable."""
+    import os
+    import shutil
+    import subprocess
+    from conftest import RTLAT
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    shutil.copy2(RTLAT, bindir / "rtlat")
+    tool = bindir / "rtlat-report"
+    tool.write_text('#!/bin/sh\necho "<html>$1" > "$1/report.html"\n'
+                    'echo "report: $1/report.html"\n')
+    tool.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "RTLAT_REPORT"}
+    env["PATH"] = "/usr/bin:/bin"
+    out = tmp_path / "r"
+    r = subprocess.run([str(bindir / "rtlat"), "suite", "--only", "pmq", "--duration", "1",
+                        "--report", "-o", str(out)], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == f"report: {out}/report.html"
+    assert (out / "report.html").read_text() == f"<html>{out}\n"
+    leakcheck()
+
+
 def test_suite_report_without_the_tool_is_bad_input(tmp_path):
     import os
     env = {**os.environ, "RTLAT_REPORT": str(tmp_path / "missing")}

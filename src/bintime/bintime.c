@@ -3,6 +3,7 @@
  * bintime.c - "rtlat bintime": options, the run and its report. The loop
  * is in bintime_loop.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static const struct opt bt_opts[] = {
 	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct bt_config, cpus),
 	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, NULL },
 	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, OPT_AT(struct bt_config, clock),
-	  "the clock read: mono (CLOCK_MONOTONIC), tsc (x86 invariant TSC, calibrated against mono at start)",
+	  "the clock read: mono (CLOCK_MONOTONIC), tsc (the CPU's counter, calibrated against mono at start: x86 invariant TSC, arm64 CNTVCT_EL0; on other CPUs only mono)",
 	  bt_clock_names, "clock" },
 	OPT_ROW_DURATION(struct bt_config, duration_s, 10,
 			 "run for TIME (N[s|m|h|d]); 0: until -l or stopped"),
@@ -65,7 +66,7 @@ static int bt_check(struct test_run *t)
 
 	if (c->clock == BT_CLOCK_TSC && !tsc_available()) {
 		opts_error(t->prog, opts_find(t->opts, 0, "clock"),
-			   "tsc needs an x86 CPU with an invariant TSC (CPUID 0x80000007 EDX bit 8), and this one has none; accepted: mono");
+			   TSC_NEEDS "; accepted: mono");
 		return -1;
 	}
 	return 0;
@@ -77,8 +78,12 @@ static int bt_setup(struct test_run *t)
 	struct bt_run *r = t->state;
 	int i;
 
-	if (cf->clock == BT_CLOCK_TSC && tsc_calibrate(&r->tsc_cal))
+	if (cf->clock == BT_CLOCK_TSC && tsc_calibrate(&r->tsc_cal)) {
+		fprintf(stderr, "%s: --clock tsc: the counter's calibration against mono failed (out of range, or off the stated frequency); use --clock mono\n",
+			t->prog);
+		errno = EIO;
 		return -1;
+	}
 	r->ncpus = cf->cpus.n ? cf->cpus.n : 1;
 	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
 	r->threads = calloc((size_t)r->ncpus, sizeof(*r->threads));

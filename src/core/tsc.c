@@ -7,7 +7,7 @@
 #include "core/clock.h"
 #include "core/tsc.h"
 
-#if TSC_ARCH
+#if TSC_ARCH && !defined(__aarch64__)
 #include <cpuid.h>
 #endif
 
@@ -15,9 +15,22 @@
  * P-, C- and T-state (Intel SDM vol. 3 17.17.1, AMD APM vol. 3 E.4.18). */
 #define CPUID_INVARIANT_TSC	(1U << 8)
 
+#if defined(__aarch64__)
+/* Linux lets user space read both registers (CNTKCTL_EL1.EL0VCTEN). */
+static uint64_t cntfrq(void)
+{
+	uint64_t f;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(f));
+	return f;
+}
+#endif
+
 bool tsc_available(void)
 {
-#if TSC_ARCH
+#if defined(__aarch64__)
+	return cntfrq() != 0;
+#elif TSC_ARCH
 	unsigned int a, b, c, d;
 
 	/* __get_cpuid checks the highest extended leaf first. */
@@ -74,6 +87,11 @@ int64_t tsc_ns_to_cycles(const struct tsc_cal *cal, int64_t ns)
 	return (int64_t)llround((double)ns * cal->hz / 1e9);
 }
 
+bool tsc_near_nominal(const struct tsc_cal *cal, double nominal_hz, double ppm)
+{
+	return nominal_hz > 0 && fabs(cal->hz - nominal_hz) / nominal_hz * 1e6 <= ppm;
+}
+
 #if TSC_ARCH
 /*
  * A TSC value and the CLOCK_MONOTONIC time read between two TSC reads:
@@ -112,7 +130,14 @@ int tsc_calibrate(struct tsc_cal *cal)
 		tsc_pair(&c1, &t1);
 		hz[i] = tsc_window_hz(c1 - c0, t1 - t0);
 	}
-	return tsc_cal_from(cal, hz, TSC_CAL_WINDOWS);
+	if (tsc_cal_from(cal, hz, TSC_CAL_WINDOWS))
+		return -1;
+#if defined(__aarch64__)
+	/* A counter that does not run at the rate it states is not trusted. */
+	if (!tsc_near_nominal(cal, (double)cntfrq(), TSC_NOMINAL_PPM))
+		return -1;
+#endif
+	return 0;
 }
 #else
 int tsc_calibrate(struct tsc_cal *cal)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tsc.h - the x86 time-stamp counter as a clock (--clock tsc): whether it
- * can be used (an invariant TSC: constant rate, runs in every C-state),
+ * tsc.h - the CPU's cycle counter as a clock (--clock tsc): the x86
+ * time-stamp counter, or on arm64 the generic timer's virtual counter
+ * (CNTVCT_EL0). Whether it can be used (x86: an invariant TSC, constant
+ * rate, runs in every C-state; arm64: CNTFRQ_EL0 says its frequency),
  * reading it, its frequency calibrated against CLOCK_MONOTONIC at start
- * (never read from /proc/cpuinfo), and cycles <-> ns.
+ * (never read from /proc/cpuinfo; on arm64 checked against CNTFRQ_EL0),
+ * and cycles <-> ns.
  *
- * On other architectures everything compiles; tsc_available() is then
- * false and nothing else may be called.
+ * On other architectures no counter is trusted; everything compiles,
+ * tsc_available() is then false and nothing else may be called.
  */
 #ifndef RTLAT_TSC_H
 #define RTLAT_TSC_H
@@ -17,9 +20,17 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define TSC_ARCH 1
+#define TSC_NEEDS "tsc needs an x86 CPU with an invariant TSC (CPUID 0x80000007 EDX bit 8), and this one has none"
+#elif defined(__aarch64__)
+#define TSC_ARCH 1
+#define TSC_NEEDS "tsc needs the arm64 generic timer (CNTVCT_EL0) with its frequency in CNTFRQ_EL0, and this one reports none"
 #else
 #define TSC_ARCH 0
+#define TSC_NEEDS "tsc needs a cycle counter rtlat trusts (x86 invariant TSC, arm64 CNTVCT_EL0), and this CPU has none"
 #endif
+
+/* A calibration further than this from CNTFRQ_EL0 (arm64) is refused. */
+#define TSC_NOMINAL_PPM		10000
 
 /* Calibration: the median of this many windows of this length. */
 #define TSC_CAL_WINDOWS		5
@@ -35,7 +46,8 @@ struct tsc_cal {
 	int windows;		/* how many windows the median is of */
 };
 
-/* x86 and CPUID 0x80000007 EDX bit 8 (invariant TSC). */
+/* x86 and CPUID 0x80000007 EDX bit 8 (invariant TSC); arm64 and a
+ * non-zero CNTFRQ_EL0. */
 bool tsc_available(void);
 
 /*
@@ -45,7 +57,12 @@ bool tsc_available(void);
  */
 static inline int64_t tsc_now(void)
 {
-#if TSC_ARCH
+#if defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return (int64_t)v;
+#elif TSC_ARCH
 	return (int64_t)__rdtsc();
 #else
 	return 0;
@@ -53,7 +70,8 @@ static inline int64_t tsc_now(void)
 }
 
 /* Measure the frequency (TSC_CAL_WINDOWS sleeps of TSC_CAL_WINDOW_MS).
- * 0, or -1 if unavailable or the median is out of range. */
+ * 0, or -1 if unavailable, the median is out of range or (arm64) further
+ * than TSC_NOMINAL_PPM from CNTFRQ_EL0. */
 int tsc_calibrate(struct tsc_cal *cal);
 
 /* Pure parts, unit-tested. */
@@ -65,5 +83,7 @@ int tsc_cal_from(struct tsc_cal *cal, double *hz, int n);
 /* Rounded to the nearest ns / cycle; negative inputs stay negative. */
 int64_t tsc_cycles_to_ns(const struct tsc_cal *cal, int64_t cycles);
 int64_t tsc_ns_to_cycles(const struct tsc_cal *cal, int64_t ns);
+/* Whether a calibration agrees with a nominal frequency within ppm. */
+bool tsc_near_nominal(const struct tsc_cal *cal, double nominal_hz, double ppm);
 
 #endif

@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "core/opts.h"
 #include "pair/pair.h"
 
@@ -41,6 +44,27 @@ static int sigwait_setup(struct pair_run *run)
 	return pthread_sigmask(SIG_BLOCK, &set, NULL) ? -1 : 0;
 }
 
+/*
+ * A queued signal to one thread: glibc's pthread_sigqueue, or where the C
+ * library has none (musl) the system call under it, to the thread's id.
+ */
+static int thread_sigqueue(const struct pair_worker *to, int sig, union sigval v)
+{
+#ifdef __GLIBC__
+	return pthread_sigqueue(to->thread, sig, v);
+#else
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = SI_QUEUE;
+	si.si_pid = to->pid;
+	si.si_uid = getuid();
+	si.si_value = v;
+	return syscall(SYS_rt_tgsigqueueinfo, to->pid, to->tid, sig, &si) ? errno : 0;
+#endif
+}
+
 static int sigwait_send(struct pair *p, enum pair_dir dir)
 {
 	const struct pair_worker *to = &p->w[dir == DIR_FWD ? ROLE_RECEIVER : ROLE_SENDER];
@@ -51,7 +75,7 @@ static int sigwait_send(struct pair *p, enum pair_dir dir)
 	if (pair_is_fork(p))
 		err = tc->rt ? sigqueue(to->pid, sig, v) : kill(to->pid, sig);
 	else
-		err = errno = tc->rt ? pthread_sigqueue(to->thread, sig, v) :
+		err = errno = tc->rt ? thread_sigqueue(to, sig, v) :
 			pthread_kill(to->thread, sig);
 	return err ? -errno : 0;
 }

@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "core/clock.h"
+#include "core/sysinfo.h"
 #include "response/response.h"
 
 #define COPY_CHUNK	(64 * 1024)
@@ -24,12 +26,43 @@ const char *const work_names[] = { "add", "copy", "whetstone", "fft", NULL };
 volatile uint64_t work_sink;
 volatile double work_fsink;
 
+/*
+ * The largest data or unified cache of CPU 0 in sysfs ("1024K"): where
+ * the C library has no _SC_LEVEL*_CACHE_SIZE (musl) or answers 0 (glibc
+ * on arm64).
+ */
+static long sysfs_llc_bytes(void)
+{
+	char path[80], buf[32], *end;
+	long best = 0, v;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if (!*sysinfo_read_line(path, buf, sizeof(buf)))
+			break;
+		if (!strcmp(buf, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		v = strtol(sysinfo_read_line(path, buf, sizeof(buf)), &end, 10);
+		v *= *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024 : 1;
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
 static uint64_t llc_bytes(void)
 {
-	long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	long v = 0;
 
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	v = sysconf(_SC_LEVEL3_CACHE_SIZE);
 	if (v <= 0)
 		v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	if (v <= 0)
+		v = sysfs_llc_bytes();
 	return v > 0 ? (uint64_t)v : 0;
 }
 

@@ -263,8 +263,9 @@ static int write_registry(const char *dir)
 }
 
 /*
- * rtlat-report: $RTLAT_REPORT, then the PATH, then a checkout's test venv
- * beside the binary (.venv/bin, where make check installs it).
+ * rtlat-report: $RTLAT_REPORT, then the PATH, then beside the binary (an
+ * install outside the PATH: make install PREFIX=/opt/rtlat), then a
+ * checkout's test venv there (.venv/bin, where make check installs it).
  */
 static bool find_report_tool(void)
 {
@@ -291,6 +292,10 @@ static bool find_report_tool(void)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
+	snprintf(report_tool, sizeof(report_tool), "%.*s/rtlat-report",
+		 (int)(sizeof(report_tool) - 16), exe);
+	if (access(report_tool, X_OK) == 0)
+		return true;
 	snprintf(report_tool, sizeof(report_tool), "%.*s/.venv/bin/rtlat-report",
 		 (int)(sizeof(report_tool) - 24), exe);
 	return access(report_tool, X_OK) == 0;
@@ -334,7 +339,7 @@ int suite_main(int argc, char **argv)
 		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
 		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
-			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH or in $RTLAT_REPORT (make install, or pip install ./report)");
+			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH, beside rtlat or in $RTLAT_REPORT (make install, or pip install ./report)");
 		return OPTS_EXIT_USAGE;
 	}
 	if (make_dir(dir, sizeof(dir)))

@@ -66,6 +66,11 @@ static int sync_check(struct test_run *t)
 			   "processes need a shared semaphore; accepted: -f with --type sysv");
 		return -1;
 	}
+	if (!SYNC_HAVE_PRIOCEILING && c->protocol == PROTO_PROTECT && wants(c, SYNC_INVERSION)) {
+		opts_error(t->prog, opts_find(t->opts, 0, "protocol"),
+			   "protect needs pthread_mutexattr_setprioceiling, which this build's C library lacks; accepted: none, inherit");
+		return -1;
+	}
 	if (c->cpu < 0)
 		c->cpu = cpus_online() - 1;
 	return 0;

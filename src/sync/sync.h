@@ -17,6 +17,14 @@ enum sync_test { SYNC_ALL, SYNC_COST, SYNC_SWITCH, SYNC_INVERSION };
 enum sync_type { TYPE_POSIX, TYPE_NAMED, TYPE_SYSV, TYPE_MUTEX };
 enum sync_proto { PROTO_NONE, PROTO_INHERIT, PROTO_PROTECT };
 
+/* PTHREAD_PRIO_PROTECT needs pthread_mutexattr_setprioceiling: glibc
+ * (and uClibc-ng) have it; musl declares it but has none. */
+#ifdef __GLIBC__
+#define SYNC_HAVE_PRIOCEILING 1
+#else
+#define SYNC_HAVE_PRIOCEILING 0
+#endif
+
 struct sync_config {
 	long long test, type, protocol;
 	long long loops, rounds, duration_s, prio, cpu;

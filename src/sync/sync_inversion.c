@@ -109,8 +109,10 @@ static int inv_lock_init(pthread_mutex_t *lock, const struct sync_config *c)
 
 	pthread_mutexattr_init(&a);
 	err = pthread_mutexattr_setprotocol(&a, proto[c->protocol]);
+#if SYNC_HAVE_PRIOCEILING
 	if (!err && c->protocol == PROTO_PROTECT)
 		err = pthread_mutexattr_setprioceiling(&a, (int)c->prio);
+#endif
 	if (!err)
 		err = pthread_mutex_init(lock, &a);
 	pthread_mutexattr_destroy(&a);

@@ -338,7 +338,7 @@ UNIT_TEST(explain_reads_formats_and_the_page_header)
 	CHECK(xraw_header(&r, "nothing") < 0);
 }
 
-static size_t put_switch(uint8_t *p, uint32_t delta, int prev, long state, int next, int prio)
+static size_t put_switch(uint8_t *p, uint32_t delta, int prev, int64_t state, int next, int prio)
 {
 	uint8_t d[64] = { 0 };
 	uint16_t id = 372;

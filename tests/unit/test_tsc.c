@@ -81,3 +81,15 @@ UNIT_TEST(tsc_calibrates_where_available)
 	/* The counter runs. */
 	CHECK(tsc_now() > 0);
 }
+
+UNIT_TEST(tsc_calibration_against_nominal)
+{
+	double hz[] = { 25.002e6 };
+	struct tsc_cal c;
+
+	CHECK(tsc_cal_from(&c, hz, 1) == 0);
+	/* 80 ppm off the 25 MHz CNTFRQ_EL0 of an arm64 board. */
+	CHECK(tsc_near_nominal(&c, 25e6, 100));
+	CHECK(!tsc_near_nominal(&c, 25e6, 50));
+	CHECK(!tsc_near_nominal(&c, 0, 1e6));
+}

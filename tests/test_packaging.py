@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Buildroot package (packaging/buildroot/rtlat) and the OpenEmbedded
+recipe (packaging/yocto/rtlat_git.bb): their build and install commands
+run as Buildroot and bitbake would run them (a cross compiler when one is
+installed), and install what make install-bin and install-compat do: the
+binary, a man page per subcommand, bash completion, the compatible names.
+Buildroot's own utils/check-package runs where a Buildroot tree is given
+(BUILDROOT=DIR); oelint-adv (in the venv) lints the recipe."""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, run
+
+BR = ROOT / "packaging" / "buildroot" / "rtlat"
+BB = ROOT / "packaging" / "yocto" / "rtlat_git.bb"
+CROSS = "aarch64-linux-gnu-gcc"
+
+
+def target_cc():
+    return CROSS if shutil.which(CROSS) else "cc"
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """A copy of the committed and changed files, as a package's source."""
+    d = tmp_path_factory.mktemp("pkg") / "rtlat"
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    for f in files:
+        if (ROOT / f).is_file():
+            (d / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / f, d / f)
+    return d
+
+
+def expected_files():
+    """What make install-bin and install-compat put under PREFIX=/usr."""
+    subs = re.findall(r"^  ([a-z]+) ", run(["--help"]).stdout, re.M)
+    compat = run(["--list-compat"]).stdout.split()
+    assert len(subs) >= 10 and len(compat) >= 6
+    files = {"usr/bin/rtlat", "usr/share/bash-completion/completions/rtlat",
+             "usr/share/man/man1/rtlat.1", "usr/share/man/man1/rtlat-report.1"}
+    files |= {f"usr/share/man/man1/rtlat-{s}.1" for s in subs}
+    files |= {f"usr/bin/{n}" for n in compat}
+    files |= {f"usr/share/bash-completion/completions/{n}" for n in compat}
+    return files, compat
+
+
+def installed(root):
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def check_install(root, cc):
+    files, compat = expected_files()
+    assert installed(root) == files
+    for n in compat:
+        assert os.readlink(root / "usr/bin" / n) == "rtlat"
+    machine = subprocess.run([cc, "-dumpmachine"], capture_output=True, text=True).stdout
+    elf = (root / "usr/bin/rtlat").read_bytes()[:20]
+    # e_machine: the target's (aarch64 183), not this machine's.
+    if machine.startswith("aarch64"):
+        assert int.from_bytes(elf[18:20], "little") == 183
+    assert (root / "usr/share/man/man1/rtlat-pmq.1").read_text().startswith(".\\\" SPDX")
+
+
+def test_buildroot_package_layout():
+    mk = (BR / "rtlat.mk").read_text()
+    assert mk.startswith("#" * 80 + "\n#\n# rtlat\n#\n" + "#" * 80 + "\n")
+    for var in ("VERSION", "SITE", "LICENSE", "LICENSE_FILES"):
+        assert re.search(rf"^RTLAT_{var} = \S", mk, re.M), var
+    assert "RTLAT_LICENSE = GPL-2.0+\n" in mk and "RTLAT_LICENSE_FILES = LICENSE\n" in mk
+    assert (ROOT / "LICENSE").exists()
+    assert mk.rstrip().endswith("$(eval $(generic-package))")
+    cfg = (BR / "Config.in").read_text()
+    assert cfg.startswith('config BR2_PACKAGE_RTLAT\n\tbool "rtlat"\n')
+    assert "depends on BR2_TOOLCHAIN_HAS_THREADS_NPTL" in cfg
+    assert "config BR2_PACKAGE_RTLAT_COMPAT_NAMES" in cfg
+
+
+def test_buildroot_package_builds_and_installs(tree, tmp_path):
+    """RTLAT_BUILD_CMDS and RTLAT_INSTALL_TARGET_CMDS as Buildroot's
+    generic-package runs them ($(@D) the source, TARGET_DIR the rootfs)."""
+    cc = target_cc()
+    target = tmp_path / "target"
+    harness = tmp_path / "buildroot.mk"
+    harness.write_text(f"""\
+TARGET_CC = {cc}
+TARGET_CFLAGS = -O2
+TARGET_LDFLAGS =
+TARGET_MAKE_ENV = PATH="$(PATH)"
+HOSTCC = cc
+TARGET_DIR = {target}
+BR2_PACKAGE_RTLAT_COMPAT_NAMES = y
+generic-package =
+include {BR}/rtlat.mk
+{tree}/.stamp_built:
+\t$(RTLAT_BUILD_CMDS)
+\t$(RTLAT_INSTALL_TARGET_CMDS)
+""")
+    r = subprocess.run(["make", "-s", "-f", str(harness), f"{tree}/.stamp_built"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "warning:" not in r.stderr
+    check_install(target, cc)
+
+
+@pytest.mark.skipif(not os.environ.get("BUILDROOT"), reason="no Buildroot tree (BUILDROOT=DIR)")
+def test_buildroot_check_package(tmp_path):
+    br = os.environ["BUILDROOT"]
+    pkg = tmp_path / "package" / "rtlat"
+    shutil.copytree(BR, pkg)
+    r = subprocess.run([f"{br}/utils/check-package", "-b", "package/rtlat/Config.in",
+                        "package/rtlat/rtlat.mk"], cwd=tmp_path, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 warnings generated" in r.stderr
+
+
+def bb_vars_and_tasks():
+    text = BB.read_text().replace("\\\n", " ")
+    assigns = dict(re.findall(r'^([A-Za-z_:${}-]+) \+?= "(.*)"$', text, re.M))
+    tasks = dict(re.findall(r"^(do_\w+)\(\) \{\n(.*?)^\}", BB.read_text(), re.M | re.S))
+    return assigns, tasks
+
+
+def test_yocto_recipe_variables_and_lint():
+    v, tasks = bb_vars_and_tasks()
+    for var in ("SUMMARY", "DESCRIPTION", "HOMEPAGE", "LICENSE", "LIC_FILES_CHKSUM", "SRC_URI"):
+        assert v.get(var), var
+    md5 = re.search(r"md5=([0-9a-f]{32})", v["LIC_FILES_CHKSUM"]).group(1)
+    import hashlib
+    assert hashlib.md5((ROOT / "LICENSE").read_bytes()).hexdigest() == md5
+    assert re.search(r"^inherit bash-completion$", BB.read_text(), re.M)
+    assert set(tasks) == {"do_compile", "do_install"}
+    compat = run(["--list-compat"]).stdout.split()
+    files = v["FILES:${PN}-compat"].split()
+    for n in compat:
+        assert f"${{bindir}}/{n}" in files
+        assert f"${{datadir}}/bash-completion/completions/{n}" in files
+    lint = shutil.which("oelint-adv") or os.path.join(os.path.dirname(os.sys.executable),
+                                                      "oelint-adv")
+    if not os.path.exists(lint):
+        pytest.skip("no oelint-adv (tests/requirements.txt)")
+    # No network (HOMEPAGE is not pinged); BBCLASSEXTEND: a target tool.
+    r = subprocess.run([lint, "--quiet", "--suppress", "oelint.vars.homepageping",
+                        "--suppress", "oelint.var.bbclassextend", str(BB)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout + r.stderr == "", r.stdout + r.stderr
+
+
+def test_yocto_recipe_compiles_and_installs(tree, tmp_path):
+    """do_compile and do_install in a shell as bitbake runs them, with the
+    variables a cross build sets."""
+    v, tasks = bb_vars_and_tasks()
+    cc = target_cc()
+    d = tmp_path / "image"
+    env = {"CC": cc, "BUILD_CC": "cc", "BUILD_CFLAGS": "-O2", "BUILD_LDFLAGS": "",
+           "prefix": "/usr", "D": str(d), "CFLAGS": "-O2", "LDFLAGS": "",
+           "PATH": os.environ["PATH"]}
+    extra = re.sub(r"\$\{(\w+)\}", r"${\1}", v["EXTRA_OEMAKE"])
+    script = (f'oe_runmake() {{ eval make -s -j2 {extra} "$@"; }}\n'
+              "set -e\n" + tasks["do_compile"] + tasks["do_install"])
+    r = subprocess.run(["sh", "-c", script], cwd=tree, env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "warning:" not in r.stderr
+    check_install(d, cc)
