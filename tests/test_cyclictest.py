@@ -228,3 +228,33 @@ def test_terminal_redraws_the_block_in_place():
         assert POLICY.match(lines[0]) and lines[1] == ""
         assert len(t_lines("\n".join(lines[2:4]))) == 2
     assert [r[4] for r in t_lines(frames[-1].replace("\r", ""))] == [2500, 2500]
+
+
+def test_rtlat_fleet_options_work_under_the_cyclictest_name(tmp_path):
+    """Thresholds (exit 3), JUnit, OpenMetrics and LAVA lines come with it."""
+    junit, om = tmp_path / "j.xml", tmp_path / "m.prom"
+    r = run(["cyclictest", "-q", "-p90", "-l", "200", "--max-latency", "1",
+             "--junit", str(junit), "--openmetrics", str(om), "--lava"])
+    assert r.returncode == 3, r.stderr
+    assert "lava-test-case cyclictest-run --result pass" in r.stdout
+    assert "FAIL: max" in r.stderr
+    import xml.etree.ElementTree as ET
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("name") == "rtlat cyclictest" and suite.get("failures") == "1"
+    assert 'test="cyclictest"' in om.read_text()
+
+
+def test_explain_names_each_threads_spikes(tmp_path):
+    """--explain with -S: a source per pinned thread."""
+    from conftest import needs_tracefs  # noqa: F401 (skips without tracefs)
+    js = tmp_path / "x.json"
+    r = run(["cyclictest", "-q", "-S", "-p90", "-i500", "-D", "2", "--explain",
+             f"--json={js}"])
+    assert r.returncode == 0, r.stderr
+    d = json.loads(js.read_text())
+    assert "explain" in d or "explain_unavailable" in d
+    if "explain" in d:
+        assert sorted(d["explain"]["cpus"]) == sorted(
+            t["cpu"] for t in d["thread"].values())
+    r = run(["cyclictest", "-q", "-t", "2", "-l", "10", "--explain"])
+    assert r.returncode == 2 and "accepted: --explain with -a or -S" in r.stderr
