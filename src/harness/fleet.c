@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "harness/fleet.h"
 #include "core/json.h"
 #include "core/stats.h"
 
-#define FLEET_MAX_RAW 512
-#define FLEET_MAX 64
+/* Records: a series and its threads' parts (a pair's, a CPU's), for
+ * every iteration; room for 2 series of 256 CPUs over 4 iterations. */
+#define FLEET_MAX_RAW 2048
+#define FLEET_MAX 1024
 
 /* 1 us to 1 s in 1-2-5 steps (then +Inf): fine where RT latencies are. */
 const long long fleet_le_ns[FLEET_NLE] = {
@@ -22,7 +25,9 @@ const long long fleet_le_ns[FLEET_NLE] = {
 };
 
 static const struct fleet_opts *opts;
+static const struct test_ops *const *known;
 static char test_name[24];
+static struct timespec started;
 static struct fleet_rec raw[FLEET_MAX_RAW];	/* every iteration's */
 static int nraw;
 static struct fleet_rec merged[FLEET_MAX];	/* one per test and series */
@@ -37,6 +42,9 @@ int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 		     r->p99, r->p9999, r->p50);
 	for (i = 0; i < FLEET_NLE && n > 0 && (size_t)n < len; i++)
 		n += snprintf(buf + n, len - n, "\t%llu", (unsigned long long)r->le[i]);
+	if (n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, "\t%d\t%d\t%.3f", r->thread, r->cpu,
+			      r->secs);
 	if (n > 0 && (size_t)n + 1 < len) {
 		buf[n++] = '\n';
 		buf[n] = '\0';
@@ -64,6 +72,8 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r)
 		r->le[i] = le;
 		p += used;
 	}
+	if (sscanf(p, "\t%d\t%d\t%lf", &r->thread, &r->cpu, &r->secs) != 3)
+		return -1;
 	return 0;
 }
 
@@ -78,6 +88,8 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	memset(r, 0, sizeof(*r));
 	snprintf(r->test, sizeof(r->test), "%s", test ? test : "");
 	snprintf(r->series, sizeof(r->series), "%s", series);
+	r->thread = -1;
+	r->cpu = -1;
 	r->n = s->n;
 	r->min = s->n ? s->min : 0;
 	r->max = s->n ? s->max : 0;
@@ -95,10 +107,28 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	}
 }
 
-void fleet_begin(const struct fleet_opts *o, const char *test)
+void fleet_begin(const struct fleet_opts *o, const char *test,
+		 const struct test_ops *const *tests)
 {
 	opts = o;
+	known = tests;
+	clock_gettime(CLOCK_MONOTONIC, &started);
 	snprintf(test_name, sizeof(test_name), "%s", test);
+}
+
+double fleet_elapsed(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - started.tv_sec) +
+	       (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+}
+
+static bool same_series(const struct fleet_rec *a, const struct fleet_rec *b)
+{
+	return a->thread == b->thread && !strcmp(a->test, b->test) &&
+	       !strcmp(a->series, b->series);
 }
 
 static void merge(struct fleet_rec *m, const struct fleet_rec *r)
@@ -119,6 +149,10 @@ static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 		m->p9999 = r->p9999;
 	m->avg = n ? (m->avg * (double)m->n + r->avg * (double)r->n) / (double)n : 0;
 	m->n = n;
+	/* Iterations one after another: their times add up. */
+	m->secs += r->secs;
+	if (m->cpu != r->cpu)
+		m->cpu = -1;
 	for (i = 0; i < FLEET_NLE; i++)
 		m->le[i] += r->le[i];
 }
@@ -134,7 +168,7 @@ void fleet_add(const struct fleet_rec *r)
 		snprintf(raw[nraw].test, sizeof(raw[nraw].test), "%s", test_name);
 	r = &raw[nraw++];
 	for (i = 0; i < nmerged; i++)
-		if (!strcmp(merged[i].test, r->test) && !strcmp(merged[i].series, r->series))
+		if (same_series(&merged[i], r))
 			break;
 	if (i == nmerged) {
 		if (nmerged == FLEET_MAX)
@@ -182,7 +216,7 @@ long long fleet_worst(const struct fleet_rec *m)
 	int i, n = 0;
 
 	for (i = 0; i < nraw; i++)
-		if (!strcmp(raw[i].test, m->test) && !strcmp(raw[i].series, m->series))
+		if (same_series(&raw[i], m))
 			v[n++] = raw[i].max;
 	if (!n)
 		return m->max;
@@ -200,9 +234,25 @@ const struct fleet_rec *fleet_raw(int i)
 	return &raw[i];
 }
 
+/* How many threads' parts the series of r has (0: reported whole only). */
+int fleet_threads(const struct fleet_rec *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nmerged; i++)
+		n += merged[i].thread >= 0 && !strcmp(merged[i].test, r->test) &&
+		     !strcmp(merged[i].series, r->series);
+	return n;
+}
+
 const struct fleet_opts *fleet_opts(void)
 {
 	return opts;
+}
+
+const struct test_ops *const *fleet_known(void)
+{
+	return known;
 }
 
 const char *fleet_test(void)

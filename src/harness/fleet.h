@@ -25,8 +25,8 @@ struct json;
 
 /* The settings, embedded in struct test_common (and rtlat suite's). */
 struct fleet_opts {
-	long long max_latency_us;	/* 0: none */
-	long long max_p99_us;		/* 0: none */
+	const char *max_latency;	/* [TEST[/SERIES]=]US,...; NULL: none */
+	const char *max_p99;		/* the same for 99th percentiles */
 	const char *junit;
 	const char *openmetrics;
 	bool lava;
@@ -40,12 +40,14 @@ struct fleet_opts {
 
 /* Thresholds and outputs: every test and rtlat suite. */
 #define FLEET_VERDICT_ENTRIES(f)							\
-	{ 0, "max-latency", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000000, 0,	\
-	  &(f)->max_latency_us,							\
-	  "exit 3 if a maximum latency exceeds US microseconds", NULL, NULL },	\
-	{ 0, "max-p99", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000000, 0,	\
-	  &(f)->max_p99_us,							\
-	  "exit 3 if a 99th percentile exceeds US microseconds", NULL, NULL },	\
+	{ 0, "max-latency", OPT_STRING, OPT_ARG_REQUIRED, "[TEST[/SERIES]=]US,...", \
+	  0, 0, 0, &(f)->max_latency,						\
+	  "exit 3 if a maximum latency exceeds US microseconds (one number, or one per test or series: pmq=50,timer=30)", \
+	  NULL, NULL },								\
+	{ 0, "max-p99", OPT_STRING, OPT_ARG_REQUIRED, "[TEST[/SERIES]=]US,...", \
+	  0, 0, 0, &(f)->max_p99,						\
+	  "exit 3 if a 99th percentile exceeds US microseconds (as --max-latency)", \
+	  NULL, NULL },								\
 	{ 0, "junit", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(f)->junit, "write a JUnit XML report to FILE", NULL, NULL },	\
 	{ 0, "openmetrics", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,	\
@@ -71,10 +73,16 @@ struct fleet_opts {
 #define FLEET_NLE 16
 extern const long long fleet_le_ns[FLEET_NLE];
 
-/* One headline series of one run (of one test: rtlat suite has many). */
+/*
+ * One headline series of one run (of one test: rtlat suite has many), or
+ * one thread's (a pair's, a CPU's) part of it: thread >= 0.
+ */
 struct fleet_rec {
 	char test[24];
 	char series[32];
+	int thread;				/* -1: the whole series */
+	int cpu;				/* -1: several or unknown */
+	double secs;				/* from the run's start to the figure */
 	uint64_t n;
 	long long min, max, p50, p99, p9999;	/* ns */
 	double avg;
@@ -83,6 +91,7 @@ struct fleet_rec {
 
 /* Threshold and baseline judgement of one series. */
 struct fleet_judged {
+	long long lat_us, p99_us;	/* the thresholds that applied; 0: none */
 	const char *failure;		/* NULL: passed */
 	char why[160];
 	long long worst_ns;		/* median over iterations of max */
@@ -95,8 +104,11 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r);
 void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 			  const char *series, const struct stats *s);
 
-/* A run begins: its settings (kept by pointer) and the test's name. */
-void fleet_begin(const struct fleet_opts *o, const char *test);
+/* A run begins: its settings (kept by pointer), the test's name and the
+ * tests whose series thresholds may name (NULL-terminated). */
+struct test_ops;
+void fleet_begin(const struct fleet_opts *o, const char *test,
+		 const struct test_ops *const *known);
 /* Keep a record (results_summary does it for every test). */
 void fleet_add(const struct fleet_rec *r);
 /* Check the option values together: 0, or -1 after the line (exit 2). */
@@ -109,8 +121,8 @@ void fleet_json(struct json *j);
 int fleet_end(const char *prog, int status);
 /* Would fleet_end give 3? (for the JSON's return_code) */
 bool fleet_exceeded(void);
-/* Seconds since fleet_check (the JUnit suite's time). */
-long long fleet_elapsed_s(void);
+/* Seconds since fleet_begin (the JUnit suite's and cases' time). */
+double fleet_elapsed(void);
 
 /* For the writers (fleet_out.c). */
 int fleet_count(void);
@@ -122,9 +134,16 @@ long long fleet_worst(const struct fleet_rec *m);
 int fleet_raw_count(void);
 const struct fleet_rec *fleet_raw(int i);
 const struct fleet_opts *fleet_opts(void);
+int fleet_threads(const struct fleet_rec *r);
+const struct test_ops *const *fleet_known(void);
+
+/* fleet_limits.c: --max-latency and --max-p99 read (0, or -1 after the
+ * line: exit 2) and the threshold of a record (us; 0: none). */
+int fleet_limits_check(const char *prog, struct opt *tbl);
+void fleet_limits(const struct fleet_rec *r, long long *lat_us, long long *p99_us);
 
 /* fleet_out.c */
-int fleet_write_junit(const char *prog, const char *path, long long secs,
+int fleet_write_junit(const char *prog, const char *path, double secs,
 		      int status);
 int fleet_write_openmetrics(const char *prog, const char *path);
 void fleet_print_lava(FILE *f, const char *test, int status);

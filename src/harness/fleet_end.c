@@ -8,32 +8,66 @@
 #include <stdio.h>
 #include "harness/fleet.h"
 
-/* One line per series that failed, and one for the whole when judged. */
+/* "pmq/latency", or a thread's "pmq/latency t1 (CPU 0)". */
+static void rec_name(char *buf, size_t len, const struct fleet_rec *r)
+{
+	int n = snprintf(buf, len, "%s/%s", r->test, r->series);
+
+	if (r->thread >= 0 && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, " t%d", r->thread);
+	if (r->thread >= 0 && r->cpu >= 0 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (CPU %d)", r->cpu);
+}
+
+static void print_baseline(const char *prog, const char *name,
+			   const struct fleet_rec *r, const struct fleet_judged *v)
+{
+	if (v->base_ns >= 0)
+		fprintf(stderr, "%s: %s: worst %.3f us, baseline %.3f us\n",
+			prog, name, v->worst_ns / 1e3, v->base_ns / 1e3);
+	else if (fleet_opts()->baseline && r->thread < 0)
+		fprintf(stderr, "%s: %s: not in the baseline, not judged against it\n",
+			prog, name);
+}
+
+/*
+ * One line per series or thread that failed, and one for the whole. A
+ * series measured by one thread (one pair, one CPU) is that thread: its
+ * part is judged for the fleet outputs but not said twice here.
+ */
 static void print_verdict(const char *prog, bool judged)
 {
 	struct fleet_judged v;
-	int i, failed = 0;
+	int i, nser = 0, failed = 0, nthr = 0, threads = 0;
+	char name[96];
 
 	for (i = 0; i < fleet_count(); i++) {
+		const struct fleet_rec *r = fleet_get(i);
+
+		if (r->thread >= 0 && fleet_threads(r) < 2)
+			continue;
 		fleet_judge(i, &v);
-		if (v.base_ns >= 0)
-			fprintf(stderr, "%s: %s/%s: worst %.3f us, baseline %.3f us\n",
-				prog, fleet_get(i)->test, fleet_get(i)->series,
-				v.worst_ns / 1e3, v.base_ns / 1e3);
-		else if (fleet_opts()->baseline)
-			fprintf(stderr, "%s: %s/%s: not in the baseline, not judged against it\n",
-				prog, fleet_get(i)->test, fleet_get(i)->series);
+		rec_name(name, sizeof(name), r);
+		print_baseline(prog, name, r, &v);
+		nser += r->thread < 0;
+		nthr += r->thread >= 0;
 		if (!v.failure)
 			continue;
-		failed++;
-		fprintf(stderr, "%s: %s/%s: FAIL: %s\n", prog, fleet_get(i)->test,
-			fleet_get(i)->series, v.why);
+		if (r->thread < 0)
+			failed++;
+		else
+			threads++;
+		fprintf(stderr, "%s: %s: FAIL: %s\n", prog, name, v.why);
 	}
 	if (judged && !fleet_count())
 		fprintf(stderr, "%s: verdict: none (no series was measured)\n", prog);
+	else if (judged && nthr)
+		fprintf(stderr, "%s: verdict: %s (%d of %d series and %d of %d threads failed)\n",
+			prog, failed || threads ? "FAIL" : "PASS", failed, nser,
+			threads, nthr);
 	else if (judged)
 		fprintf(stderr, "%s: verdict: %s (%d of %d series failed)\n", prog,
-			failed ? "FAIL" : "PASS", failed, fleet_count());
+			failed ? "FAIL" : "PASS", failed, nser);
 }
 
 int fleet_end(const char *prog, int status)
@@ -43,10 +77,10 @@ int fleet_end(const char *prog, int status)
 
 	if (!o)
 		return status;
-	judged = o->max_latency_us || o->max_p99_us || o->baseline;
+	judged = o->max_latency || o->max_p99 || o->baseline;
 	if (judged || fleet_exceeded())
 		print_verdict(prog, judged);
-	if (o->junit && fleet_write_junit(prog, o->junit, fleet_elapsed_s(), status))
+	if (o->junit && fleet_write_junit(prog, o->junit, fleet_elapsed(), status))
 		status = 1;
 	if (o->openmetrics && fleet_write_openmetrics(prog, o->openmetrics))
 		status = 1;

@@ -9,6 +9,7 @@
  * stopped in an early iteration still leaves its JSON.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
 		  pid_t parent)
 {
-	char line[512];
+	char line[1024];
 	int status, i, from = fleet_raw_count();
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
@@ -40,14 +41,33 @@ static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
 	exit(status);
 }
 
-static void read_recs(int fd)
+/* The child's records, read while it runs: many (a part per CPU) would
+ * fill the pipe and stop it before it ends. */
+struct recs_in {
+	char buf[1 << 18];
+	size_t len;
+};
+
+static void drain(int fd, struct recs_in *in)
 {
-	static char buf[16384];
+	ssize_t got;
+
+	while (in->len < sizeof(in->buf) - 1) {
+		got = read(fd, in->buf + in->len, sizeof(in->buf) - 1 - in->len);
+		if (got > 0)
+			in->len += (size_t)got;
+		else if (got == 0 || errno != EINTR)
+			break;
+	}
+	in->buf[in->len] = '\0';
+}
+
+static void add_recs(struct recs_in *in)
+{
 	char *line, *save;
 	struct fleet_rec r;
 
-	read_text(fd, buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(in->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (!fleet_rec_parse(line, fleet_test(), &r))
 			fleet_add(&r);
 }
@@ -65,11 +85,15 @@ static bool stop_seen(const struct test_run *t)
 static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 			 bool *stopped)
 {
+	static struct recs_in in;
 	pid_t parent = getpid(), pid;
 	int fds[2], status = 0;
 
+	in.len = 0;
 	if (pipe(fds))
 		return 1;
+	/* Read without waiting; the child writes as usual. */
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -86,8 +110,10 @@ static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 			*stopped = true;
 			kill(pid, SIGTERM);
 		}
+		drain(fds[0], &in);
 	}
-	read_recs(fds[0]);
+	drain(fds[0], &in);
+	add_recs(&in);
 	close(fds[0]);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

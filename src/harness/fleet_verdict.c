@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "harness/fleet.h"
 #include "core/json.h"
 
@@ -22,7 +21,6 @@ struct base_rec {
 
 static struct base_rec base[BASE_MAX];
 static int nbase;
-static time_t started;
 
 /* The value of "key": in [p, end), as a number or a string. */
 static int field(const char *p, const char *end, const char *key, char *out, size_t len)
@@ -53,11 +51,13 @@ static int field(const char *p, const char *end, const char *key, char *out, siz
  */
 static int parse_baseline(const char *text)
 {
-	const char *p = strstr(text, "\"fleet\": {"), *end;
+	const char *p = strstr(text, "\"fleet\": {"), *end, *stop;
 	char test[24], series[32], max[32];
 
 	p = p ? strstr(p, "\"series\": [") : NULL;
-	while (p && (p = strchr(p + 1, '{')) != NULL && nbase < BASE_MAX) {
+	/* The whole series only: the array ends before "threads". */
+	stop = p ? strchr(p, ']') : NULL;
+	while (p && (p = strchr(p + 1, '{')) != NULL && p < stop && nbase < BASE_MAX) {
 		end = strchr(p, '}');
 		if (!end || field(p, end, "test", test, sizeof(test)) ||
 		    field(p, end, "series", series, sizeof(series)) ||
@@ -97,7 +97,8 @@ int fleet_check(const char *prog, struct opt *tbl)
 {
 	const struct fleet_opts *o = fleet_opts();
 
-	started = time(NULL);
+	if (fleet_limits_check(prog, tbl))
+		return -1;
 	if (!o || !o->baseline)
 		return 0;
 	return load_baseline(prog, opts_find(tbl, 0, "baseline"), o->baseline);
@@ -108,6 +109,8 @@ static long long base_of(const struct fleet_rec *r)
 	char key[64];
 	int i;
 
+	if (r->thread >= 0)
+		return -1;	/* a baseline holds whole series */
 	snprintf(key, sizeof(key), "%s/%s", r->test, r->series);
 	for (i = 0; i < nbase; i++)
 		if (!strcmp(base[i].key, key))
@@ -125,16 +128,15 @@ void fleet_judge(int i, struct fleet_judged *v)
 	v->why[0] = '\0';
 	v->worst_ns = fleet_worst(r);
 	v->base_ns = base_of(r);
-	if (!o)
-		return;
-	if (o->max_latency_us && r->max > o->max_latency_us * 1000) {
+	fleet_limits(r, &v->lat_us, &v->p99_us);
+	if (v->lat_us && r->max > v->lat_us * 1000) {
 		v->failure = "max-latency";
 		snprintf(v->why, sizeof(v->why), "max %.3f us > --max-latency %lld us",
-			 r->max / 1e3, o->max_latency_us);
-	} else if (o->max_p99_us && r->p99 > o->max_p99_us * 1000) {
+			 r->max / 1e3, v->lat_us);
+	} else if (v->p99_us && r->p99 > v->p99_us * 1000) {
 		v->failure = "max-p99";
 		snprintf(v->why, sizeof(v->why), "p99 %.3f us > --max-p99 %lld us",
-			 r->p99 / 1e3, o->max_p99_us);
+			 r->p99 / 1e3, v->p99_us);
 	} else if (v->base_ns >= 0 &&
 		   (double)v->worst_ns > (double)v->base_ns * (1.0 + tol / 100.0)) {
 		v->failure = "baseline";
@@ -157,6 +159,14 @@ bool fleet_exceeded(void)
 	return false;
 }
 
+static void json_limit(struct json *j, const char *key, long long us)
+{
+	if (us)
+		json_int(j, key, us);
+	else
+		json_null(j, key);
+}
+
 static void json_series(struct json *j, int i)
 {
 	const struct fleet_rec *r = fleet_get(i);
@@ -166,13 +176,20 @@ static void json_series(struct json *j, int i)
 	json_obj_open(j, NULL);
 	json_str(j, "test", r->test);
 	json_str(j, "series", r->series);
+	if (r->thread >= 0) {
+		json_int(j, "thread", r->thread);
+		json_int(j, "cpu", r->cpu);
+	}
 	json_uint(j, "samples", r->n);
+	json_double(j, "seconds", r->secs);
 	json_int(j, "min_ns", r->min);
 	json_double(j, "avg_ns", r->avg);
 	json_int(j, "max_ns", r->max);
 	json_int(j, "p99_ns", r->p99);
 	json_int(j, "p99.99_ns", r->p9999);
 	json_int(j, "worst_ns", v.worst_ns);
+	json_limit(j, "max_latency_us", v.lat_us);
+	json_limit(j, "max_p99_us", v.p99_us);
 	if (v.base_ns >= 0)
 		json_int(j, "baseline_max_ns", v.base_ns);
 	else
@@ -183,31 +200,40 @@ static void json_series(struct json *j, int i)
 	json_obj_close(j);
 }
 
+/* The whole series, then their threads' parts (flat objects both). */
+static void json_records(struct json *j, const char *key, bool threads)
+{
+	int i;
+
+	json_arr_open(j, key);
+	for (i = 0; i < fleet_count(); i++)
+		if ((fleet_get(i)->thread >= 0) == threads)
+			json_series(j, i);
+	json_arr_close(j);
+}
+
+static void json_spec(struct json *j, const char *key, const char *spec)
+{
+	if (spec)
+		json_str(j, key, spec);
+	else
+		json_null(j, key);
+}
+
 void fleet_json(struct json *j)
 {
 	const struct fleet_opts *o = fleet_opts();
-	int i;
 
 	if (!fleet_count())
 		return;
 	json_obj_open(j, "fleet");
 	json_str(j, "verdict", fleet_exceeded() ? "fail" : "pass");
 	json_int(j, "iterations", o ? o->iterations : 1);
-	json_int(j, "max_latency_us", o ? o->max_latency_us : 0);
-	json_int(j, "max_p99_us", o ? o->max_p99_us : 0);
-	if (o && o->baseline)
-		json_str(j, "baseline", o->baseline);
-	else
-		json_null(j, "baseline");
+	json_spec(j, "max_latency", o ? o->max_latency : NULL);
+	json_spec(j, "max_p99", o ? o->max_p99 : NULL);
+	json_spec(j, "baseline", o ? o->baseline : NULL);
 	json_int(j, "tolerance_pct", o ? o->tolerance_pct : 0);
-	json_arr_open(j, "series");
-	for (i = 0; i < fleet_count(); i++)
-		json_series(j, i);
-	json_arr_close(j);
+	json_records(j, "series", false);
+	json_records(j, "threads", true);
 	json_obj_close(j);
-}
-
-long long fleet_elapsed_s(void)
-{
-	return (long long)(time(NULL) - started);
 }

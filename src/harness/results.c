@@ -190,20 +190,29 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 	json_obj_close(j);
 }
 
-void results_summary(const char *series, const struct stats *s)
+void results_summary_part(const char *series, int thread, int cpu,
+			  const struct stats *s)
 {
 	const char *env = getenv("RTLAT_SUMMARY_FD");
 	struct fleet_rec r;
-	char line[512];
+	char line[1024];
 	long long fd;
 	int n;
 
 	/* Kept for the verdict, the fleet outputs and the JSON's "fleet". */
 	fleet_rec_from_stats(&r, NULL, series, s);
+	r.thread = thread;
+	r.cpu = cpu;
+	r.secs = fleet_elapsed();
 	fleet_add(&r);
 	if (!env || parse_ll(env, &fd) || fd < 0)
 		return;
 	n = fleet_rec_format(line, sizeof(line), &r);
 	if (n > 0 && write((int)fd, line, (size_t)n) < 0)
 		return;
+}
+
+void results_summary(const char *series, const struct stats *s)
+{
+	results_summary_part(series, -1, -1, s);
 }

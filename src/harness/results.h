@@ -54,5 +54,10 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
  * min avg max p99 p99.99 p50 le..." (ns, fleet_rec_format) is written to it.
  */
 void results_summary(const char *series, const struct stats *s);
+/* One thread's part of a series (a pair's, a CPU's sampler), reported
+ * after or before the whole: per-thread cases (LAVA t<N>-...), the cpu
+ * label of OpenMetrics. cpu -1: not pinned to one. */
+void results_summary_part(const char *series, int thread, int cpu,
+			  const struct stats *s);
 
 #endif

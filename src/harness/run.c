@@ -228,6 +228,7 @@ void run_nested_free(struct test_run *t)
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
+	const struct test_ops *self[] = { ops, NULL };
 	int status = OPTS_EXIT_USAGE;
 
 	memset(&t, 0, sizeof(t));
@@ -240,7 +241,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		status = 1;
 		goto out_opts;
 	}
-	fleet_begin(&t.common->fleet, ops->name);
+	fleet_begin(&t.common->fleet, ops->name, self);
 	if (run_parse(t.prog, ops->title, t.opts, t.given, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */

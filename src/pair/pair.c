@@ -228,6 +228,12 @@ static void report_summary(const struct pair_run *run)
 		stats_merge(&all, &run->pairs[i].lat);
 	results_summary(pair_series[0], &all);
 	stats_free(&all);
+	/* Each pair's own, measured on its receiver's CPU (rt-tests'
+	 * definitions report them per thread). */
+	for (i = 0; i < run->npairs; i++)
+		results_summary_part(pair_series[0], i,
+				     run->pairs[i].w[ROLE_RECEIVER].cpu,
+				     &run->pairs[i].lat);
 }
 
 /*

@@ -73,6 +73,19 @@ struct opt *suite_options(void)
 	return suite_opts;
 }
 
+/* The tests the suite runs (thresholds name them): not doctor. */
+static const struct test_ops *const *measured(void)
+{
+	static const struct test_ops *list[32];
+	int i, n = 0;
+
+	for (i = 0; tests[i] && n < 31; i++)
+		if (tests[i]->suite_args)
+			list[n++] = tests[i];
+	list[n] = NULL;
+	return list;
+}
+
 /* --only names tests; doctor is a registry row but no measurement. */
 static int check_only(void)
 {
@@ -125,21 +138,26 @@ static long long build_args(const struct test_ops *t, char **av, int *n,
 	return secs;
 }
 
+/* The test's records: its series for the table, its threads' parts
+ * (one per CPU: many on a big machine) for the fleet outputs only. */
 static void read_rows(int fd, const char *test)
 {
-	char buf[4096], *line, *save;
+	static char buf[1 << 18];
+	char *line, *save;
 	struct fleet_rec rec;
 
 	/* A stop signal interrupts read(); the test still reports, so
 	 * read_text goes on until it closes the pipe. */
 	read_text(fd, buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line && nrows < SUITE_MAX_ROWS;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (fleet_rec_parse(line, test, &rec))
+			continue;
+		fleet_add(&rec);
+		if (rec.thread >= 0 || nrows == SUITE_MAX_ROWS)
+			continue;
 		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
 		snprintf(rows[nrows].line, sizeof(rows[nrows].line), "%s", line);
 		nrows++;
-		if (!fleet_rec_parse(line, test, &rec))
-			fleet_add(&rec);
 	}
 }
 
@@ -331,7 +349,7 @@ int suite_main(int argc, char **argv)
 	char dir[4096];
 	int i, rc, failed = 0;
 
-	fleet_begin(&fleet, "suite");
+	fleet_begin(&fleet, "suite", measured());
 	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
 	    fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;

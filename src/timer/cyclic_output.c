@@ -236,7 +236,7 @@ int cyc_report(struct test_run *t, int status)
 	spikes(stdout, run);
 	fflush(stdout);
 	timer_report_end(run);
-	results_summary(t->ops->series[0], &run->whole->all);
+	timer_summary(run, t->ops->series[0]);
 	if (write_json(t, run, status))
 		status = 1;
 	return status;

@@ -496,10 +496,19 @@ static int timer_report(struct test_run *t, int status)
 	timer_report_end(run);
 	if (timer_write_histfile(run))
 		status = 1;
-	results_summary(timer_series[0], &run->whole->all);
+	timer_summary(run, timer_series[0]);
 	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
+}
+
+void timer_summary(const struct timer_run *run, const char *series)
+{
+	int i;
+
+	results_summary(series, &run->whole->all);
+	for (i = 0; i < run->ncpu; i++)
+		results_summary_part(series, i, run->cpu[i].cpu, &run->cpu[i].all);
 }
 
 /* rtlat suite: one more second for the warm-up, summary only, every

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fleet_limits.c - the thresholds of --max-latency and --max-p99: one
+ * number for every series, or one per test or per series
+ * ("pmq=50,timer=30,sync/inversion=2000,100"), since the suite's series
+ * are unlike (response times ~10 ms of work, sync's blocking ~800 us): one
+ * number for all of them fails on any machine. The most specific entry
+ * applies to a series and to its threads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/fleet.h"
+#include "harness/test.h"
+
+#define LIMITS_MAX 32
+#define LIMIT_US_MAX 1000000000LL
+
+struct limit {
+	char test[24];		/* "": any */
+	char series[32];	/* "": any of the test's */
+	long long us;
+};
+
+struct limits {
+	struct limit l[LIMITS_MAX];
+	int n;
+};
+
+static struct limits lat, p99;
+
+static const struct test_ops *find_test(const char *name)
+{
+	const struct test_ops *const *t = fleet_known();
+
+	for (; t && *t; t++)
+		if (!strcmp((*t)->name, name))
+			return *t;
+	return NULL;
+}
+
+static bool has_series(const struct test_ops *t, const char *series)
+{
+	const char *const *s;
+
+	for (s = t->series; s && *s; s++)
+		if (!strcmp(*s, series))
+			return true;
+	return false;
+}
+
+/* What the tests and their series are called, for the error line. */
+static void names(char *buf, size_t len)
+{
+	const struct test_ops *const *t = fleet_known();
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (; t && *t && at < len; t++)
+		if ((*t)->series && (*t)->series[0])
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", (*t)->name);
+}
+
+/* One entry "[TEST[/SERIES]=]US" into *l; NULL, or what is wrong. */
+static const char *parse_entry(char *item, struct limit *l)
+{
+	char *eq = strchr(item, '='), *slash, *end;
+	const struct test_ops *t;
+
+	memset(l, 0, sizeof(*l));
+	if (eq) {
+		*eq = '\0';
+		slash = strchr(item, '/');
+		if (slash)
+			*slash = '\0';
+		t = find_test(item);
+		if (!t || strlen(item) >= sizeof(l->test))
+			return "names no test of this run";
+		if (slash && (!has_series(t, slash + 1) ||
+			      strlen(slash + 1) >= sizeof(l->series)))
+			return "names no series of that test";
+		snprintf(l->test, sizeof(l->test), "%s", item);
+		if (slash)
+			snprintf(l->series, sizeof(l->series), "%s", slash + 1);
+		item = eq + 1;
+	}
+	l->us = strtoll(item, &end, 10);
+	if (end == item || *end || l->us < 1 || l->us > LIMIT_US_MAX)
+		return "is not a number of microseconds";
+	return NULL;
+}
+
+static bool same_key(const struct limit *a, const struct limit *b)
+{
+	return !strcmp(a->test, b->test) && !strcmp(a->series, b->series);
+}
+
+static int parse(const char *prog, struct opt *o, const char *spec,
+		 struct limits *out)
+{
+	char buf[1024], cur[128] = "", why[192], known[256], *item, *save;
+	const char *bad = NULL;
+	int i;
+
+	out->n = 0;
+	if (!spec)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		snprintf(cur, sizeof(cur), "%s", item);
+		if (out->n == LIMITS_MAX)
+			bad = "is one entry too many";
+		else
+			bad = parse_entry(item, &out->l[out->n]);
+		for (i = 0; !bad && i < out->n; i++)
+			if (same_key(&out->l[i], &out->l[out->n]))
+				bad = "is given twice";
+		if (bad)
+			break;
+		out->n++;
+	}
+	if (!bad && out->n)
+		return 0;
+	names(known, sizeof(known));
+	/* One entry: the value is the whole story; in a list, which one. */
+	if (!strpbrk(spec, ",="))
+		snprintf(why, sizeof(why), "; ");
+	else
+		snprintf(why, sizeof(why), " ('%s' %s); ", cur, bad ? bad : "is empty");
+	opts_error(prog, o, "'%s' is not accepted%saccepted: an integer from 1 to %lld (microseconds), or a comma-separated list of [TEST[/SERIES]=]US with TEST one of: %s",
+		   spec, why, LIMIT_US_MAX, known);
+	return -1;
+}
+
+int fleet_limits_check(const char *prog, struct opt *tbl)
+{
+	const struct fleet_opts *o = fleet_opts();
+
+	if (!o)
+		return 0;
+	if (parse(prog, opts_find(tbl, 0, "max-latency"), o->max_latency, &lat))
+		return -1;
+	return parse(prog, opts_find(tbl, 0, "max-p99"), o->max_p99, &p99);
+}
+
+/* The most specific entry: TEST/SERIES, then TEST, then a bare number. */
+static long long lookup(const struct limits *ls, const struct fleet_rec *r)
+{
+	int i, best = -1, rank, best_rank = -1;
+
+	for (i = 0; i < ls->n; i++) {
+		const struct limit *l = &ls->l[i];
+
+		if ((l->test[0] && strcmp(l->test, r->test)) ||
+		    (l->series[0] && strcmp(l->series, r->series)))
+			continue;
+		rank = !!l->test[0] + !!l->series[0];
+		if (rank > best_rank) {
+			best = i;
+			best_rank = rank;
+		}
+	}
+	return best < 0 ? 0 : ls->l[best].us;
+}
+
+void fleet_limits(const struct fleet_rec *r, long long *lat_us, long long *p99_us)
+{
+	*lat_us = lookup(&lat, r);
+	*p99_us = lookup(&p99, r);
+}
