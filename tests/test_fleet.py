@@ -5,6 +5,7 @@ real short run and read by a real parser."""
 import json
 import os
 import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -40,8 +41,12 @@ def test_every_subcommand_has_the_fleet_options(name):
 
 
 @pytest.mark.parametrize("args,msg", [
-    (["--max-latency", "0"], "option --max-latency: '0' is not accepted; accepted: an integer from 1 to 1000000000"),
+    (["--max-latency", "0"], "option --max-latency: '0' is not accepted; accepted: an integer from 1 to 1000000000 (microseconds), or a comma-separated list of [TEST[/SERIES]=]US with TEST one of: pmq"),
     (["--max-p99", "x"], "option --max-p99: 'x' is not accepted; accepted: an integer from 1"),
+    (["--max-latency", "timer=5"], "option --max-latency: 'timer=5' is not accepted ('timer=5' names no test of this run); accepted:"),
+    (["--max-latency", "pmq/nope=5"], "('pmq/nope=5' names no series of that test)"),
+    (["--max-p99", "pmq=5,pmq=6"], "('pmq=6' is given twice)"),
+    (["--max-latency", "pmq=0"], "('pmq=0' is not a number of microseconds)"),
     (["--tolerance", "-1"], "option --tolerance: '-1' is not accepted; accepted: an integer from 0 to 10000"),
     (["--iterations", "0"], "option --iterations: '0' is not accepted; accepted: an integer from 1 to 1000"),
     (["--junit", "/nonexistent/j.xml"], "option --junit: cannot write '/nonexistent/j.xml'"),
@@ -65,16 +70,26 @@ def test_baseline_must_hold_rtlat_figures(tmp_path):
 
 
 def props_of(case):
-    """A testcase's <properties> (pytest's record_property layout, which
-    Jenkins and GitLab read; junitparser has them on suites only)."""
-    return {p.get("name"): p.get("value") for p in case._elem.iter("property")}
+    """A testcase's figures: "key value" lines of its <system-out>, where
+    the Jenkins/Ant schema lets a case carry text."""
+    out = case._elem.find("system-out").text
+    return dict(ln.split(" ", 1) for ln in out.splitlines())
+
+
+def suite_props(suite):
+    """What the run is compared by, at suite level as the schema wants."""
+    return {p.get("name"): p.get("value") for p in suite._elem.iter("property")}
 
 
 def check_junit(path, classname, failed_type=None):
     xml = junitparser.JUnitXml.fromfile(str(path))
     cases = [c for suite in xml for c in suite]
     assert cases, "no testcase"
+    for suite in xml:
+        props = suite_props(suite)
+        assert {"rtlat_version", "kernel", "preemption"} <= set(props)
     for c in cases:
+        assert float(c._elem.get("time")) > 0, c.name
         assert c.classname == classname or c.classname.startswith("rtlat.")
         props = props_of(c)
         assert {"samples", "min_us", "avg_us", "p99_us", "max_us"} <= set(props)
@@ -96,8 +111,12 @@ def check_openmetrics(path, test, samples=None):
     assert hist.type == "histogram"
     by = {}
     for s in hist.samples:
-        assert s.labels["test"] == test and s.labels["host"]
-        by.setdefault(s.name, []).append(s)
+        assert s.labels["test"] == test and "host" not in s.labels
+        if s.labels["thread"] == "all":
+            assert s.labels["cpu"] == "all"
+            by.setdefault(s.name, []).append(s)
+        else:
+            assert s.labels["cpu"] == "any" or s.labels["cpu"].isdigit()
     buckets = by["rtlat_latency_seconds_bucket"]
     les = [float(s.labels["le"]) for s in buckets]
     assert les == sorted(les) and les[-1] == float("inf")
@@ -107,10 +126,16 @@ def check_openmetrics(path, test, samples=None):
     assert counts[-1] == count
     if samples:
         assert count == samples
-    mx = fams["rtlat_latency_max_seconds"].samples[0].value
-    mn = fams["rtlat_latency_min_seconds"].samples[0].value
-    assert 0 < mn <= mx < 10        # seconds, not nanoseconds
-    assert fams["rtlat_latency_p99_seconds"].type == "gauge"
+    q = {s.labels["quantile"]: s.value
+         for s in fams["rtlat_latency_quantile_seconds"].samples
+         if s.labels["thread"] == "all"}
+    assert list(q) == ["0", "0.5", "0.99", "0.9999", "1"]
+    assert 0 < q["0"] <= q["0.5"] <= q["0.99"] <= q["1"] < 10  # s, not ns
+    info = fams["rtlat_info"].samples[0].labels
+    assert info["test"] == test and info["kernel"] == os.uname().release
+    assert info["preemption"] and info["version"]
+    stamp = fams["rtlat_run_timestamp_seconds"].samples[0].value
+    assert abs(stamp - time.time()) < 600
     return fams
 
 
@@ -133,11 +158,15 @@ def test_threshold_exceeded_exits_3_with_every_output(tmp_path, leakcheck):
     s = d["fleet"]["series"][0]
     assert (s["test"], s["series"], s["samples"], s["result"]) == ("pmq", "latency", 300, "fail")
     lines = lava_lines(r.stdout)
-    assert all(lines) and len(lines) == 5
+    assert all(lines) and len(lines) == 9
     res = {m["name"]: m["result"] for m in lines}
+    # rt-tests' definitions name a thread's figures t<N>-<figure>-latency;
+    # the run fails with its threshold, as the exit status 3 does
     assert res == {"pmq-latency-min": "pass", "pmq-latency-avg": "pass",
                    "pmq-latency-p99": "pass", "pmq-latency-max": "fail",
-                   "pmq-run": "pass"}
+                   "t0-min-latency": "pass", "t0-avg-latency": "pass",
+                   "t0-p99-latency": "pass", "t0-max-latency": "fail",
+                   "pmq-run": "fail"}
     assert not list(tmp_path.glob("*.tmp*"))
     leakcheck()
 
@@ -216,7 +245,8 @@ def test_suite_thresholds_and_outputs(tmp_path, leakcheck):
     assert check_junit(j, "rtlat.svsem", "max-latency")[0].classname == "rtlat.svsem"
     check_openmetrics(om, "svsem")
     res = {m["name"]: m["result"] for m in lava_lines(r.stdout)}
-    assert res["svsem-latency-max"] == "fail" and res["suite-run"] == "pass"
+    assert res["svsem-latency-max"] == "fail" and res["suite-run"] == "fail"
+    assert res["svsem-t0-max-latency"] == "fail"
     leakcheck()
 
 
@@ -233,15 +263,19 @@ def test_lava_definition_runs_with_a_stub(tmp_path, leakcheck):
     stubdir.mkdir()
     (stubdir / "lava-test-case").write_text(STUB)
     (stubdir / "lava-test-case").chmod(0o755)
-    params = dict(d["params"], RTLAT=RTLAT, TEST="pmq", ARGS="-l 200 -q -i 500",
-                  MAX_LATENCY="1")
+    params = dict(d["params"], RTLAT=RTLAT, TEST="pmq", ARGS="-l 200 -i 500",
+                  MAX_LATENCY="1", DURATION="10s", SKIP_INSTALL="true")
     record = tmp_path / "record"
     env = dict(os.environ, **{k: str(v) for k, v in params.items()},
                PATH=f"{stubdir}:{os.environ['PATH']}", LAVA_RECORD=str(record))
     script = "\n".join(d["run"]["steps"]) + "\n"
+    # LAVA runs the steps at the top of the definition's repository
+    shutil.copytree(ROOT / "lava", tmp_path / "lava")
     r = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+    out = tmp_path / "lava" / "output"
+    assert json.loads((out / "rtlat-pmq.json").read_text())["return_code"] == 3
     calls = record.read_text().splitlines()
     got = {}
     for c in calls:
@@ -251,7 +285,9 @@ def test_lava_definition_runs_with_a_stub(tmp_path, leakcheck):
     assert got["pmq-latency-max"][0] == "fail"
     assert got["pmq-latency-min"][0] == "pass"
     assert float(got["pmq-latency-min"][1]) <= float(got["pmq-latency-max"][1])
-    assert got["pmq-run"] == ("pass", None)
+    assert got["t0-max-latency"][0] == "fail"
+    assert got["pmq-run"] == ("fail", None)
+    assert len(calls) == 9 == len((out / "result.txt").read_text().splitlines())
     leakcheck()
 
 
@@ -297,3 +333,65 @@ def test_determinism_tests_are_judged_too(argv):
     r = run(argv + ["--max-latency", "1"])
     assert r.returncode == 3, r.stderr
     assert re.search(r"FAIL: max [\d.]+ us > --max-latency 1 us", r.stderr), r.stderr
+
+
+def test_thresholds_per_test_and_series_in_a_suite(tmp_path, leakcheck):
+    """Unlike series get their own numbers: one failing test does not
+    fail the other; the most specific entry applies to a series."""
+    res = tmp_path / "res"
+    r = run(["suite", "--only", "svsem,sync", "--duration", "1", "-o", str(res),
+             "--max-latency", "svsem=1,sync=1000000,sync/cost=1", "--lava"],
+            timeout=90)
+    assert r.returncode == 3, r.stderr
+    fails = re.findall(r"^rtlat suite: (\S+): FAIL", r.stderr, re.M)
+    assert "svsem/latency" in fails and "sync/cost" in fails
+    assert not [f for f in fails if f.startswith("sync/") and f != "sync/cost"]
+    lines = {m["name"]: m["result"] for m in lava_lines(r.stdout)}
+    assert lines["svsem-latency-max"] == "fail" and lines["sync-cost-max"] == "fail"
+    assert lines["sync-blocking-max"] == "pass"
+    leakcheck()
+
+
+def test_every_cpu_is_a_case(tmp_path, leakcheck):
+    """timer -c all: a case per CPU (t<N> as rt-tests' definitions), with
+    its CPU in the JUnit figures and the OpenMetrics cpu label."""
+    j, om = tmp_path / "j.xml", tmp_path / "m.prom"
+    ncpu = len(os.sched_getaffinity(0))
+    r = run(["timer", "-c", "all", "-T", "1", "-q", "--max-latency", "1000000",
+             "--junit", str(j), "--openmetrics", str(om), "--lava"])
+    assert r.returncode == 0, r.stderr
+    names = {m["name"] for m in lava_lines(r.stdout)}
+    for n in range(ncpu):
+        assert {f"t{n}-min-latency", f"t{n}-max-latency"} <= names
+    cases = check_junit(j, "rtlat.timer")
+    if ncpu > 1:
+        per = {c.name: props_of(c) for c in cases if "." in c.name}
+        assert len(per) == ncpu
+        assert sorted(int(p["cpu"]) for p in per.values()) == list(range(ncpu))
+    fams = check_openmetrics(om, "timer")
+    cpus = {s.labels["cpu"] for s in fams["rtlat_latency_quantile_seconds"].samples}
+    assert cpus == {"all"} | {str(n) for n in range(ncpu)}
+    leakcheck()
+
+
+def test_bad_threshold_list_is_one_line_naming_the_tests():
+    r = run(["suite", "--max-latency", "nosuch=5"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1
+    assert "'nosuch=5' names no test of this run" in r.stderr
+    assert "TEST one of: pmq, sigwait" in r.stderr
+
+
+def test_json_records_the_thresholds_that_applied(tmp_path):
+    js = tmp_path / "r.json"
+    r = run(["pmq", "-t", "2", "-l", "200", "-q", "-i", "500", "--max-latency",
+             "pmq=1000000", "--max-p99", "500000", "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    f = json.loads(js.read_text())["fleet"]
+    assert (f["max_latency"], f["max_p99"]) == ("pmq=1000000", "500000")
+    assert (f["max_latency_us"], f["max_p99_us"]) == (None, 500000)
+    assert [s["series"] for s in f["series"]] == ["latency"]
+    assert [(t["thread"], t["samples"]) for t in f["threads"]] == [(0, 200), (1, 200)]
+    for s in f["series"] + f["threads"]:
+        assert (s["max_latency_us"], s["max_p99_us"]) == (1000000, 500000)
+        assert s["result"] == "pass" and s["seconds"] > 0

@@ -2,7 +2,7 @@
 /*
  * fleet_limits.c - the thresholds of --max-latency and --max-p99: one
  * number for every series, or one per test or per series
- * ("pmq=50,timer=30,sync/inversion=2000,100"), since the suite's series
+ * ("pmq=50,timer=30,sync/blocking=2000,100"), since the suite's series
  * are unlike (response times ~10 ms of work, sync's blocking ~800 us): one
  * number for all of them fails on any machine. The most specific entry
  * applies to a series and to its threads.

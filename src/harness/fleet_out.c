@@ -102,6 +102,14 @@ static void junit_props(FILE *f)
 	fprintf(f, "    </properties>\n");
 }
 
+/* A series measured by one thread is that thread: one case, not two. */
+static bool junit_kept(int i)
+{
+	const struct fleet_rec *r = fleet_get(i);
+
+	return r->thread < 0 || fleet_threads(r) > 1;
+}
+
 struct junit_count {
 	int cases, failures;
 	double secs;
@@ -115,7 +123,7 @@ static void junit_count(const char *test, struct junit_count *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < fleet_count(); i++) {
-		if (strcmp(fleet_get(i)->test, test))
+		if (strcmp(fleet_get(i)->test, test) || !junit_kept(i))
 			continue;
 		fleet_judge(i, &v);
 		c->cases++;
@@ -139,7 +147,7 @@ static void junit_suite(FILE *f, const char *test, const char *stamp)
 	fprintf(f, "\">\n");
 	junit_props(f);
 	for (i = 0; i < fleet_count(); i++)
-		if (!strcmp(fleet_get(i)->test, test))
+		if (!strcmp(fleet_get(i)->test, test) && junit_kept(i))
 			junit_case(f, i);
 	fprintf(f, "  </testsuite>\n");
 }
@@ -181,13 +189,16 @@ int fleet_write_junit(const char *prog, const char *path, double secs,
 	char stamp[32];
 	time_t now = time(NULL);
 	int i, failures = 0, errors = status == 1;
-	int cases = fleet_count() + (errors || !fleet_count());
+	int cases = errors || !fleet_count();
 	FILE *f = outfile_open(&of, prog, "--junit", path);
 
 	if (!f)
 		return -1;
 	for (i = 0; i < fleet_count(); i++) {
+		if (!junit_kept(i))
+			continue;
 		fleet_judge(i, &v);
+		cases++;
 		failures += v.failure != NULL;
 	}
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", gmtime(&now));

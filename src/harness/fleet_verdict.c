@@ -220,6 +220,23 @@ static void json_spec(struct json *j, const char *key, const char *spec)
 		json_null(j, key);
 }
 
+/* One number for every series: that number; none: 0; a list: null. */
+static void json_bare(struct json *j, const char *key, const char *spec)
+{
+	char *end;
+	long long us;
+
+	if (!spec) {
+		json_int(j, key, 0);
+		return;
+	}
+	us = strtoll(spec, &end, 10);
+	if (end != spec && !*end)
+		json_int(j, key, us);
+	else
+		json_null(j, key);
+}
+
 void fleet_json(struct json *j)
 {
 	const struct fleet_opts *o = fleet_opts();
@@ -231,6 +248,9 @@ void fleet_json(struct json *j)
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);
+	/* The keys of before per-test thresholds, for the readers of then. */
+	json_bare(j, "max_latency_us", o ? o->max_latency : NULL);
+	json_bare(j, "max_p99_us", o ? o->max_p99 : NULL);
 	json_spec(j, "baseline", o ? o->baseline : NULL);
 	json_int(j, "tolerance_pct", o ? o->tolerance_pct : 0);
 	json_records(j, "series", false);
