@@ -126,6 +126,8 @@ static int parse(const char *prog, struct opt *o, const char *spec,
 	/* One entry: the value is the whole story; in a list, which one. */
 	if (!strpbrk(spec, ",="))
 		snprintf(why, sizeof(why), "; ");
+	else if (!bad)
+		snprintf(why, sizeof(why), " (no entry in it); ");
 	else
 		snprintf(why, sizeof(why), " ('%s' %s); ", cur, bad ? bad : "is empty");
 	opts_error(prog, o, "'%s' is not accepted%saccepted: an integer from 1 to %lld (microseconds), or a comma-separated list of [TEST[/SERIES]=]US with TEST one of: %s",

@@ -2,8 +2,11 @@
 /* test_fleet.c - the fleet records on known inputs: OpenMetrics bucket
  * counts from a histogram, the summary line both ways, merging and the
  * median worst figure over iterations, thresholds. */
+#include <stdio.h>
 #include <string.h>
 #include "harness/fleet.h"
+#include "harness/test.h"
+#include "core/opts.h"
 #include "core/stats.h"
 #include "unit.h"
 
@@ -60,15 +63,35 @@ UNIT_TEST(fleet_line_round_trip)
 	CHECK(fleet_rec_format(line, 20, &r) == -1);
 }
 
+/* The fleet rows of a table, as every test's has them. */
+static struct fleet_opts fo;
+static struct opt fleet_tbl[] = {
+	FLEET_VERDICT_ENTRIES(&fo),
+	{ 0 }
+};
+
+/* A test that declares two series, as thresholds may name them. */
+static const char *const pmq_series[] = { "latency", "other", NULL };
+static const struct test_ops pmq_ops = { .name = "pmq", .series = pmq_series };
+static const struct test_ops *const known[] = { &pmq_ops, NULL };
+
+static int begin(const char *lat)
+{
+	memset(&fo, 0, sizeof(fo));
+	fo.max_latency = lat;
+	fo.tolerance_pct = 10;
+	fleet_begin(&fo, "pmq", known);
+	return fleet_check("unit", fleet_tbl);
+}
+
 UNIT_TEST(fleet_iterations_and_threshold)
 {
 	static const long long a[] = { 1000, 5000 }, b[] = { 1000, 30000 },
 			       c[] = { 2000, 8000 };
-	static struct fleet_opts o = { .max_latency_us = 20, .tolerance_pct = 10 };
 	struct fleet_judged v;
 	struct fleet_rec r;
 
-	fleet_begin(&o, "pmq");
+	CHECK(begin("20") == 0);
 	rec_of(&r, "latency", a, 2);
 	fleet_add(&r);
 	rec_of(&r, "latency", b, 2);
@@ -86,7 +109,40 @@ UNIT_TEST(fleet_iterations_and_threshold)
 	CHECK(!strcmp(v.why, "max 30.000 us > --max-latency 20 us"));
 	CHECK_EQ_LL(v.base_ns, -1);
 	CHECK(fleet_exceeded());
-	o.max_latency_us = 40;
+	fo.max_latency = "40";
+	CHECK(fleet_check("unit", fleet_tbl) == 0);
 	CHECK(!fleet_exceeded());
-	fleet_begin(NULL, "");
+}
+
+/* The most specific entry applies: TEST/SERIES, then TEST, then a bare
+ * number; a thread's part takes its series' number. */
+UNIT_TEST(fleet_limits_per_test_and_series)
+{
+	struct fleet_rec r;
+	long long lat, p99;
+
+	CHECK(begin("5,pmq=20,pmq/other=40") == 0);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.test, sizeof(r.test), "pmq");
+	snprintf(r.series, sizeof(r.series), "latency");
+	r.thread = 3;
+	fleet_limits(&r, &lat, &p99);
+	CHECK_EQ_LL(lat, 20);
+	CHECK_EQ_LL(p99, 0);
+	snprintf(r.series, sizeof(r.series), "other");
+	fleet_limits(&r, &lat, &p99);
+	CHECK_EQ_LL(lat, 40);
+	snprintf(r.test, sizeof(r.test), "timer");
+	fleet_limits(&r, &lat, &p99);
+	CHECK_EQ_LL(lat, 5);
+	CHECK(begin("pmq=20") == 0);
+	fleet_limits(&r, &lat, &p99);
+	CHECK_EQ_LL(lat, 0);	/* a test with no entry is not judged */
+	CHECK(begin("timer=20") == -1);
+	CHECK(begin("pmq/nope=20") == -1);
+	CHECK(begin("pmq=1,pmq=2") == -1);
+	CHECK(begin("pmq=") == -1);
+	CHECK(begin("0") == -1);
+	CHECK(begin(",") == -1);
+	fleet_begin(NULL, "", NULL);
 }
