@@ -154,8 +154,8 @@ static long long lookup(const struct limits *ls, const struct fleet_rec *r)
 	for (i = 0; i < ls->n; i++) {
 		const struct limit *l = &ls->l[i];
 
-		if ((l->test[0] && strcmp(l->test, r->test)) ||
-		    (l->series[0] && strcmp(l->series, r->series)))
+		if ((l->test[0] && strcmp(l->test, r->test) != 0) ||
+		    (l->series[0] && strcmp(l->series, r->series) != 0))
 			continue;
 		rank = !!l->test[0] + !!l->series[0];
 		if (rank > best_rank) {

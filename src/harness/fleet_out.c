@@ -123,7 +123,7 @@ static void junit_count(const char *test, struct junit_count *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < fleet_count(); i++) {
-		if (strcmp(fleet_get(i)->test, test) || !junit_kept(i))
+		if (strcmp(fleet_get(i)->test, test) != 0 || !junit_kept(i))
 			continue;
 		fleet_judge(i, &v);
 		c->cases++;
