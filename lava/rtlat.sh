@@ -126,9 +126,10 @@ background_stop() {
 		n=$((n + 1))
 	done
 	pg=$(cat "${BG_PGID}" 2> /dev/null)
-	[ -n "${pg}" ] && kill -TERM -- "-${pg}" 2> /dev/null
+	# "kill -SIG -PGID": dash's kill takes no "--" after -SIG.
+	[ -n "${pg}" ] && kill -TERM "-${pg}" 2> /dev/null
 	sleep 0.2
-	[ -n "${pg}" ] && kill -KILL -- "-${pg}" 2> /dev/null
+	[ -n "${pg}" ] && kill -KILL "-${pg}" 2> /dev/null
 	wait "${BG_PID}" 2> /dev/null
 	rm -f "${BG_PGID}"
 	echo "background load stopped"
@@ -197,9 +198,10 @@ cases() {
 	fi
 }
 
-[ "$(id -u)" = 0 ] || { mkdir -p "${OUTPUT}"; give_up "please run this script as root"; }
+# An earlier run's cases are removed first, whatever this run comes to.
 mkdir -p "${OUTPUT}"
 rm -f "${RESULT_FILE}"
+[ "$(id -u)" = 0 ] || give_up "please run this script as root"
 find_rtlat || give_up "no rtlat: '${RTLAT}' is not on the PATH nor built (see ${OUTPUT}/build.log)"
 "${RTLAT}" --version || give_up "'${RTLAT}' does not run"
 
