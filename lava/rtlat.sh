@@ -39,7 +39,7 @@ Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
   DURATION     per test, N[s|m|h|d] (default 30s)
   MAX_LATENCY, MAX_P99
                microseconds: one number for a single test, or per test
-               or series: pmq=50,timer=30,sync/inversion=2000
+               or series: pmq=50,timer=30,sync/blocking=2000
 EOF
 	exit 2
 }
