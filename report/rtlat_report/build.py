@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from . import plots
 from .alerts import cell, comparison_warnings, differing_settings, \
-    lost_samples
+    lost_samples, plural
 from .explain import doctor_blocks, explain_section
 from .document import Alert, Document, Figure, Note, Section, Table
 from .model import PERCENTILES, last_round, merge
@@ -475,10 +475,6 @@ def request_blocks(key, members, compare, rule):
         out.append(loads_comparison(members, rule))
     out += [round_table(key, r, t) for _, r, t in members]
     return out
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def round_name(r):
