@@ -198,8 +198,11 @@ def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
         rows = table(tree, f"{t}: percentiles")
         ratio = [row for row in rows if row[1] == "ratio"]
         assert len(ratio) == 1 and ratio[0][0] == "rt / stock"
-        assert all(c == "–" or re.fullmatch(r"×\d+\.\d\d", c)
-                   for c in ratio[0][2:])
+        # samples: the ratio alone; each latency figure: ratio + verdict
+        assert re.fullmatch(r"×\d+\.\d\d", ratio[0][2])
+        assert all(c == "–" or re.fullmatch(
+            r"×\d+\.\d\d (regression|improvement|within noise|n too small)",
+            c) for c in ratio[0][3:])
         diff = table(section(tree, f"test-{t}"), "Settings that differ")
         assert ["priority", "99", "80"] in diff
     # The timer run with RTD lines beside its JSON has the per-second plot.
@@ -207,7 +210,7 @@ def test_comparison_overlays_runs_and_shows_ratios_and_differences(tmp_path):
     assert len(table(tree, "Summary")) == 1 + 4 * 3 + 5 + 3
     loads = table(tree, "Response Time and Total Jitter per load count")
     assert loads[0][1:3] == ["stock response avg", "stock response max"]
-    assert re.search(r"\(×\d+\.\d\d\)", loads[1][5])
+    assert re.search(r"\(×\d+\.\d\d [a-z ]+\)", loads[1][5])
     differs = [row[0] for row in table(tree, "System snapshot")]
     assert "kernel command line" in differs
 

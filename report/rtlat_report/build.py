@@ -7,15 +7,16 @@ import re
 from dataclasses import replace
 
 from . import plots
+from .alerts import cell, comparison_warnings, differing_settings, \
+    lost_samples, plural
 from .explain import doctor_blocks, explain_section
-from .document import Document, Figure, Note, Section, Table
+from .document import Alert, Document, Figure, Note, Section, Table
 from .model import PERCENTILES, last_round, merge
 from .plots import fmt_us
+from .verdict import FIGURES, Rule
 
 STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
     ["max", "overflow"]
-# Settings that differ between any two runs without meaning anything.
-VOLATILE = re.compile(r"(^|\.)(port|server|tid|json|cmdline)$")
 
 
 def ratio(a, b):
@@ -35,14 +36,16 @@ def stat_row(d):
         [str(d.overflow) if d.bucket_ns else "–"]
 
 
-def ratio_row(base, d):
+def ratio_row(base, d, rule):
+    """A later run's ratio to the first, each latency figure with its
+    verdict beside it: (cells, cell classes, {figure: Verdict})."""
+    n = len(STAT_HEADER)
     if base is None or d is None or not base.samples or not d.samples:
-        return ["–"] * len(STAT_HEADER)
-    vals = [(x.min_ns, x.avg_ns, x.stddev_ns) +
-            tuple(x.percentile(p) for p in PERCENTILES) + (x.max_ns,)
-            for x in (base, d)]
-    return [ratio(base.samples, d.samples)] + \
-        [ratio(a, b) for a, b in zip(*vals)] + ["–"]
+        return ["–"] * n, [""] * n, {}
+    judged = rule.judge_all(base, d)
+    return ([ratio(base.samples, d.samples)] +
+            [judged[f].text() for f in FIGURES] + ["–"],
+            [""] + [judged[f].css for f in FIGURES] + [""], judged)
 
 
 def groups(runs):
@@ -59,13 +62,14 @@ def groups(runs):
                  if k in r.tests]) for k in sorted(keys, key=rank.get)]
 
 
-def build(runs, title, generated):
+def build(runs, title, generated, rule=None):
+    rule = rule or Rule()
     doc = Document(title=title, generated=generated)
     grouped = groups(runs)
-    doc.sections.append(overview(runs, grouped))
+    doc.sections.append(overview(runs, grouped, rule))
     doc.sections.append(system_section(runs))
     for key, members in grouped:
-        doc.sections.append(test_section(key, members, len(runs) > 1))
+        doc.sections.append(test_section(key, members, len(runs) > 1, rule))
         doc.sections += explain_sections(key, members, len(runs) > 1)
     return doc
 
@@ -84,30 +88,69 @@ def explain_sections(key, members, compare):
     return out
 
 
-def overview(runs, grouped):
+def overview(runs, grouped, rule):
     s = Section("overview", "Overview")
+    s.blocks += alert_blocks(runs, grouped)
     s.blocks.append(Table("Inputs", ["run", "path", "tests", "host",
                                      "kernel", "preemption", "tool"],
                           [input_row(r) for r in runs], numeric_from=99))
     s.blocks += doctor_blocks(runs)
     s.blocks += [Note(w, "warn") for w in warnings(runs)]
     header = ["test", "run", "series"] + STAT_HEADER
-    rows, cls = [], []
+    rows, cls, marks, verdicts = [], [], [], []
     for key, members in grouped:
         base = dict(members[0][2].headlines())
         for n, (_, run, t) in enumerate(members):
             for name, d in t.headlines():
                 rows.append([key, run.label, name] + stat_row(d))
                 cls.append("")
+                marks.append([])
                 if n and len(members) > 1 and name in base:
-                    rows.append([key, f"{run.label} / {members[0][1].label}",
-                                 f"ratio ({name})" if not t.alike else "ratio"]
-                                + ratio_row(base[name], d))
+                    vs = f"{run.label} / {members[0][1].label}"
+                    cells, css, judged = ratio_row(base[name], d, rule)
+                    rows.append([key, vs, f"ratio ({name})" if not t.alike
+                                 else "ratio"] + cells)
                     cls.append("ratio")
+                    marks.append(["", "", ""] + css)
+                    verdicts.append([key, vs, name, judged])
+    if verdicts:
+        s.blocks.append(verdict_table(verdicts, rule))
     s.blocks.append(Table("Summary: every sample of each test (request: "
                           "Response Time of the most loaded round), µs",
-                          header, rows, cls, numeric_from=3))
+                          header, rows, cls, numeric_from=3,
+                          cell_class=marks))
     return s
+
+
+def alert_blocks(runs, grouped):
+    """The Overview's warning boxes: runs compared that are not alike, and
+    samples lost or beyond the histogram."""
+    out = []
+    unlike = comparison_warnings(grouped) if len(runs) > 1 else []
+    if unlike:
+        out.append(Alert("the compared runs are not alike", unlike,
+                         "alert-unlike"))
+    lost = lost_samples(runs)
+    if lost:
+        out.append(Alert("overruns and histogram overflows", lost,
+                         "alert-lost"))
+    return out
+
+
+def verdict_table(verdicts, rule):
+    """Per test and later run: which figures regressed, improved, stayed
+    within noise or had too few samples to say."""
+    words = ("regression", "improvement", "within noise", "n too small")
+    rows, marks = [], []
+    for key, vs, name, judged in verdicts:
+        by = {w: [f for f, v in judged.items() if v.word == w] for w in words}
+        rows.append([key, vs, name] + [", ".join(by[w]) or "–"
+                                       for w in words])
+        marks.append(["", "", "", "v-regression" if by[words[0]] else "",
+                      "v-improvement" if by[words[1]] else "", "", ""])
+    return Table(f"Verdicts (later run against the first; {rule.describe()})",
+                 ["test", "runs", "series"] + list(words), rows,
+                 numeric_from=99, cell_class=marks)
 
 
 def first_system(run):
@@ -198,14 +241,6 @@ def rt_detail(run, key):
     return ", ".join(sorted(vals)) or "–"
 
 
-def cell(v):
-    if v is None or v == "":
-        return "–"
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v) or "–"
-    return str(v)
-
-
 def system_section(runs):
     s = Section("system", "System")
     systems = [first_system(r) for r in runs]
@@ -230,7 +265,7 @@ def diff_class(values):
     return "differs" if len(set(values)) > 1 else ""
 
 
-def test_section(key, members, compare):
+def test_section(key, members, compare, rule):
     t0 = members[0][2]
     s = Section(f"test-{slug(key)}", f"{key} ({t0.kind})")
     s.blocks.append(Table("Runs", ["run", "tool", "command", "started",
@@ -245,9 +280,9 @@ def test_section(key, members, compare):
         s.blocks += [Note(f"{r.label}: {w}", "warn")
                      for w in test_warnings(t)]
     if t0.kind == "request":
-        s.blocks += request_blocks(key, members, compare)
+        s.blocks += request_blocks(key, members, compare, rule)
     else:
-        s.blocks += dist_blocks(key, members, compare)
+        s.blocks += dist_blocks(key, members, compare, rule)
         if t0.kind == "timer":
             s.blocks += timer_blocks(key, members)
     return s
@@ -261,12 +296,9 @@ def settings_tables(members):
     keys = []
     for _, _, t in members:
         keys += [k for k in t.settings if k not in keys]
-    rows, diff = [], []
-    for k in keys:
-        vals = [cell(t.settings.get(k)) for _, _, t in members]
-        rows.append([k] + vals)
-        if len(set(vals)) > 1 and not VOLATILE.search(k):
-            diff.append(rows[-1])
+    rows = [[k] + [cell(t.settings.get(k)) for _, _, t in members]
+            for k in keys]
+    diff = [[k] + vals for k, vals in differing_settings(members)]
     header = ["setting"] + [r.label for _, r, _ in members]
     out = []
     if diff:
@@ -309,35 +341,42 @@ def dist_figures(fid, title, curves):
                    plots.percentile_figure(f"{title}: percentiles", curves))]
 
 
-def dist_blocks(key, members, compare):
+def dist_blocks(key, members, compare, rule):
     curves = curves_for(members, compare, lambda t: t.dists)
     out = dist_figures(slug(key), key, curves)
-    out.append(percentile_table(key, members, compare))
+    out.append(percentile_table(key, members, compare, rule))
     ranking = worst_ranking(members)
     if ranking:
         out.append(ranking)
     return out
 
 
-def percentile_table(key, members, compare):
+def percentile_table(key, members, compare, rule):
     """Every pair/CPU of every run, the run's all-samples row, and with
-    several runs the ratio of each run's all-samples row to the first's."""
-    rows, cls = [], []
+    several runs the ratio of each run's all-samples row to the first's,
+    each figure's verdict beside it."""
+    rows, cls, marks = [], [], []
     base = members[0][2].headline()
     for n, (_, r, t) in enumerate(members):
         for d in t.dists:
             rows.append([r.label, d.name] + stat_row(d))
             cls.append("")
+            marks.append([])
         if len(t.dists) > 1 and t.alike:
             rows.append([r.label, "all"] + stat_row(t.headline()))
             cls.append("total")
+            marks.append([])
         if compare and n and t.alike:
+            cells, css, _ = ratio_row(base, t.headline(), rule)
             rows.append([f"{r.label} / {members[0][1].label}", "ratio"] +
-                        ratio_row(base, t.headline()))
+                        cells)
             cls.append("ratio")
+            marks.append(["", ""] + css)
     return Table(f"{key}: percentiles (µs; p-values are histogram upper "
-                 "bounds, overflow = samples beyond the histogram)",
-                 ["run", "series"] + STAT_HEADER, rows, cls, numeric_from=2)
+                 "bounds, overflow = samples beyond the histogram; ratios "
+                 f"with the verdict, tolerance {rule.tolerance_pct:g} %)",
+                 ["run", "series"] + STAT_HEADER, rows, cls, numeric_from=2,
+                 cell_class=marks)
 
 
 def worst_ranking(members):
@@ -412,7 +451,7 @@ REQUEST_SERIES = ["interval", "send", "sleep", "receive", "response",
                   "total_jitter", "round_trip"]
 
 
-def request_blocks(key, members, compare):
+def request_blocks(key, members, compare, rule):
     fid = slug(key)
     out = [Figure(f"{fid}-loads", f"{key}: against load processes",
                   plots.loads_figure(
@@ -433,13 +472,9 @@ def request_blocks(key, members, compare):
                             (" (most loaded round)" if compare else ""),
                             curves_for(members, compare, pick))
     if compare:
-        out.append(loads_comparison(members))
+        out.append(loads_comparison(members, rule))
     out += [round_table(key, r, t) for _, r, t in members]
     return out
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def round_name(r):
@@ -465,35 +500,42 @@ def round_table(key, run, t):
                  ["partial", "timer overruns"], rows, numeric_from=2)
 
 
-def loads_comparison(members):
+def loads_comparison(members, rule):
     """Response and Total Jitter per load count, the runs side by side,
-    each later run's ratio to the first."""
+    each later run's ratio to the first with its verdict."""
     base = {r.load_processes: r for r in members[0][2].rounds}
     loads = sorted({r.load_processes for _, _, t in members for r in t.rounds})
-    header, rows = ["loads"], []
+    header, rows, marks = ["loads"], [], []
     for _, run, _ in members:
         header += [f"{run.label} {s} {k}" for s in ("response", "jitter")
                    for k in ("avg", "max")]
     for n in loads:
-        row = [str(n)]
+        row, css = [str(n)], [""]
         for _, _, t in members:
             r = next((x for x in t.rounds if x.load_processes == n), None)
-            row += loads_cells(base.get(n), r, t is members[0][2])
+            cells = loads_cells(base.get(n), r, t is members[0][2], rule)
+            row += [c for c, _ in cells]
+            css += [c for _, c in cells]
         rows.append(row)
+        marks.append(css)
     return Table("Response Time and Total Jitter per load count (µs; "
-                 "ratios to the first run)", header, rows)
+                 "ratios to the first run with the verdict, tolerance "
+                 f"{rule.tolerance_pct:g} %)", header, rows,
+                 cell_class=marks)
 
 
-def loads_cells(base, r, first):
+def loads_cells(base, r, first, rule):
+    """(text, class) per figure: the value, and for a later run its ratio
+    to the first and the verdict."""
     out = []
     for s in ("response", "total_jitter"):
-        for k in ("avg_ns", "max_ns"):
+        for k in ("avg", "max"):
             d = r.series.get(s) if r else None
-            v = getattr(d, k) if d and d.samples else None
             b = base.series.get(s) if base else None
-            bv = getattr(b, k) if b and b.samples else None
-            txt = fmt_us(v)
-            if not first and v is not None:
-                txt += f" ({ratio(bv, v)})"
-            out.append(txt)
+            v = getattr(d, f"{k}_ns") if d and d.samples else None
+            if first or v is None:
+                out.append((fmt_us(v), ""))
+                continue
+            j = rule.judge(b, d, k)
+            out.append((f"{fmt_us(v)} ({j.text()})", j.css))
     return out

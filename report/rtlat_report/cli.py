@@ -10,6 +10,7 @@ import time
 
 from . import __version__
 from .load import InputError, load_input
+from .verdict import DEFAULT_TOLERANCE, Rule
 
 PROG = "rtlat-report"
 
@@ -23,8 +24,11 @@ def parse_args(argv):
         "rt-tests' pmqtest/cyclictest --json) in one self-contained HTML "
         "page.",
         epilog="Several inputs are compared: every figure overlays them, "
-        "tables show them side by side with the ratio to the first. "
-        "Example: rtlat-report stock/ rt/ --labels stock,rt -o cmp.html")
+        "tables show them side by side with the ratio to the first and a "
+        "verdict per figure (regression, improvement, within noise, or n "
+        "too small: a percentile p needs 10 samples beyond it in both "
+        "runs). Example: rtlat-report stock/ rt/ --labels stock,rt -o "
+        "cmp.html")
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a results directory or a JSON file")
     p.add_argument("-o", "--output", metavar="FILE",
@@ -39,10 +43,28 @@ def parse_args(argv):
                    "and pull-request comments")
     p.add_argument("--png", metavar="DIR",
                    help="also write every figure as DIR/NAME.png")
+    p.add_argument("--tolerance", metavar="PCT", type=tolerance,
+                   default=DEFAULT_TOLERANCE,
+                   help="a later run's figure is a regression when it "
+                   "exceeds the first run's by more than PCT percent, an "
+                   "improvement when the first exceeds it by as much, as "
+                   "rtlat --baseline judges (default %(default)g)")
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
     return p.parse_args(argv)
+
+
+def tolerance(text):
+    """--tolerance PCT: a finite percentage 0..10000 (rtlat's range)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v <= 10000:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a percentage from 0 to 10000")
+    return v
 
 
 def fail(msg, status=2):
@@ -102,7 +124,8 @@ def main(argv=None):
     from . import html, markdown
     from .build import build
     title = args.title or ("rtlat report: " + " vs ".join(labels))
-    doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"))
+    doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"),
+                Rule(tolerance_pct=args.tolerance))
     try:
         render_figures(doc, args.png)
         text = markdown.render(doc, os.path.dirname(os.path.abspath(out))

@@ -34,6 +34,15 @@ class Note:
 
 
 @dataclass
+class Alert:
+    """A boxed list the Overview puts before everything else: a title and
+    one line per finding."""
+    title: str
+    items: List[str]
+    id: str = ""
+
+
+@dataclass
 class Section:
     id: str
     title: str

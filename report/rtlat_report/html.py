@@ -4,7 +4,7 @@ figure an SVG data URI, no script, nothing fetched."""
 import base64
 from html import escape
 
-from .document import Figure, Note, Table
+from .document import Alert, Figure, Note, Table
 
 CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 1100px;
@@ -34,6 +34,21 @@ h3 { margin-top: 28px; color: #333; }
 td.v-ok { color: #1e7b34; font-weight: 600; }
 td.v-latency { background: #fff2cc; color: #7a5200; font-weight: 600; }
 td.v-prevents { background: #fde2e1; color: #a61b1b; font-weight: 700; }
+tr td.v-regression { background: #fde2e1; color: #a61b1b; font-weight: 700; }
+tr td.v-improvement { background: #e3f4e6; color: #1e6b2e; }
+tr td.v-noise { color: #555; } tr td.v-few { color: #999; }
+tr td.v-regression, tr td.v-improvement, tr td.v-noise, tr td.v-few {
+  white-space: normal; overflow-wrap: normal; font-style: normal;
+  font-size: 11.5px; }
+.alert { border: 2px solid #c62828; background: #fde2e1; border-radius: 4px;
+  padding: 6px 12px; margin: 10px 0; }
+.alert strong { display: block; margin: 2px 0 4px; font-size: 15px;
+  color: #a61b1b; }
+.alert ul { margin: 0; padding-left: 20px; }
+.verdicts { border: 1px solid #bbb; padding: 6px 12px; margin: 10px 0;
+  border-radius: 4px; }
+@media print { * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  .alert { border-style: double; border-width: 4px; } }
 """
 
 
@@ -81,7 +96,16 @@ def block(b):
         return figure(b)
     if isinstance(b, Note):
         return f'<div class="{b.level}">{escape(b.text)}</div>'
+    if isinstance(b, Alert):
+        return alert(b)
     raise TypeError(b)
+
+
+def alert(a):
+    items = "".join(f"<li>{escape(x)}</li>" for x in a.items)
+    aid = f' id="{escape(a.id)}"' if a.id else ""
+    return (f'<div class="alert" role="alert"{aid}><strong>warning: '
+            f"{escape(a.title)}</strong><ul>{items}</ul></div>")
 
 
 def figure(f):

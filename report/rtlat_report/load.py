@@ -159,6 +159,10 @@ def read_timer(t, data):
     for k in ("overruns", "msw"):
         if num(data.get(k)) is not None:
             t.extra[k] = int(data[k])
+    h = obj(data, "histograms")     # -h's cells: {avg, min, max: overflow}
+    t.extra["cells"] = {k: int(num(obj(h, k).get("overflow")) or 0)
+                        for k in ("avg", "min", "max")}
+    t.extra["cells_of"] = (num(h.get("cells")), num(h.get("bucket_ns")))
     if not t.seconds:
         t.notes.append("no per-second series (neither in the JSON nor RTD "
                        "lines in the text output beside it; the suite runs "
@@ -520,6 +524,10 @@ def _test_of(path, key, data):
     if isinstance(data.get("explain"), dict):
         t.explain = read_explain(data["explain"])
     t.layer = read_layer(obj(data, "per_second").get("seconds"))
+    rows = obj(data, "fleet").get("series")
+    secs = [num(r.get("seconds")) for r in rows if isinstance(r, dict)
+            and num(r.get("seconds"))] if isinstance(rows, list) else []
+    t.elapsed_s = max(secs) if secs else None
     return t
 
 

@@ -4,7 +4,7 @@ same tables and warnings; figures as links to the PNG files when --png
 wrote them."""
 import os
 
-from .document import Figure, Note, Table
+from .document import Alert, Figure, Note, Table
 
 
 def render(doc, base_dir=None):
@@ -23,6 +23,9 @@ def block(b, base_dir):
     if isinstance(b, Note):
         prefix = "**warning:** " if b.level == "warn" else "note: "
         return [f"- {prefix}{esc(b.text)}", ""]
+    if isinstance(b, Alert):
+        return [f"> **warning: {esc(b.title)}**", ">"] + \
+            [f"> - {esc(x)}" for x in b.items] + [""]
     if isinstance(b, Figure):
         if not b.png_path:
             return []
@@ -47,7 +50,8 @@ def table(t):
         if cls in ("differs", "warn") and cells:
             cells[0] = f"**{cells[0]}**"
         marks = t.cell_class[i] if i < len(t.cell_class) else []
-        cells = [f"**{c}**" if j < len(marks) and marks[j] == "v-prevents"
-                 else c for j, c in enumerate(cells)]
+        cells = [f"**{c}**" if j < len(marks) and marks[j] in
+                 ("v-prevents", "v-regression") else c
+                 for j, c in enumerate(cells)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines + [""]

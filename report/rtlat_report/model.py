@@ -215,6 +215,7 @@ class Test:
     doctor: List[Check] = field(default_factory=list)
     # False: the series measure different things (no "all" of them)
     alike: bool = True
+    elapsed_s: Optional[float] = None   # how long it measured (fleet)
 
     def headlines(self):
         """(name, distribution) rows that summarise the test: its

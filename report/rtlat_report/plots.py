@@ -67,8 +67,8 @@ def us(ns):
 
 
 def fmt_us(ns):
-    if ns is None:
-        return "–"
+    if isinstance(ns, bool) or not isinstance(ns, (int, float)):
+        return "–"      # None, or what a file had in a number's place
     v = ns / 1000.0
     return f"{v:.2f}" if abs(v) < 100000 else f"{v:.0f}"
 
@@ -186,7 +186,8 @@ def percentile_figure(title, curves):
                 ax.plot([x], [us(d.percentile(p))], "o", color=col, ms=3)
         ax.plot([max(n, 1)], [us(d.max_ns)], "v", color=col, ms=5)
         xmax = max(xmax, n)
-        ymin = min(v for v in (ymin, d.min_ns) if v is not None)
+        ymin = min((v for v in (ymin, d.min_ns) if v is not None),
+                   default=None)
         ymax = max(ymax, d.max_ns or 0)
     ax.set_xscale("log")
     ticks = [10 ** k for k in range(0, int(math.log10(xmax)) + 2)]
