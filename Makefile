@@ -51,12 +51,20 @@ else
 GEN := ./rtlat
 endif
 
-build/man/.done: $(GEN)
+# rtlat-report(1) from rtlat-report's own argument parser (standard
+# library only: the build host's python3, no venv); without python3 the
+# page is left out, said in one line.
+RTLAT_DATE := $(shell sed -n 's/^\#define RTLAT_DATE "\(.*\)"/\1/p' src/core/version.h)
+build/man/.done: $(GEN) $(wildcard report/rtlat_report/*.py)
 	rm -rf build/man && mkdir -p build/man
-	for n in rtlat rtlat-report suite $$($(GEN) --help | awk '/^  [a-z]/ {print $$1}'); do \
+	for n in rtlat suite $$($(GEN) --help | awk '/^  [a-z]/ {print $$1}'); do \
 		case $$n in rtlat*) f=$$n ;; *) f=rtlat-$$n ;; esac; \
 		$(GEN) --man $$n > build/man/$$f.1 || exit 1; \
 	done
+	if command -v $(PYTHON) >/dev/null; then \
+		PYTHONPATH=report $(PYTHON) -m rtlat_report.manpage $(RTLAT_DATE) \
+			> build/man/rtlat-report.1 || exit 1; \
+	else echo "make: no $(PYTHON): rtlat-report(1) left out" >&2; fi
 	touch $@
 
 build/rtlat.bash: $(GEN)

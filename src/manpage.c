@@ -2,7 +2,8 @@
 /*
  * manpage.c - man pages and bash completion written from the option
  * tables and the registry, so neither can drift from what rtlat parses:
- * "rtlat --man NAME" (rtlat, a subcommand, suite, rtlat-report) and
+ * "rtlat --man NAME" (rtlat, a subcommand, suite; rtlat-report's page
+ * comes from its own argument parser, report/rtlat_report/manpage.py) and
  * "rtlat --completion" (make man, make install use them).
  */
 #include <errno.h>
@@ -114,8 +115,7 @@ static void see_also(FILE *f, const char *self)
 			fprintf(f, ".BR rtlat\\-%s (1),\n", tests[i]->name);
 	if (strcmp(self, "suite") != 0)
 		fputs(".BR rtlat\\-suite (1),\n", f);
-	if (strcmp(self, "report") != 0)
-		fputs(".BR rtlat\\-report (1),\n", f);
+	fputs(".BR rtlat\\-report (1),\n", f);
 	fputs(".BR cyclictest (8),\n.BR pmqtest (8)\n", f);
 }
 
@@ -178,24 +178,12 @@ static void man_rtlat(FILE *f)
 	      ".TP\n\\fB\\-\\-version\\fR\nPrint the version.\n.TP\n\\fB\\-\\-list\\-compat\\fR\n"
 	      "Print the compatible names, one a line (what \\fBmake install\\-compat\\fR links).\n"
 	      ".TP\n\\fB\\-\\-man\\fR \\fINAME\\fR\nWrite the man page of rtlat, a subcommand or "
-	      "rtlat\\-report to standard output.\n.TP\n\\fB\\-\\-completion\\fR\n"
+	      "the suite to standard output.\n.TP\n\\fB\\-\\-completion\\fR\n"
 	      "Write the bash completion script to standard output.\n", f);
 	fleet_section(f);
 	exit_status(f);
 	fputs(".SH FILES\n.I /dev/cpu_dma_latency\nis held at 0 during a run.\n", f);
 	see_also(f, "rtlat");
-}
-
-/* rtlat-report is Python (its own argparse); this page points at --help. */
-static void man_report(FILE *f)
-{
-	head(f, "rtlat-report", "HTML report of rtlat result files");
-	fputs(".SH SYNOPSIS\n.B rtlat\\-report\n.RI [ options ] \" file|directory ...\"\n"
-	      ".SH DESCRIPTION\n.B rtlat\\-report\nreads rtlat \\fB\\-\\-json\\fR files or "
-	      "\\fBrtlat suite\\fR result directories\nand writes a self\\-contained HTML page "
-	      "with histograms, percentile tables\nand comparisons of several runs. Run "
-	      "\\fBrtlat\\-report \\-\\-help\\fR for its options.\n", f);
-	see_also(f, "report");
 }
 
 /* The table a name stands for (malloc'd when joined), NULL if none. */
@@ -265,15 +253,11 @@ static int man_write(FILE *f, const char *name)
 		man_rtlat(f);
 		return 0;
 	}
-	if (!strcmp(name, "rtlat-report") || !strcmp(name, "report")) {
-		man_report(f);
-		return 0;
-	}
 	if (!strncmp(name, "rtlat-", 6))
 		name += 6;
 	tbl = table_of(name, &title, &compat);
 	if (!tbl) {
-		fprintf(stderr, "rtlat: option --man: '%s' has no page; accepted: rtlat, rtlat-report, suite or a subcommand\n",
+		fprintf(stderr, "rtlat: option --man: '%s' has no page; accepted: rtlat, suite or a subcommand\n",
 			name);
 		return OPTS_EXIT_USAGE;
 	}
@@ -360,7 +344,7 @@ static void completion(FILE *f)
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);
 	fputs("suite --help --version --list-compat --man --completion\" -- \"$cur\"))\n"
-	      "\telif [ \"${COMP_WORDS[1]}\" = --man ]; then\n\t\tCOMPREPLY=($(compgen -W \"rtlat rtlat-report suite ", f);
+	      "\telif [ \"${COMP_WORDS[1]}\" = --man ]; then\n\t\tCOMPREPLY=($(compgen -W \"rtlat suite ", f);
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);
 	fputs("\" -- \"$cur\"))\n\telse\n\t\t_rtlat_args \"${COMP_WORDS[1]}\" \"$cur\" "
@@ -380,7 +364,7 @@ int manpage_main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "rtlat: option --man needs an argument (NAME); accepted: rtlat, rtlat-report, suite or a subcommand\n");
+		fprintf(stderr, "rtlat: option --man needs an argument (NAME); accepted: rtlat, suite or a subcommand\n");
 		return OPTS_EXIT_USAGE;
 	}
 	return man_page(argv[2]);

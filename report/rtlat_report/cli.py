@@ -15,7 +15,8 @@ from .verdict import DEFAULT_TOLERANCE, Rule
 PROG = "rtlat-report"
 
 
-def parse_args(argv):
+def build_parser():
+    """The options, once: parsing, --help and the man page (manpage.py)."""
     p = argparse.ArgumentParser(
         prog=PROG,
         description="Histograms, percentile plots, per-second and per-round "
@@ -52,7 +53,11 @@ def parse_args(argv):
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv):
+    return build_parser().parse_args(argv)
 
 
 def tolerance(text):
