@@ -313,12 +313,19 @@ def test_break_on_preemption(parallel_runs):
 
 
 def test_suite_summary_row(parallel_runs):
-    # name samples min avg max p99 p99.99 (what the table shows), then p50
-    # and the 16 cumulative OpenMetrics bucket counts (fleet_rec_format).
-    row = parallel_runs[2].strip().split("\t")
-    assert row[0] == "latency" and len(row) == 8 + 16 and int(row[1]) > 0
-    le = [int(x) for x in row[8:]]
-    assert le == sorted(le) and le[-1] <= int(row[1])
+    # name samples min avg max p99 p99.99 (what the table shows), then p50,
+    # the 16 cumulative OpenMetrics bucket counts, the thread (-1: the
+    # series whole), its CPU and the seconds to the figure (fleet_rec_format);
+    # a row for the whole, then one for each CPU's sampler
+    rows = [ln.split("\t") for ln in parallel_runs[2].strip().split("\n")]
+    assert len(rows) == 2
+    for k, row in enumerate(rows):
+        assert row[0] == "latency" and len(row) == 8 + 16 + 3 and int(row[1]) > 0
+        le = [int(x) for x in row[8:24]]
+        assert le == sorted(le) and le[-1] <= int(row[1])
+        assert int(row[24]) == k - 1 and float(row[26]) > 0
+    assert rows[0][1:24] == rows[1][1:24]     # one CPU: the whole is its part
+    assert int(rows[0][25]) == -1 and int(rows[1][25]) >= 0
 
 
 @pytest.mark.parametrize("when,sig,hist", [
