@@ -29,7 +29,7 @@ def real(tmp_path_factory):
     """{test: JSON} of a real pmq and timer run of this build."""
     d = tmp_path_factory.mktemp("real")
     out = {}
-    for name, args in (("pmq", ["pmq", "-l", "2000"]),
+    for name, args in (("pmq", ["pmq", "-l", "2000", "-i", "100"]),
                        ("timer", ["timer", "-T", "1"])):
         f = d / f"{name}.json"
         r = run(args + ["-q", "--json", str(f)], timeout=120)
