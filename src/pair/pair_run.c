@@ -118,6 +118,24 @@ static bool all_finished(const struct pair_run *run)
 	return true;
 }
 
+/* Stopping: every worker finished, or (fork mode) already reaped: a
+ * child that died will never say it finished, so the grace period is not
+ * waited out for it. */
+static bool all_ended(const struct pair_run *run)
+{
+	int i, r;
+
+	for (i = 0; i < run->npairs; i++)
+		for (r = 0; r < 2; r++) {
+			const struct pair_worker *w = &run->pairs[i].w[r];
+
+			if (!__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE) &&
+			    !(run->cfg->fork && !w->pid))
+				return false;
+		}
+	return true;
+}
+
 static bool all_started(const struct pair_run *run)
 {
 	int i;
@@ -228,7 +246,7 @@ static void stop_workers(struct pair_run *run)
 	int i, r;
 
 	pair_stop(run);
-	while (!all_finished(run) && clock_now_ns() < deadline) {
+	while (!all_ended(run) && clock_now_ns() < deadline) {
 		kick(run);
 		check_children(run);
 		usleep(5000);
