@@ -98,10 +98,11 @@ BR2_PACKAGE_RTLAT_COMPAT_NAMES = y
 generic-package =
 include {BR}/rtlat.mk
 {tree}/.stamp_built:
-\t$(RTLAT_BUILD_CMDS)
-\t$(RTLAT_INSTALL_TARGET_CMDS)
+\t+$(RTLAT_BUILD_CMDS)
+\t+$(RTLAT_INSTALL_TARGET_CMDS)
 """)
-    r = subprocess.run(["make", "-s", "-f", str(harness), f"{tree}/.stamp_built"],
+    # Buildroot runs its packages' $(MAKE) with -jN (BR2_JLEVEL)
+    r = subprocess.run(["make", "-s", "-j2", "-f", str(harness), f"{tree}/.stamp_built"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "warning:" not in r.stderr
