@@ -50,13 +50,19 @@ struct recs_in {
 
 static void drain(int fd, struct recs_in *in)
 {
+	char spill[4096];
 	ssize_t got;
 
-	while (in->len < sizeof(in->buf) - 1) {
-		got = read(fd, in->buf + in->len, sizeof(in->buf) - 1 - in->len);
-		if (got > 0)
+	for (;;) {
+		/* Past the buffer (more records than the fleet keeps) the rest
+		 * is read and dropped, so the child never blocks on the pipe. */
+		if (in->len < sizeof(in->buf) - 1)
+			got = read(fd, in->buf + in->len, sizeof(in->buf) - 1 - in->len);
+		else
+			got = read(fd, spill, sizeof(spill));
+		if (got > 0 && in->len < sizeof(in->buf) - 1)
 			in->len += (size_t)got;
-		else if (got == 0 || errno != EINTR)
+		else if (got == 0 || (got < 0 && errno != EINTR))
 			break;
 	}
 	in->buf[in->len] = '\0';

@@ -331,7 +331,7 @@ static void om_run(FILE *f)
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	family(f, "rtlat_run_timestamp_seconds", "gauge", "seconds",
-	       "When the test's run ended (Unix time).");
+	       "When the run wrote its figures (Unix time).");
 	for (i = 0; i < fleet_count(); i++) {
 		if (!first_of_test(i))
 			continue;
