@@ -104,6 +104,28 @@ def test_histogram_block_as_the_real_one(hist):
 
 
 @needs_real
+@pytest.mark.parametrize("extra,warned", [
+    ([], False), (["-h", "30"], False), (["-H", "30"], False),
+    (["-h", "30", "-d", "200"], True), (["-d", "200"], False),
+], ids=["no-hist", "h", "H", "h-with-d", "d"])
+def test_thread_intervals_as_the_real_one(extra, warned):
+    """A histogram puts every thread at -i (cyclictest drops -d then, and
+    warns when -d was given); without one thread N is at -i + N * -d."""
+    args = ["-p90", "-i300", "-t3", "-l", "50"] + extra
+    mine, real = both(args)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    hist = "-h" in extra or "-H" in extra
+    dist = 0 if hist else int(extra[extra.index("-d") + 1]) if "-d" in extra else 500
+    for r in (mine, real):
+        # Not a terminal: the last block holds the final T: lines.
+        rows = t_lines(r.stdout)[-3:]
+        assert [row[3] for row in rows] == [300, 300 + dist, 300 + 2 * dist], r.stdout
+        warn = "WARN: distance is ignored and set to 0, if histogram enabled"
+        assert (r.stderr.splitlines() == [warn]) == warned, r.stderr
+        assert warned or r.stderr == ""
+
+
+@needs_real
 def test_json_layout_as_the_real_one(tmp_path):
     args = ["-q", "-p90", "-i1000", "-t2", "-a0", "-l", "200", "-h", "40"]
     mine = run(["cyclictest"] + args + [f"--json={tmp_path}/m.json"])

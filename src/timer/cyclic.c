@@ -35,7 +35,7 @@ static const struct opt cyc_opts[] = {
 	{ 0, "default-system", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(default_system),
 	  "do not hold /dev/cpu_dma_latency", NULL, NULL },
 	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, 1000000, 500, CYC(distance_us),
-	  "thread N's interval is INTV + N * DIST us", NULL, NULL },
+	  "thread N's interval is INTV + N * DIST us; with -h or -H every thread is at INTV", NULL, NULL },
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0, OPT_MAX_DURATION_S, 0,
 	  OPT_AT(struct cyc_config, t.duration_s), "run for TIME (N[s|m|h|d]); 0: until -l or stopped",
 	  NULL, NULL },
@@ -143,8 +143,22 @@ static int thread_cpu(const struct cyc_config *c, int i)
 	return -1;	/* not pinned, as cyclictest without -a */
 }
 
-static void plan(struct timer_run *run, const struct cyc_config *c)
+/* A histogram adds the threads' rows up, so, as in cyclictest, -h and -H
+ * give every thread the same interval: -d is dropped (with cyclictest's
+ * warning when it was given). */
+static int64_t distance_ns(const struct test_run *t, const struct cyc_config *c)
 {
+	if (!c->hist_us && !c->histofall_us)
+		return c->distance_us * NSEC_PER_USEC;
+	if (opts_given(t->opts, t->given, 'd', NULL))
+		fprintf(stderr, "WARN: distance is ignored and set to 0, if histogram enabled\n");
+	return 0;
+}
+
+static void plan(const struct test_run *t, struct timer_run *run,
+		 const struct cyc_config *c)
+{
+	int64_t dist = distance_ns(t, c);
 	int i, prio;
 
 	run->ncpu = nthreads(c);
@@ -153,7 +167,7 @@ static void plan(struct timer_run *run, const struct cyc_config *c)
 		if (c->priospread && prio > 0)
 			prio = prio - i > 1 ? prio - i : 1;
 		run->plan[i].cpu = thread_cpu(c, i);
-		run->plan[i].period_ns = (c->interval_us + i * c->distance_us) * NSEC_PER_USEC;
+		run->plan[i].period_ns = c->interval_us * NSEC_PER_USEC + i * dist;
 		run->plan[i].prio = prio;
 		run->plan[i].policy = c->policy == CYC_POLICY_RR ? SCHED_RR : SCHED_FIFO;
 	}
@@ -216,7 +230,7 @@ static int cyc_check(struct test_run *t)
 	run->prog = t->prog;
 	run->cfg = &c->t;
 	run->opts = t->opts;
-	plan(run, c);
+	plan(t, run, c);
 	timer_settings(c, run);
 	return check_explain(t, run);
 }
