@@ -95,8 +95,19 @@ def test_one_cpu_keeps_xenomai_text():
     assert not any("CPU" in l for l in lines)
 
 
+def usable_text():
+    """This process's CPUs as rtlat names them: "0-3,6"."""
+    cpus, parts = sorted(os.sched_getaffinity(0)), []
+    for c in cpus:
+        if parts and parts[-1][1] == c - 1:
+            parts[-1][1] = c
+        else:
+            parts.append([c, c])
+    return ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in parts)
+
+
 @pytest.mark.parametrize("args,accepted", [
-    (["-c", "0,0-99"], "online CPUs, 0 to %d, or all" % (NCPU - 1)),
+    (["-c", "0,0-99"], "online CPUs (%s), or all" % usable_text()),
     (["-c", "one"], "online CPUs, or all"),
 ])
 def test_bad_cpu_lists(tmp_path, args, accepted):
@@ -105,3 +116,32 @@ def test_bad_cpu_lists(tmp_path, args, accepted):
     assert len(r.stderr.splitlines()) == 1
     assert "-c" in r.stderr and accepted in r.stderr
     assert r.stdout == "" and os.listdir(tmp_path) == []
+
+
+def on_last_cpu():
+    """Run a child on the last CPU only, as `taskset -c N` would."""
+    last = max(os.sched_getaffinity(0))
+    return last, (lambda: os.sched_setaffinity(0, {last}))
+
+
+@pytest.mark.parametrize("args,key", [
+    (["timer", "-c", "all", "-T", "1", "-q"], "timer"),
+    (["cyclictest", "-S", "-l", "20", "-i", "1000", "-q"], "cyclictest"),
+    (["cyclictest", "-a", "-t", "-l", "20", "-i", "1000", "-q"], "cyclictest"),
+    (["pmq", "-S", "-l", "20", "-i", "1000", "-q"], "pair"),
+], ids=["timer-all", "cyclictest-S", "cyclictest-a-t", "pmq-S"])
+def test_every_cpu_means_the_cpus_it_may_use(tmp_path, args, key):
+    """Under taskset (or a cpuset), "every CPU" is the CPUs the process may
+    run on, as cyclictest -S takes them: one thread on the one CPU left,
+    not a thread per online CPU pinned where it may not run."""
+    last, pin = on_last_cpu()
+    f = tmp_path / "r.json"
+    r = run(args + ["--json", str(f)], preexec_fn=pin)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(f.read_text())
+    if key == "timer":
+        assert [c["cpu"] for c in d["cpus"]] == [last]
+    elif key == "cyclictest":
+        assert d["num_threads"] == 1 and d["thread"]["0"]["cpu"] == last
+    else:
+        assert d["num_threads"] == 1 and d["thread"]["0"]["receiver"]["cpu"] == last

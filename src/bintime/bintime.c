@@ -92,7 +92,7 @@ static int bt_setup(struct test_run *t)
 	for (i = 0; i < r->ncpus; i++) {
 		struct bt_cpu *c = &r->cpus[i];
 
-		c->cpu = cf->cpus.n ? cf->cpus.cpu[i] : cpus_online() - 1;
+		c->cpu = cf->cpus.n ? cf->cpus.cpu[i] : cpu_usable_last();
 		r->threads[i].cpu = c->cpu;
 		r->threads[i].prio = (int)cf->prio;
 		r->threads[i].fn = bt_loop;

@@ -37,13 +37,24 @@ void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The usable CPUs as "0-3,6", for a message. */
+static const char *usable_text(char *buf, size_t len)
+{
+	int cpus[CPU_LIST_MAX], n = cpus_usable(cpus, CPU_LIST_MAX);
+
+	cpu_list_text(cpus, n, buf, len);
+	return buf;
+}
+
 static void range_text(char *buf, size_t len, const struct opt *o)
 {
+	char cpus[256];
+
 	if (o->type == OPT_DURATION)
 		snprintf(buf, len, "a duration of %lld to %lld seconds, "
 			 "N with an optional suffix s, m, h or d", o->min, o->max);
 	else if (o->type == OPT_CPU)
-		snprintf(buf, len, "an online CPU number, 0 to %d", cpus_online() - 1);
+		snprintf(buf, len, "an online CPU number (%s)", usable_text(cpus, sizeof(cpus)));
 	else
 		snprintf(buf, len, "an integer from %lld to %lld", o->min, o->max);
 }
@@ -120,13 +131,14 @@ static int check_choices(const char *prog, struct opt *o, const char *arg)
 static int check_cpu_list(const char *prog, struct opt *o, const char *arg)
 {
 	struct cpu_list *l = o->dest;
+	char cpus[256];
 	int bad;
 
 	if (!parse_cpu_list(arg, l->cpu, CPU_LIST_MAX, &l->n, &bad))
 		return 0;
 	if (bad >= 0)
-		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs, 0 to %d, or all",
-			   bad, cpus_online() - 1);
+		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs (%s), or all",
+			   bad, usable_text(cpus, sizeof(cpus)));
 	else
 		opts_error(prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs, or all",
 			   arg);

@@ -36,7 +36,9 @@ enum opt_type {
 			 * silently ignored */
 };
 
-#define CPU_LIST_MAX 64
+/* As many as a cpu_set_t holds (glibc's CPU_SETSIZE): a list of CPUs
+ * is pinned with one, so no machine rtlat can pin on is cut short. */
+#define CPU_LIST_MAX 1024
 
 struct cpu_list {
 	int n;
@@ -140,11 +142,28 @@ void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 int parse_ll(const char *s, long long *out);
 /* "90", "90s", "5m", "2h", "1d" -> seconds; rejects "10x", "-5", "". */
 int parse_duration(const char *s, long long *seconds);
-/* "1,3-5" or "all" (every online CPU) into cpus[0..*n-1]; -1 with *bad
+/* "1,3-5" or "all" (every usable CPU) into cpus[0..*n-1]; -1 with *bad
  * the offline CPU or -2 for a
  * syntax error (or more than max CPUs). */
 int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad);
 int cpus_online(void);
 bool cpu_is_online(int cpu);
+/* The CPUs this process may run on, in order: the online ones, or what
+ * taskset or a cpuset cgroup left it. Numbers can have holes (nosmt, a
+ * CPU taken offline), so never count 0..n-1. Returns how many (<= max);
+ * cpus NULL: only counts. */
+int cpus_usable(int *cpus, int max);
+/* The i-th usable CPU, i taken modulo their count (threads in turn). */
+int cpu_usable_nth(int i);
+/* The last usable CPU (where a single measured thread goes). */
+int cpu_usable_last(void);
+/* The kernel's list of online CPUs ("0-3,6"), whatever this process may
+ * use. */
+void cpus_online_text(char *buf, size_t len);
+/* The online CPUs, whatever this thread may use (it may be pinned
+ * already): how many, at most max. */
+int cpus_online_list(int *cpus, int max);
+/* cpus[0..n-1] (ascending) as "0-3,6" into buf. */
+void cpu_list_text(const int *cpus, int n, char *buf, size_t len);
 
 #endif

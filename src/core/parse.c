@@ -58,6 +58,89 @@ int cpus_online(void)
 	return n > 0 ? (int)n : 1;
 }
 
+int cpus_usable(int *cpus, int max)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		CPU_ZERO(&set);
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (cpu_is_online(c))
+				CPU_SET(c, &set);
+	}
+	for (c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set)) {
+			if (cpus)
+				cpus[n] = c;
+			n++;
+		}
+	return n;
+}
+
+int cpu_usable_nth(int i)
+{
+	int cpus[CPU_LIST_MAX], n = cpus_usable(cpus, CPU_LIST_MAX);
+
+	return n ? cpus[i % n] : 0;
+}
+
+int cpu_usable_last(void)
+{
+	int cpus[CPU_LIST_MAX], n = cpus_usable(cpus, CPU_LIST_MAX);
+
+	return n ? cpus[n - 1] : 0;
+}
+
+void cpu_list_text(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t at = 0;
+	int i, j;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < n && at < len; i = j + 1) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		if (j > i)
+			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d",
+					       i ? "," : "", cpus[i], cpus[j]);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%d",
+					       i ? "," : "", cpus[i]);
+	}
+}
+
+void cpus_online_text(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	if (!f || !fgets(buf, (int)len, f))
+		snprintf(buf, len, "0-%d", cpus_online() - 1);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+int cpus_online_list(int *cpus, int max)
+{
+	char text[4096], *s = text, *end;
+	long a, b;
+	int n = 0;
+
+	cpus_online_text(text, sizeof(text));
+	while (*s && n < max) {
+		a = strtol(s, &end, 10);
+		b = *end == '-' ? strtol(end + 1, &end, 10) : a;
+		if (end == s || a < 0 || b < a)
+			break;
+		for (; a <= b && n < max; a++)
+			cpus[n++] = (int)a;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
 bool cpu_is_online(int cpu)
 {
 	char path[64], c = '0';
@@ -100,9 +183,7 @@ int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
 	*bad = -2;
 	*n = 0;
 	if (!strcmp(s, "all")) {
-		for (c = 0; c < cpus_online() && *n < max; c++)
-			if (cpu_is_online(c))
-				cpus[(*n)++] = c;
+		*n = cpus_usable(cpus, max);
 		return *n ? 0 : -1;
 	}
 	for (;;) {

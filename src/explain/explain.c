@@ -75,6 +75,25 @@ static int configure(const char *dir, const char *mask, const char **what)
 	return tracefs_write(dir, "tracing_on", "1");
 }
 
+/* One past the highest online CPU number. */
+static int online_span(void)
+{
+	int cpus[CPU_LIST_MAX], k = cpus_online_list(cpus, CPU_LIST_MAX);
+
+	return k ? cpus[k - 1] + 1 : cpus_online();
+}
+
+/* Mark every online CPU below n (numbers can have holes). The sources
+ * are pinned by now, and maybe this thread too: not its affinity. */
+static void mark_online(bool *on, int n)
+{
+	int cpus[CPU_LIST_MAX], k = cpus_online_list(cpus, CPU_LIST_MAX), i;
+
+	for (i = 0; i < k; i++)
+		if (cpus[i] < n)
+			on[cpus[i]] = true;
+}
+
 /* Which CPUs the sources run on (all when one is not pinned), as a mask
  * and as a list for the output; and keep the explaining thread off them. */
 static int traced_cpus(struct explain *x, bool *on, int n)
@@ -88,8 +107,8 @@ static int traced_cpus(struct explain *x, bool *on, int n)
 		else
 			on[x->src[i].cpu] = true;
 	}
-	for (i = 0; i < n; i++)
-		on[i] = on[i] || all;
+	if (all)
+		mark_online(on, n);
 	x->cpus[0] = '\0';
 	for (i = 0, k = 0; i < n; i++)
 		if (on[i] && at < sizeof(x->cpus))
@@ -102,7 +121,8 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 {
 	static bool on[EXPLAIN_MAX_CPU];
 	const char *top = tracefs_need(prog, err, len), *what = "instances/";
-	int e, n = cpus_online();
+	/* CPU numbers can have holes: the mask spans up to the last. */
+	int e, n = online_span();
 	char mask[EXPLAIN_MAX_CPU / 4 + EXPLAIN_MAX_CPU / 32 + 1];
 
 	if (!top)
@@ -248,7 +268,7 @@ static void settle(struct explain *x, bool final)
 static void away_from_traced(void)
 {
 	cpu_set_t set;
-	int i, n = cpus_online();
+	int i, n = online_span();
 
 	CPU_ZERO(&set);
 	for (i = 0; i < n && i < CPU_SETSIZE; i++)

@@ -55,21 +55,6 @@ const struct opt pair_opts[] = {
 	OPT_END
 };
 
-static int online_cpu(int i)
-{
-	cpu_set_t set;
-	int c, k = 0, n;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return i % cpus_online();
-	n = CPU_COUNT(&set);
-	i %= n;
-	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && k++ == i)
-			return c;
-	return 0;
-}
-
 static int check_config(const struct test_run *t, struct pair_config *c,
 			struct pair_run *run)
 {
@@ -83,7 +68,7 @@ static int check_config(const struct test_run *t, struct pair_config *c,
 		if (!opts_given(tbl, t->given, 'a', NULL))
 			c->affinity = -1;
 	}
-	run->npairs = c->threads == -1 ? cpus_online() : (int)c->threads;
+	run->npairs = c->threads == -1 ? cpus_usable(NULL, MAX_PAIRS) : (int)c->threads;
 	if (run->npairs > MAX_PAIRS)
 		run->npairs = MAX_PAIRS;
 	last = c->interval_us + (long long)(run->npairs - 1) * c->distance_us;
@@ -163,7 +148,7 @@ static int alloc_pairs(struct pair_run *run)
 		p->w[ROLE_SENDER].prio = p->w[ROLE_RECEIVER].prio = prio;
 		p->w[ROLE_SENDER].cpu = p->w[ROLE_RECEIVER].cpu =
 			run->cfg->affinity == -2 ? -1 :
-			run->cfg->affinity == -1 ? online_cpu(i) :
+			run->cfg->affinity == -1 ? cpu_usable_nth(i) :
 			(int)run->cfg->affinity;
 		p->w[ROLE_SENDER].cur_cpu = p->w[ROLE_RECEIVER].cur_cpu = -1;
 	}

@@ -82,22 +82,6 @@ static const struct opt req_opts[] = {
 	OPT_END
 };
 
-static int usable_cpus(int *cpus, int max)
-{
-	cpu_set_t set;
-	int c, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set)) {
-		for (c = 0; c < cpus_online() && n < max; c++)
-			cpus[n++] = c;
-		return n;
-	}
-	for (c = 0; c < CPU_SETSIZE && n < max; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
-	return n;
-}
-
 static void list_text(char *buf, size_t len, const struct req_layout *l)
 {
 	size_t o = 0;
@@ -112,7 +96,7 @@ static void list_text(char *buf, size_t len, const struct req_layout *l)
 static int make_layout(struct req_run *run)
 {
 	struct req_layout *l = &run->layout;
-	int cpus[CPU_SETSIZE], n = usable_cpus(cpus, CPU_SETSIZE);
+	int cpus[CPU_SETSIZE], n = cpus_usable(cpus, CPU_SETSIZE);
 	char list[256];
 	bool custom = false;
 

@@ -88,7 +88,7 @@ static int resp_setup(struct test_run *t)
 	r->opts = t->opts;
 	r->thread.arg = r;
 	if (c->cpu < 0)
-		c->cpu = cpus_online() - 1;
+		c->cpu = cpu_usable_last();
 	r->thread.cpu = (int)c->cpu;
 	r->thread.prio = (int)c->prio;
 	r->thread.fn = resp_loop;

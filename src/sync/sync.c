@@ -72,7 +72,7 @@ static int sync_check(struct test_run *t)
 		return -1;
 	}
 	if (c->cpu < 0)
-		c->cpu = cpus_online() - 1;
+		c->cpu = cpu_usable_last();
 	return 0;
 }
 

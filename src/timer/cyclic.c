@@ -130,7 +130,7 @@ static int nthreads(const struct cyc_config *c)
 	if (c->smp && c->affinity.n > 0)
 		return c->affinity.n;
 	if (c->smp || c->threads == OPT_AUTO)
-		return cpus_online() < TIMER_MAX_CPUS ? cpus_online() : TIMER_MAX_CPUS;
+		return cpus_usable(NULL, TIMER_MAX_CPUS);
 	return c->threads > 0 ? (int)c->threads : 1;
 }
 
@@ -139,7 +139,7 @@ static int thread_cpu(const struct cyc_config *c, int i)
 	if (c->affinity.n > 0)
 		return c->affinity.cpu[i % c->affinity.n];
 	if (c->smp || c->affinity.n == OPT_AUTO)
-		return i % cpus_online();
+		return cpu_usable_nth(i);
 	return -1;	/* not pinned, as cyclictest without -a */
 }
 

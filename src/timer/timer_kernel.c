@@ -203,7 +203,7 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 
 void timerlat_stop(void)
 {
-	char all[32];
+	char all[256];
 
 	if (!tl.active)
 		return;
@@ -212,7 +212,7 @@ void timerlat_stop(void)
 		close(tl.pipe_fd);
 	tl.pipe_fd = -1;
 	tl_write("current_tracer", tl.tracer[0] ? tl.tracer : "nop");
-	snprintf(all, sizeof(all), "0-%d", cpus_online() - 1);
+	cpus_online_text(all, sizeof(all));
 	tl_write("osnoise/cpus", tl.cpus[0] ? tl.cpus : all);
 	if (tl.period[0])
 		tl_write("osnoise/timerlat_period_us", tl.period);

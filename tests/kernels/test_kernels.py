@@ -301,3 +301,36 @@ def test_stock_vs_rt_report_in_a_browser(tmp_path):
     assert shot.exists()
     shutil.copy(shot, RES / ("stock-vs-rt.png" if stock.exists() else "rt.png"))
     shutil.copy(out, RES / "report.html")
+
+
+def cpu_list(text):
+    """'0-4,6-65' -> [0, 1, 2, 3, 4, 6, ...]."""
+    out = []
+    for part in text.strip().split(","):
+        a, _, b = part.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
+
+
+def test_more_than_64_cpus_with_holes():
+    """72 CPUs, 5 and 66 offline (tests/kernels/run many): -S, -c all and
+    pmq -S put one thread on each online CPU, in order, past 64; an offline
+    CPU named is bad input naming the online list."""
+    d = results("many")
+    assert times(d)["manycpus"][0] == 0, (d / "manycpus.err").read_text()
+    online = cpu_list((d / "many.online").read_text())
+    assert len(online) == 70 and 5 not in online and 66 not in online and online[-1] == 71
+    cyc = jload(d, "many-cyc.json")
+    assert cyc["num_threads"] == 70
+    assert [cyc["thread"][str(i)]["cpu"] for i in range(70)] == online
+    assert all(cyc["thread"][str(i)]["cycles"] == 50 for i in range(70))
+    timer = jload(d, "many-timer.json")
+    assert [c["cpu"] for c in timer["cpus"]] == online
+    pmq = jload(d, "many-pmq.json")
+    assert pmq["num_threads"] == 70
+    assert [pmq["thread"][str(i)]["receiver"]["cpu"] for i in range(70)] == online
+    assert (d / "many-bad.rc").read_text().strip() == "2"
+    assert (d / "many-bad.err").read_text().splitlines() == [
+        "rtlat timer: option -c: CPU 5 is not online; accepted: a list of online CPUs "
+        "(0-4,6-65,67-71), or all"]
+    assert (d / "manycpus.leaks").read_text() == ""

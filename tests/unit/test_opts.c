@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_opts.c - number and duration parsing, and the option table. */
+#include <sched.h>
 #include <stdbool.h>
+#include <string.h>
 #include "core/opts.h"
 #include "unit.h"
 
@@ -114,4 +116,35 @@ UNIT_TEST(opts_table_rejects)
 	CHECK(parse(2, unknown) < 0);
 	CHECK(parse(2, unknown_long) < 0);
 	CHECK(parse(2, opt_range) < 0);
+}
+
+UNIT_TEST(cpu_list_text_runs_and_holes)
+{
+	const int holes[] = { 0, 1, 2, 3, 4, 6, 7, 65, 67, 68 };
+	const int one[] = { 5 }, pair[] = { 1, 2 };
+	char buf[64];
+
+	cpu_list_text(holes, 10, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0-4,6-7,65,67-68"));
+	cpu_list_text(one, 1, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "5"));
+	cpu_list_text(pair, 2, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "1-2"));
+	cpu_list_text(one, 0, buf, sizeof(buf));
+	CHECK(!strcmp(buf, ""));
+	cpu_list_text(holes, 10, buf, 6);	/* cut, still a string */
+	CHECK(strlen(buf) == 5);
+}
+
+UNIT_TEST(usable_cpus_are_this_process_affinity)
+{
+	int cpus[CPU_LIST_MAX], n = cpus_usable(cpus, CPU_LIST_MAX), i;
+	cpu_set_t set;
+
+	CHECK(!sched_getaffinity(0, sizeof(set), &set));
+	CHECK(n == CPU_COUNT(&set) && n == cpus_usable(NULL, CPU_LIST_MAX));
+	for (i = 0; i < n; i++)
+		CHECK(CPU_ISSET(cpus[i], &set) && (!i || cpus[i] > cpus[i - 1]));
+	CHECK(cpu_usable_last() == cpus[n - 1]);
+	CHECK(cpu_usable_nth(n) == cpus[0] && cpu_usable_nth(n - 1) == cpus[n - 1]);
 }
