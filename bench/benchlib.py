@@ -8,6 +8,7 @@ other work runs at the same time, so every figure a script prints is the
 median over interleaved rounds (ours, peer, ours, peer, ...) with the
 spread min-max over those rounds next to it.
 """
+import math
 import os
 import shutil
 import statistics
@@ -77,6 +78,21 @@ def spread(xs, fmt="{:.2f}"):
 
 def ratio(a, b):
     return a / b if b else float("nan")
+
+
+def paired(a, b):
+    """Per round a[r] / b[r] (rounds alternate who runs first, so each
+    pair shares the machine's state of that moment)."""
+    return [ratio(x, y) for x, y in zip(a, b)]
+
+
+def sign_test_worse(rs):
+    """One-sided sign test on paired ratios: the probability of at least
+    this many rounds above 1.00 if neither side were slower (ties
+    dropped). Below 0.05: slower beyond the noise."""
+    k = sum(r > 1.0 for r in rs)
+    n = k + sum(r < 1.0 for r in rs)
+    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n if n else 1.0
 
 
 def hist_rows(text):
