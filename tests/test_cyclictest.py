@@ -168,6 +168,18 @@ def test_spikes_listed():
     assert r.stdout.splitlines()[-1] == f"spikes = {len(spikes)}"
 
 
+@needs_real
+def test_priospread_down_to_zero_as_the_real_one():
+    """Thread N at PRIO - N, the last at 0 (SCHED_OTHER): cyclictest's P:
+    column. One more thread would be at -1: cyclictest stops with FATAL,
+    rtlat refuses it as bad input (above)."""
+    args = ["-q", "-t4", "-p3", "--priospread", "-i1000", "-l", "30"]
+    mine, real = both(args)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    for r in (mine, real):
+        assert [row[2] for row in t_lines(r.stdout)] == [3, 2, 1, 0]
+
+
 @pytest.mark.parametrize("args,opt", [
     (["-v"], "-v/--verbose"), (["-M"], "-M/--refresh_on_max"),
     (["-A", "10"], "-A/--aligned"), (["--smi"], "--smi"),
@@ -176,6 +188,7 @@ def test_spikes_listed():
     (["-c", "1"], "-c/--clock"), (["--latency", "5"], "--latency"),
     (["-t", "0"], "-t/--threads"), (["-h", "10", "-H", "10"], "-H/--histofall"),
     (["--histfile", "/tmp/h"], "--histfile"), (["--tracemark"], "--tracemark"),
+    (["-t", "5", "-p", "3", "--priospread"], "--priospread"),
 ])
 def test_bad_input_is_one_line_naming_the_option(args, opt, tmp_path):
     r = run(["cyclictest", "-l", "10"] + args, cwd=tmp_path)

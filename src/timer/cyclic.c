@@ -69,7 +69,7 @@ static const struct opt cyc_opts[] = {
 	{ 0, "policy", OPT_CHOICE, OPT_ARG_REQUIRED, "NAME", 0, 0, 0, CYC(policy),
 	  "fifo, rr, other or normal (batch and idle are refused)", policy_names, NULL },
 	{ 0, "priospread", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(priospread),
-	  "thread N at priority PRIO - N", NULL, NULL },
+	  "thread N at priority PRIO - N (0: SCHED_OTHER; at most PRIO + 1 threads)", NULL, NULL },
 	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct cyc_config, t.quiet),
 	  "print the summary only, at the end", NULL, NULL },
 	{ 'r', "relative", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(relative),
@@ -164,13 +164,29 @@ static void plan(const struct test_run *t, struct timer_run *run,
 	run->ncpu = nthreads(c);
 	for (i = 0; i < run->ncpu; i++) {
 		prio = (int)c->prio;
+		/* As cyclictest: thread N at PRIO - N, down to 0 (that
+		 * thread then SCHED_OTHER); below 0, check_spread refuses. */
 		if (c->priospread && prio > 0)
-			prio = prio - i > 1 ? prio - i : 1;
+			prio -= i;
 		run->plan[i].cpu = thread_cpu(c, i);
 		run->plan[i].period_ns = c->interval_us * NSEC_PER_USEC + i * dist;
 		run->plan[i].prio = prio;
 		run->plan[i].policy = c->policy == CYC_POLICY_RR ? SCHED_RR : SCHED_FIFO;
 	}
+}
+
+/* cyclictest stops with "FATAL: failed to set priority to -1" there. */
+static int check_spread(const struct test_run *t, const struct cyc_config *c,
+			const struct timer_run *run)
+{
+	int last = run->ncpu - 1;
+	char msg[160];
+
+	if (run->plan[last].prio >= 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "thread %d would be at priority %d; accepted: at most %lld threads with -p %lld",
+		 last, run->plan[last].prio, c->prio + 1, c->prio);
+	return bad(t, 0, "priospread", msg);
 }
 
 static int check_explain(const struct test_run *t, const struct timer_run *run)
@@ -231,6 +247,8 @@ static int cyc_check(struct test_run *t)
 	run->cfg = &c->t;
 	run->opts = t->opts;
 	plan(t, run, c);
+	if (check_spread(t, c, run))
+		return -1;
 	timer_settings(c, run);
 	return check_explain(t, run);
 }
