@@ -169,6 +169,26 @@ def test_spikes_listed():
 
 
 @needs_real
+@pytest.mark.parametrize("extra,warns", [
+    (["-t", "3"], ["WARN: -t ignored due to smp mode"]),
+    (["-a", "1"], ["WARN: -a ignored due to smp mode"]),
+    (["-a"], ["WARN: -a ignored due to smp mode"]),
+], ids=["t", "a-cpuset", "a"])
+def test_smp_overrides_threads_and_affinity_as_the_real_one(tmp_path, extra, warns):
+    """-S then -t or -a: a thread on every CPU anyway, and cyclictest's
+    warning for what was dropped, never a silent change."""
+    outs = []
+    for i, cmd in enumerate(([RTLAT, "cyclictest"], [REAL])):
+        f = tmp_path / f"{i}.json"
+        r = subprocess.run(cmd + ["-q", "-S", "-i1000", "-l", "20", f"--json={f}"] + extra,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and r.stderr.splitlines() == warns, r.stderr
+        d = json.loads(f.read_text())
+        outs.append((d["num_threads"], [t["cpu"] for t in d["thread"].values()]))
+    assert outs[0] == outs[1]
+
+
+@needs_real
 def test_priospread_down_to_zero_as_the_real_one():
     """Thread N at PRIO - N, the last at 0 (SCHED_OTHER): cyclictest's P:
     column. One more thread would be at -1: cyclictest stops with FATAL,

@@ -78,7 +78,7 @@ static const struct opt cyc_opts[] = {
 	REFUSED(0, "secaligned", OPT_ARG_OPTIONAL, "wake-ups aligned to the second"),
 	REFUSED('s', "system", OPT_ARG_NONE, "sys_nanosleep and sys_setitimer"),
 	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(smp),
-	  "a thread per CPU, pinned, all at the same priority (-a -t)", NULL, NULL },
+	  "a thread per CPU, pinned, all at the same priority (-a -t; a -a or -t given is ignored with a warning)", NULL, NULL },
 	{ 0, "spike", OPT_INT, OPT_ARG_REQUIRED, "TRIGGER", 1, 100000000, 0, CYC(spike_us),
 	  "record the latencies over TRIGGER us and print them at the end", NULL, NULL },
 	{ 0, "spike-nodes", OPT_INT, OPT_ARG_REQUIRED, "NUM", 1, 1000000, 1024, CYC(spike_nodes),
@@ -127,8 +127,6 @@ static int check_combinations(const struct test_run *t, const struct cyc_config 
 /* How many threads and where: -S, -t [NUM], -a [CPUSET]. */
 static int nthreads(const struct cyc_config *c)
 {
-	if (c->smp && c->affinity.n > 0)
-		return c->affinity.n;
 	if (c->smp || c->threads == OPT_AUTO)
 		return cpus_usable(NULL, TIMER_MAX_CPUS);
 	return c->threads > 0 ? (int)c->threads : 1;
@@ -136,11 +134,23 @@ static int nthreads(const struct cyc_config *c)
 
 static int thread_cpu(const struct cyc_config *c, int i)
 {
-	if (c->affinity.n > 0)
-		return c->affinity.cpu[i % c->affinity.n];
 	if (c->smp || c->affinity.n == OPT_AUTO)
 		return cpu_usable_nth(i);
+	if (c->affinity.n > 0)
+		return c->affinity.cpu[i % c->affinity.n];
 	return -1;	/* not pinned, as cyclictest without -a */
+}
+
+/* -S is every usable CPU: -t and -a are dropped, with cyclictest's
+ * warnings (it refuses -a before -S outright; one rule here). */
+static void smp_overrides(const struct test_run *t, const struct cyc_config *c)
+{
+	if (!c->smp)
+		return;
+	if (opts_given(t->opts, t->given, 't', NULL))
+		fprintf(stderr, "WARN: -t ignored due to smp mode\n");
+	if (opts_given(t->opts, t->given, 'a', NULL))
+		fprintf(stderr, "WARN: -a ignored due to smp mode\n");
 }
 
 /* A histogram adds the threads' rows up, so, as in cyclictest, -h and -H
@@ -246,6 +256,7 @@ static int cyc_check(struct test_run *t)
 	run->prog = t->prog;
 	run->cfg = &c->t;
 	run->opts = t->opts;
+	smp_overrides(t, c);
 	plan(t, run, c);
 	if (check_spread(t, c, run))
 		return -1;
