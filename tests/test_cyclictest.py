@@ -316,3 +316,19 @@ def test_explain_names_each_threads_spikes(tmp_path):
             t["cpu"] for t in d["thread"].values())
     r = run(["cyclictest", "-q", "-t", "2", "-l", "10", "--explain"])
     assert r.returncode == 2 and "accepted: --explain with -a or -S" in r.stderr
+
+
+@needs_real
+def test_every_option_of_the_real_help_has_a_row():
+    """Each option cyclictest --help lists is in rtlat cyclictest's table:
+    done with its meaning or refused by name (the refusals are checked
+    above), so none is an 'unknown option' and none is ignored."""
+    real = subprocess.run([REAL, "--help"], capture_output=True, text=True, timeout=30)
+    text = real.stdout + real.stderr
+    opts = set(re.findall(r"^\s*(-[A-Za-z])\b", text, re.M))
+    opts |= set(re.findall(r"(?:^|\s)(--[a-z_-]+)", text, re.M))
+    assert {"-a", "-S", "--histfile", "--priospread", "--dbg_cyclictest"} <= opts
+    mine = run(["cyclictest", "--help"]).stdout
+    have = set(re.findall(r"^  (-[A-Za-z]), --", mine, re.M))
+    have |= set(re.findall(r"(--[a-z_-]+)", mine))
+    assert sorted(opts - have) == []
