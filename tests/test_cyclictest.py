@@ -24,7 +24,7 @@ T_LINE = re.compile(r"^T: ?(\d+) \( *(\d+)\) P: ?(\d+) I:(\d+) C: *(\d+) "
 T_FMT = "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d"
 T_FMT_NS = "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%8d Avg:%8d Max:%8d"
 DMA = "# /dev/cpu_dma_latency set to 0us"
-POLICY = re.compile(r"^policy: (fifo|rr|other): loadavg: \d+\.\d\d \d+\.\d\d "
+POLICY = re.compile(r"^policy: (fifo|rr|other)(/other)?: loadavg: \d+\.\d\d \d+\.\d\d "
                     r"\d+\.\d\d \d+/\d+ \d+ {10}$")
 
 
@@ -188,6 +188,30 @@ def test_smp_overrides_threads_and_affinity_as_the_real_one(tmp_path, extra, war
         d = json.loads(f.read_text())
         outs.append((d["num_threads"], [t["cpu"] for t in d["thread"].values()]))
     assert outs[0] == outs[1]
+
+
+@needs_real
+@pytest.mark.parametrize("extra", [
+    [], ["--policy", "other"], ["--policy", "normal"], ["-p", "80"], ["-p", "0"],
+    ["--policy", "fifo"], ["--policy", "rr"], ["-p", "5", "--policy", "other"],
+    ["--priospread"], ["--priospread", "-p", "0"], ["-t", "3", "-p", "2", "--priospread"],
+], ids=lambda a: " ".join(a) or "none")
+def test_policy_and_priority_as_the_real_one(extra):
+    """cyclictest's rules for the policy and the priority: SCHED_OTHER
+    by default ("policy: other/other"), -p makes it fifo, fifo or rr
+    without a priority default it to threads + 1, a thread at priority 0
+    runs SCHED_OTHER ("fifo/other"); its stderr lines say so."""
+    args = ["-t", "2", "-i", "1000", "-l", "30"] + extra
+    mine, real = both(args)
+    assert mine.returncode == real.returncode == 0, mine.stderr
+    seen = []
+    for r in (mine, real):
+        pol = [m.group(1) + (m.group(2) or "") for m in
+               (POLICY.match(l.split("\x1b[4A")[-1]) for l in r.stdout.splitlines()) if m]
+        rows = t_lines(r.stdout)
+        n = len({row[0] for row in rows})
+        seen.append((pol[-1], [row[2] for row in rows[-n:]], r.stderr))
+    assert seen[0] == seen[1]
 
 
 @needs_real

@@ -65,9 +65,9 @@ static const struct opt cyc_opts[] = {
 	  "print results in ns instead of us", NULL, NULL },
 	REFUSED('o', "oscope", OPT_ARG_REQUIRED, "oscilloscope mode"),
 	{ 'p', "priority", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 0, 99, 0, CYC(prio),
-	  "priority of the highest priority thread; 0: SCHED_OTHER", NULL, NULL },
-	{ 0, "policy", OPT_CHOICE, OPT_ARG_REQUIRED, "NAME", 0, 0, 0, CYC(policy),
-	  "fifo, rr, other or normal (batch and idle are refused)", policy_names, NULL },
+	  "priority of the highest priority thread; given, the policy is fifo (or rr); 0: threads + 1", NULL, NULL },
+	{ 0, "policy", OPT_CHOICE, OPT_ARG_REQUIRED, "NAME", 0, 0, CYC_POLICY_OTHER, CYC(policy),
+	  "fifo, rr, other or normal (batch and idle are refused); with fifo or rr and no -p, priority threads + 1", policy_names, NULL },
 	{ 0, "priospread", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(priospread),
 	  "thread N at priority PRIO - N (0: SCHED_OTHER; at most PRIO + 1 threads)", NULL, NULL },
 	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct cyc_config, t.quiet),
@@ -165,13 +165,46 @@ static int64_t distance_ns(const struct test_run *t, const struct cyc_config *c)
 	return 0;
 }
 
+/*
+ * cyclictest's rules for the policy and the priority, with its lines on
+ * stderr: -p makes the policy fifo (rr stays); --priospread, or fifo or
+ * rr, without a priority default it to threads + 1; a priority makes
+ * other fifo. (cyclictest decides -p against --policy by their order;
+ * one rule here: both given and at odds, its message.) Each thread at
+ * priority 0 then runs SCHED_OTHER, as its policy line says.
+ */
+static void resolve_policy(const struct test_run *t, struct cyc_config *c, int n)
+{
+	bool rt = c->policy == CYC_POLICY_FIFO || c->policy == CYC_POLICY_RR;
+
+	if (!rt && opts_given(t->opts, t->given, 'p', NULL) &&
+	    !(c->prio && opts_given(t->opts, t->given, 0, "policy"))) {
+		c->policy = CYC_POLICY_FIFO;
+		rt = true;
+	}
+	if (c->priospread && !c->prio) {
+		fprintf(stderr, "defaulting realtime priority to %d\n", n + 1);
+		c->prio = n + 1;
+	}
+	if (c->prio && !rt) {
+		fprintf(stderr, "policy and priority don't match: setting policy to SCHED_FIFO\n");
+		c->policy = CYC_POLICY_FIFO;
+		rt = true;
+	}
+	if (rt && !c->prio) {
+		fprintf(stderr, "defaulting realtime priority to %d\n", n + 1);
+		c->prio = n + 1;
+	}
+}
+
 static void plan(const struct test_run *t, struct timer_run *run,
-		 const struct cyc_config *c)
+		 struct cyc_config *c)
 {
 	int64_t dist = distance_ns(t, c);
 	int i, prio;
 
 	run->ncpu = nthreads(c);
+	resolve_policy(t, c, run->ncpu);
 	for (i = 0; i < run->ncpu; i++) {
 		prio = (int)c->prio;
 		/* As cyclictest: thread N at PRIO - N, down to 0 (that

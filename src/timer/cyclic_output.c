@@ -38,20 +38,27 @@ void cyc_banner(struct timer_run *run)
 	fflush(stdout);
 }
 
+/* "fifo", or "fifo/other" when a thread runs SCHED_OTHER (priority 0),
+ * as cyclictest names them ("other/other" by default). */
 static void policy_line(FILE *f, const struct timer_run *run)
 {
 	static const char *const names[] = { "fifo", "rr", "other", "other" };
 	const struct cyc_config *c = cfg_of(run);
 	char load[128] = "";
 	FILE *l = fopen("/proc/loadavg", "r");
+	bool other = false;
+	int i;
+
+	for (i = 0; i < run->ncpu; i++)
+		other |= run->plan[i].prio == 0;
 
 	if (l) {
 		if (fgets(load, sizeof(load), l))
 			load[strcspn(load, "\n")] = '\0';
 		fclose(l);
 	}
-	fprintf(f, "policy: %s: loadavg: %s          \n\n",
-		names[c->prio ? c->policy % 2 : 2], load);
+	fprintf(f, "policy: %s%s: loadavg: %s          \n\n",
+		names[c->policy & 3], other ? "/other" : "", load);
 }
 
 static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
