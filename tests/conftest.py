@@ -148,9 +148,11 @@ def snapshot():
         "mqueue": set(os.listdir("/dev/mqueue")),
         "sems": ipc_sems(),
         # rtlat names every shm object and named semaphore "rtlat-..."
-        # (cleanup_unique_name); other programs' (a cyclictest run beside
-        # the tests) are not ours to count.
-        "shm": {n for n in os.listdir("/dev/shm") if "rtlat" in n},
+        # (cleanup_unique_name), but for its cyclictest face's status file,
+        # named as cyclictest names its own: cyclictest<pid>. (A real
+        # cyclictest removes its file when it ends as the tests end it.)
+        "shm": {n for n in os.listdir("/dev/shm")
+                if "rtlat" in n or re.fullmatch(r"cyclictest\d+", n)},
         # Everything in the runs' private TMPDIR, and rtlat's names in /tmp
         # in case something ignored TMPDIR.
         "tmp": {str(p) for p in tmp.iterdir()} |

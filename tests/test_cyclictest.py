@@ -394,3 +394,60 @@ def test_every_option_of_the_real_help_has_a_row():
     have = set(re.findall(r"^  (-[A-Za-z]), --", mine, re.M))
     have |= set(re.findall(r"(--[a-z_-]+)", mine))
     assert sorted(opts - have) == []
+
+
+STATUS = ["#---------------------------", "# cyclictest current status:"]
+
+
+def status_blocks(text):
+    """The status blocks (header, a T: line per thread, footer) in text."""
+    lines, blocks = text.splitlines(), []
+    for i, line in enumerate(lines):
+        if lines[i:i + 2] == STATUS:
+            end = lines.index(STATUS[0], i + 2)
+            blocks.append(lines[i + 2:end])
+    return blocks
+
+
+@needs_real
+def test_status_signals_as_the_real_one(leakcheck):
+    """SIGUSR2 writes cyclictest's status block to /dev/shm/cyclictest<pid>
+    (what rt-tests' get_cyclictest_snapshot reads), SIGUSR1 prints it on
+    stderr; the run goes on to its end, and the file goes with it. Before,
+    either signal killed rtlat without its summary."""
+    for cmd in ([RTLAT, "cyclictest"], [REAL]):
+        p = subprocess.Popen(cmd + ["-q", "-t", "2", "-i", "1000", "-D", "2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        shm = Path(f"/dev/shm/cyclictest{p.pid}")
+        for _ in range(30):
+            time.sleep(0.1)
+            if shm.exists():
+                break
+        assert shm.exists(), cmd
+        p.send_signal(signal.SIGUSR2)
+        time.sleep(0.3)
+        inside = shm.read_text()
+        p.send_signal(signal.SIGUSR1)
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 0, err
+        assert len(t_lines(out)) == 2 and not shm.exists()
+        assert inside.endswith(STATUS[0] + "\n")
+        for blocks in (status_blocks(inside), status_blocks(err)):
+            assert len(blocks) == 1 and len(blocks[0]) == 2, (cmd, err, inside)
+            assert [r[0] for r in t_lines("\n".join(blocks[0]))] == [0, 1]
+    leakcheck()
+
+
+def test_status_file_removed_on_every_ending(leakcheck):
+    """The status file is rtlat's to remove: after SIGINT and SIGTERM too."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        p = start(["cyclictest", "-q", "-t", "1", "-i", "1000"])
+        shm = Path(f"/dev/shm/cyclictest{p.pid}")
+        for _ in range(30):
+            time.sleep(0.1)
+            if shm.exists():
+                break
+        assert shm.exists()
+        rc, out, err = stop(p, sig)
+        assert rc == 0 and not shm.exists(), err
+    leakcheck()

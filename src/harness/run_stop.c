@@ -12,7 +12,8 @@
 
 volatile sig_atomic_t run_stop_requested;
 static volatile sig_atomic_t *stop_flag;
-static sigset_t stop_set;
+static sigset_t stop_set;	/* and the status signals, when asked */
+static int status_pending;	/* RUN_STATUS_* bits, atomic */
 
 static void on_stop(int sig)
 {
@@ -42,8 +43,19 @@ void run_stop_flag(volatile sig_atomic_t *flag)
 bool run_stop_wait(int64_t ns)
 {
 	struct timespec ts = ns_to_timespec(ns);
+	int sig = sigtimedwait(&stop_set, NULL, &ts);
 
-	return sigtimedwait(&stop_set, NULL, &ts) > 0;
+	if (sig == SIGUSR1 || sig == SIGUSR2) {
+		__atomic_fetch_or(&status_pending, sig == SIGUSR1 ?
+				  RUN_STATUS_USR1 : RUN_STATUS_USR2, __ATOMIC_RELAXED);
+		return false;
+	}
+	return sig > 0;
+}
+
+int run_status_take(void)
+{
+	return __atomic_exchange_n(&status_pending, 0, __ATOMIC_RELAXED);
 }
 
 /* First of all: from here on a stop signal ends the run cleanly. */
@@ -53,6 +65,10 @@ void run_signals(const struct test_ops *ops)
 	sigaddset(&stop_set, SIGINT);
 	sigaddset(&stop_set, SIGTERM);
 	sigaddset(&stop_set, SIGHUP);
+	if (ops->status_signals && ops->stop == STOP_BY_SIGWAIT) {
+		sigaddset(&stop_set, SIGUSR1);
+		sigaddset(&stop_set, SIGUSR2);
+	}
 	/* Blocked from the start, so a signal during setup or warm-up still
 	 * ends the run properly; threads inherit the mask. */
 	if (ops->stop == STOP_BY_SIGWAIT) {

@@ -102,6 +102,9 @@ struct test_ops {
 	size_t extra_size;
 	enum test_stop stop;
 	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
+	/* STOP_BY_SIGWAIT: SIGUSR1 and SIGUSR2 ask for a status, taken
+	 * with run_status_take() (as cyclictest's), instead of killing. */
+	bool status_signals;
 	const void *data;		/* the test's own (pair: its transport) */
 	/*
 	 * rtlat suite: write the test's short arguments for d seconds at
@@ -154,8 +157,13 @@ int run_test(const struct test_ops *ops, int argc, char **argv);
 extern volatile sig_atomic_t run_stop_requested;
 /* Also set *flag on a stop signal (and now, if one came already). */
 void run_stop_flag(volatile sig_atomic_t *flag);
-/* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came. */
+/* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came.
+ * A status signal that came meanwhile is noted for run_status_take. */
 bool run_stop_wait(int64_t ns);
+#define RUN_STATUS_USR1	1
+#define RUN_STATUS_USR2	2
+/* The status signals noted since the last call (RUN_STATUS_* bits). */
+int run_status_take(void);
 /* run_test's first step: install or block the stop signals as ops->stop
  * says (run_stop.c). */
 void run_signals(const struct test_ops *ops);

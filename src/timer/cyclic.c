@@ -7,12 +7,16 @@
  * ignored. Its text and JSON are in cyclic_output.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/clock.h"
 #include "core/opts.h"
 #include "core/rtsetup.h"
+#include "core/cleanup.h"
 #include "core/tracefs.h"
 #include "timer/cyclic.h"
 
@@ -305,9 +309,33 @@ static int cyc_rt_apply(struct test_run *t)
 	return 0;
 }
 
+/*
+ * /dev/shm/cyclictest<pid>, as cyclictest makes it, for SIGUSR2's status
+ * (get_cyclictest_snapshot finds runs by it); removed on every way out.
+ * Without it (no /dev/shm) SIGUSR2 does nothing, as without a reader.
+ */
+static void status_file(struct timer_run *run)
+{
+	char name[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "/cyclictest%d", (int)getpid());
+	fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+	if (fd >= 0 && cleanup_add_shm(name)) {
+		close(fd);
+		shm_unlink(name);
+		fd = -1;
+	}
+	run->face.status_fd = fd;
+}
+
 static int cyc_measure(struct test_run *t)
 {
-	cyc_banner(t->state);
+	struct timer_run *run = t->state;
+
+	run->face.status = cyc_status;
+	status_file(run);
+	cyc_banner(run);
 	return timer_measure(t);
 }
 
@@ -324,6 +352,7 @@ const struct test_ops test_cyclictest = {
 	.run_size = sizeof(struct timer_run),
 	.stop = STOP_BY_SIGWAIT,
 	.kick = true,
+	.status_signals = true,
 	.check = cyc_check,
 	.setup = timer_setup,
 	.rt_apply = cyc_rt_apply,

@@ -74,11 +74,52 @@ static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
 		ns ? 8 : 5, n ? unit(run, avg) : 0, n ? unit(run, (double)max) : 0);
 }
 
+/* A thread's line from the seconds the display thread folded so far. */
+static void t_line_now(FILE *f, const struct timer_cpu *c)
+{
+	const struct timer_summary *s = &c->sum;
+
+	t_line(f, c, s->samples, s->min, s->last,
+	       s->samples ? s->lat_sum / (double)s->samples : 0, s->max);
+}
+
+static void status_block(FILE *f, const struct timer_run *run)
+{
+	int i;
+
+	fprintf(f, "#---------------------------\n# cyclictest current status:\n");
+	for (i = 0; i < run->ncpu; i++)
+		t_line_now(f, &run->cpu[i]);
+	fprintf(f, "#---------------------------\n");
+}
+
+/*
+ * SIGUSR1: the status block on stderr; SIGUSR2: the same in
+ * /dev/shm/cyclictest<pid>, replacing what was there (rt-tests'
+ * get_cyclictest_snapshot sends it and reads the file).
+ */
+void cyc_status(struct timer_run *run, int bits)
+{
+	int fd = run->face.status_fd;
+	FILE *f;
+
+	if (bits & RUN_STATUS_USR1) {
+		status_block(stderr, run);
+		fflush(stderr);
+	}
+	if (!(bits & RUN_STATUS_USR2) || fd < 0 || ftruncate(fd, 0))
+		return;
+	f = fdopen(dup(fd), "w");
+	if (!f)
+		return;
+	status_block(f, run);
+	fclose(f);
+}
+
 /* Each poll on a terminal: the seconds the display thread folded. */
 void cyc_draw(struct timer_run *run, bool final)
 {
 	static int drawn;
-	const struct timer_summary *s;
 	int i;
 
 	if (final || run->cfg->quiet || !isatty(STDOUT_FILENO) || !run->cpu[0].sum.samples)
@@ -86,11 +127,8 @@ void cyc_draw(struct timer_run *run, bool final)
 	if (drawn)
 		printf("\033[%dA", run->ncpu + 2);
 	policy_line(stdout, run);
-	for (i = 0; i < run->ncpu; i++) {
-		s = &run->cpu[i].sum;
-		t_line(stdout, &run->cpu[i], s->samples, s->min, s->last,
-		       s->samples ? s->lat_sum / (double)s->samples : 0, s->max);
-	}
+	for (i = 0; i < run->ncpu; i++)
+		t_line_now(stdout, &run->cpu[i]);
 	drawn = 1;
 	fflush(stdout);
 }

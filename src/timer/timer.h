@@ -265,6 +265,9 @@ struct timer_face {
 	uint32_t fine_buckets;		/* and their count (0: 2 ms worth) */
 	/* The display thread's hook: each poll, and once at the end. */
 	void (*draw)(struct timer_run *run, bool final);
+	/* The display thread's, for SIGUSR1/SIGUSR2 (RUN_STATUS_* bits). */
+	void (*status)(struct timer_run *run, int bits);
+	int status_fd;			/* cyclictest's /dev/shm file, or -1 */
 };
 
 struct timer_run {

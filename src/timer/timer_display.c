@@ -76,6 +76,12 @@ void *timer_display(void *arg)
 		drain_all(run);
 		if (run->face.draw)
 			run->face.draw(run, false);
+		if (run->face.status) {
+			int bits = run_status_take();
+
+			if (bits)
+				run->face.status(run, bits);
+		}
 		clock_sleep_until(clock_now_ns() + DISPLAY_POLL_NS);
 	}
 	drain_all(run);
