@@ -167,7 +167,42 @@ def test_spikes_listed():
     assert r.returncode == 0, r.stderr
     spikes = [l for l in r.stdout.splitlines() if "Spike:" in l]
     assert spikes and all(re.fullmatch(r"T: 0 Spike: +\d+: TS: +\d+", l) for l in spikes)
-    assert r.stdout.splitlines()[-1] == f"spikes = {len(spikes)}"
+    # As cyclictest: the count, then an empty line.
+    assert r.stdout.splitlines()[-2:] == [f"spikes = {len(spikes)}", ""]
+
+
+def squeeze(text):
+    """Lines with their numbers (and the spaces before) as N, repeats of
+    one shape once, histogram rows dropped: the layout of a run's end."""
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"[ \t]*\d+", " N", line)
+        if not re.fullmatch(r"( N)+", line) and (not out or out[-1] != line):
+            out.append(line)
+    return out
+
+
+@needs_real
+@pytest.mark.parametrize("args", [
+    ["--spike", "1", "-h", "5", "-b", "1000000"],
+    ["-t", "2", "--spike", "1", "-H", "5"],
+    ["-h", "5", "--histfile", "HIST"],
+    ["-b", "1000000"],
+], ids=["spike-h-b", "spike-H", "histfile", "b"])
+def test_the_end_of_a_run_as_the_real_one(tmp_path, args):
+    """What follows the run, in cyclictest's order: the spikes (then an
+    empty line), the histogram, and with -b the thread ids (the break
+    lines when one came); -q with -h or -H prints no T: lines, even when
+    the histogram goes to --histfile."""
+    outs = []
+    for i, cmd in enumerate(([RTLAT, "cyclictest"], [REAL])):
+        hist = tmp_path / f"h{i}"
+        a = [str(hist) if x == "HIST" else x for x in args]
+        r = subprocess.run(cmd + ["-q", "-i", "500", "-l", "200"] + a,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        outs.append((squeeze(r.stdout), squeeze(hist.read_text()) if hist.exists() else None))
+    assert outs[0] == outs[1]
 
 
 @needs_real

@@ -166,20 +166,23 @@ static void spikes(FILE *f, const struct timer_run *run)
 				(long long)(c->spikes[k].when / NSEC_PER_USEC));
 		total += c->nspikes;
 	}
-	fprintf(f, "spikes = %llu\n", (unsigned long long)total);
+	fprintf(f, "spikes = %llu\n\n", (unsigned long long)total);
 }
 
 static void break_lines(FILE *f, const struct timer_run *run)
 {
 	int i, b = __atomic_load_n(&run->broke, __ATOMIC_ACQUIRE);
 
-	if (!b)
+	/* With -b, as cyclictest: the ids always, the break if one came. */
+	if (!run->face.break_ns)
 		return;
 	fprintf(f, "# Thread Ids:");
 	for (i = 0; i < run->ncpu; i++)
 		fprintf(f, " %d", run->cpu[i].tid);
-	fprintf(f, "\n# Break thread: %d\n# Break value: %lld\n",
-		run->cpu[b - 1].tid, unit(run, (double)run->broke_ns));
+	fputc('\n', f);
+	if (b)
+		fprintf(f, "# Break thread: %d\n# Break value: %lld\n",
+			run->cpu[b - 1].tid, unit(run, (double)run->broke_ns));
 }
 
 static void hist_block(FILE *f, const struct timer_run *run, long long arg)
@@ -265,20 +268,20 @@ static int write_json(struct test_run *t, const struct timer_run *run, int statu
 int cyc_report(struct test_run *t, int status)
 {
 	struct timer_run *run = t->state;
-	bool hist_out = run->face.over_ns && !cfg_of(run)->histfile;
 
 	if (t->error)
 		fprintf(stderr, "%s: %s\n", run->prog, t->error);
 	if (!run->cpu)
 		return status;
 	timer_fold(run);
-	/* -q with the histogram on stdout: the histogram is the summary. */
-	if (!run->cfg->quiet || !hist_out)
+	/* As cyclictest: -q with -h or -H (on stdout or in --histfile)
+	 * prints no T: lines; then the spikes, the histogram, -b's lines. */
+	if (!run->cfg->quiet || !run->face.over_ns)
 		final_block(run, !run->cfg->quiet);
-	break_lines(stdout, run);
+	spikes(stdout, run);
 	if (histogram(run))
 		status = 1;
-	spikes(stdout, run);
+	break_lines(stdout, run);
 	fflush(stdout);
 	timer_report_end(run);
 	timer_summary(run, t->ops->series[0]);
