@@ -203,8 +203,12 @@ clean-asan:
 # not follow a multithreaded fork, and those workers are processes.
 TSAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=thread -fno-omit-frame-pointer
+# clang, or Debian's versioned one (clang-14 ... clang-19) where only that
+# is installed (clang-tidy pulls it in without the plain name).
+CLANG ?= $(or $(shell for c in clang clang-19 clang-18 clang-17 clang-16 \
+	clang-15 clang-14; do command -v $$c && break; done),clang)
 TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py \
-	tests/test_explain.py
+	tests/test_explain.py tests/test_cyclictest.py tests/test_timer_cpus.py
 # Also left out: tests that signal a run within its first few hundred ms
 # and expect the handlers in place; the TSan runtime's start-up is slower
 # than that (the run is then killed by the signal, as before main()).
@@ -215,7 +219,7 @@ TSAN_DESELECT := not fork and not -f] and not ptsem_types_end_by_signal and not 
 
 check-tsan: venv
 	rm -rf build-tsan && mkdir -p build-tsan
-	clang $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
+	$(CLANG) $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
 	RTLAT_BIN=$(CURDIR)/build-tsan/rtlat \
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
 		tests/isolated $(VENV)/bin/python -m pytest -q -m "not slow" -k "$(TSAN_DESELECT)" $(TSAN_TESTS)
@@ -225,7 +229,7 @@ check-tsan: venv
 # any crash, leak, UB or timeout fails. main.c and manpage.c (the command
 # line's own modules) are left out of the library here.
 FUZZ_S ?= 30
-FUZZ_CC ?= clang
+FUZZ_CC ?= $(CLANG)
 FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -451,7 +451,7 @@ def test_status_signals_as_the_real_one(leakcheck):
     stderr; the run goes on to its end, and the file goes with it. Before,
     either signal killed rtlat without its summary."""
     for cmd in ([RTLAT, "cyclictest"], [REAL]):
-        p = subprocess.Popen(cmd + ["-q", "-t", "2", "-i", "1000", "-D", "2"],
+        p = subprocess.Popen(cmd + ["-q", "-t", "2", "-i", "1000"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         shm = Path(f"/dev/shm/cyclictest{p.pid}")
         for _ in range(30):
@@ -463,6 +463,8 @@ def test_status_signals_as_the_real_one(leakcheck):
         time.sleep(0.3)
         inside = shm.read_text()
         p.send_signal(signal.SIGUSR1)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
         assert p.returncode == 0, err
         assert len(t_lines(out)) == 2 and not shm.exists()

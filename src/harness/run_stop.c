@@ -31,6 +31,12 @@ static void on_kick(int sig)
 	(void)sig;
 }
 
+static void note_status(int sig)
+{
+	__atomic_fetch_or(&status_pending, sig == SIGUSR1 ?
+			  RUN_STATUS_USR1 : RUN_STATUS_USR2, __ATOMIC_RELAXED);
+}
+
 void run_stop_flag(volatile sig_atomic_t *flag)
 {
 	/* Publish, then look: a signal in between is seen by one of the two
@@ -46,8 +52,7 @@ bool run_stop_wait(int64_t ns)
 	int sig = sigtimedwait(&stop_set, NULL, &ts);
 
 	if (sig == SIGUSR1 || sig == SIGUSR2) {
-		__atomic_fetch_or(&status_pending, sig == SIGUSR1 ?
-				  RUN_STATUS_USR1 : RUN_STATUS_USR2, __ATOMIC_RELAXED);
+		note_status(sig);
 		return false;
 	}
 	return sig > 0;
@@ -68,6 +73,11 @@ void run_signals(const struct test_ops *ops)
 	if (ops->status_signals && ops->stop == STOP_BY_SIGWAIT) {
 		sigaddset(&stop_set, SIGUSR1);
 		sigaddset(&stop_set, SIGUSR2);
+		/* Blocked below and taken by sigwait; the handler is for a
+		 * thread that does not block them (a sanitizer's runtime
+		 * thread), where the default action would end the run. */
+		stopsig_catch(SIGUSR1, note_status);
+		stopsig_catch(SIGUSR2, note_status);
 	}
 	/* Blocked from the start, so a signal during setup or warm-up still
 	 * ends the run properly; threads inherit the mask. */

@@ -68,7 +68,7 @@ static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
 	bool ns = cfg_of(run)->nsecs;
 
 	fprintf(f, "T:%2d (%5d) P:%2d I:%lld C:%7llu Min:%7lld Act:%*lld Avg:%*lld Max:%8lld\n",
-		(int)(c - run->cpu), c->tid, c->plan.prio,
+		(int)(c - run->cpu), __atomic_load_n(&c->tid, __ATOMIC_ACQUIRE), c->plan.prio,
 		(long long)(c->plan.period_ns / NSEC_PER_USEC), (unsigned long long)n,
 		n ? unit(run, (double)min) : 0, ns ? 8 : 5, n ? unit(run, (double)act) : 0,
 		ns ? 8 : 5, n ? unit(run, avg) : 0, n ? unit(run, (double)max) : 0);

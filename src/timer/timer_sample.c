@@ -197,7 +197,9 @@ void *timer_sampler(void *arg)
 	int err;
 
 	prctl(PR_SET_NAME, "rtlat-sampler");
-	c->tid = (int)syscall(SYS_gettid);
+	/* Atomic: a status (SIGUSR1) may print it from the display thread
+	 * before this thread's first second. */
+	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	feed_init(&sp, c, true);
 	rt_thread_setup_policy(c->plan.policy, c->plan.prio, c->cpu);
 	explain_attach(c->explain);
