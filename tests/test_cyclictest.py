@@ -488,3 +488,17 @@ def test_status_file_removed_on_every_ending(leakcheck):
         rc, out, err = stop(p, sig)
         assert rc == 0 and not shm.exists(), err
     leakcheck()
+
+
+@needs_real
+@pytest.mark.parametrize("extra", [["--laptop"], ["--default-system"], []],
+                         ids=["laptop", "default-system", "none"])
+def test_latency_target_lines_as_the_real_one(extra):
+    """--laptop and --default-system leave /dev/cpu_dma_latency alone and
+    say so on stderr as cyclictest does; otherwise the '# ... set to 0us'
+    line on stdout."""
+    mine, real = both(["-q", "-t1", "-i", "1000", "-l", "20"] + extra)
+    for r in (mine, real):
+        assert r.returncode == 0
+    assert mine.stderr == real.stderr
+    assert (DMA in mine.stdout.splitlines()) == (DMA in real.stdout.splitlines()) == (not extra)

@@ -297,6 +297,11 @@ static int cyc_rt_apply(struct test_run *t)
 
 	if (timer_rt_apply(t))
 		return -1;
+	/* Where cyclictest says why it leaves the latency target alone. */
+	if (c->laptop)
+		fprintf(stderr, "WARN: not setting cpu_dma_latency to save battery power\n");
+	else if (c->default_system)
+		fprintf(stderr, "WARN: not setting cpu_dma_latency from cyclictest\n");
 	if (c->unbuffered)
 		setvbuf(stdout, NULL, _IONBF, 0);
 	if (c->mainaffinity.n <= 0)
