@@ -4,8 +4,10 @@ Debian's PREEMPT_RT and stock 6.1 kernels booted under QEMU (guest.sh),
 judged here on the host. Under emulation latency values mean nothing:
 behaviour, formats, causes, counts and what is left behind."""
 import json
+import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,17 @@ EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "rtla": 0, "doctor": 0,
             "suite": 0, "timer0": 0}
 # A kernel without the timerlat tracer: -t 1|2 refused, rtla cannot run.
 NO_TIMERLAT = {"timer1": 2, "timer2": 2, "rtla": 1}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stage_done():
+    """make check runs the kernel stage beside the other tests
+    (RTLAT_KERNELS_BACKGROUND=1): wait for it to finish first."""
+    if os.environ.get("RTLAT_KERNELS_BACKGROUND"):
+        for _ in range(1800):
+            if (RES / "done").exists():
+                break
+            time.sleep(0.5)
 
 
 def results(name):
