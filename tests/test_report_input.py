@@ -51,6 +51,9 @@ BROKEN = {
         lambda s: s["histogram"]["counts"][0].__setitem__(1, -1)),
         r"unreadable: .*histogram\.counts\[0\] has a negative count \(-1\)"),
     "empty object": (b"{}", r"unreadable: no test result in it"),
+    # Found by the loader's fuzz harness: a key's newline broke the line.
+    "newline in a key": (b'{"\\n": 9.3e18}',
+                         r'unreadable: "\\n" = 9\.3e\+18 is out of range'),
     "not an object": (b"[1, 2]", r"unreadable: not a result file"),
 }
 

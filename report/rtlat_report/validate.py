@@ -4,6 +4,7 @@ can have (finite, within 64-bit nanoseconds), counts that are not
 negative. check() raises InputError naming the file and the first
 problem, so that a broken file is one line, never a traceback and never
 a page that shows nonsense without a word."""
+import json
 import math
 
 # rtlat writes int64 nanoseconds; anything beyond is not a measurement.
@@ -43,6 +44,13 @@ def _histogram_rows(rows, where):
     return None
 
 
+def _key(k):
+    """A key as the message names it: as it is when printable, else
+    quoted with its escapes (a newline in a key must not break the one
+    line of the message)."""
+    return k if k and k.isprintable() else json.dumps(k)
+
+
 def problem(data):
     """The first thing in data that no result can hold, or None. Walks
     iteratively: a deeply nested file cannot exhaust the stack."""
@@ -57,7 +65,7 @@ def problem(data):
                 return why
         elif isinstance(o, dict):
             for k, v in o.items():
-                todo.append((v, f"{where}.{k}" if where else str(k), k))
+                todo.append((v, f"{where}.{_key(k)}" if where else _key(k), k))
         elif isinstance(o, list):
             if key == "counts":
                 why = _histogram_rows(o, where)
