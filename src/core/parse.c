@@ -64,10 +64,11 @@ int cpus_usable(int *cpus, int max)
 	int c, n = 0;
 
 	if (sched_getaffinity(0, sizeof(set), &set)) {
+		int online[CPU_LIST_MAX], k = cpus_online_list(online, CPU_LIST_MAX);
+
 		CPU_ZERO(&set);
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (cpu_is_online(c))
-				CPU_SET(c, &set);
+		for (c = 0; c < k; c++)
+			CPU_SET(online[c], &set);
 	}
 	for (c = 0; c < CPU_SETSIZE && n < max; c++)
 		if (CPU_ISSET(c, &set)) {
@@ -122,25 +123,6 @@ void cpus_online_text(char *buf, size_t len)
 		fclose(f);
 }
 
-int cpus_online_list(int *cpus, int max)
-{
-	char text[4096], *s = text, *end;
-	long a, b;
-	int n = 0;
-
-	cpus_online_text(text, sizeof(text));
-	while (*s && n < max) {
-		a = strtol(s, &end, 10);
-		b = *end == '-' ? strtol(end + 1, &end, 10) : a;
-		if (end == s || a < 0 || b < a)
-			break;
-		for (; a <= b && n < max; a++)
-			cpus[n++] = (int)a;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return n;
-}
-
 bool cpu_is_online(int cpu)
 {
 	char path[64], c = '0';
@@ -176,16 +158,13 @@ static int parse_cpu(const char **s, int *cpu)
 	return 0;
 }
 
-int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
+/* "1,3-5" into cpus[0..*n-1]; with online, each must be online (*bad:
+ * the first that is not). The grammar of -c and of the kernel's
+ * /sys/devices/system/cpu/online alike. */
+static int ranges(const char *s, int *cpus, int max, int *n, int *bad, bool online)
 {
 	int a, b, c;
 
-	*bad = -2;
-	*n = 0;
-	if (!strcmp(s, "all")) {
-		*n = cpus_usable(cpus, max);
-		return *n ? 0 : -1;
-	}
 	for (;;) {
 		if (parse_cpu(&s, &a))
 			return -1;
@@ -196,7 +175,7 @@ int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
 				return -1;
 		}
 		for (c = a; c <= b; c++) {
-			if (!cpu_is_online(c)) {
+			if (online && !cpu_is_online(c)) {
 				*bad = c;
 				return -1;
 			}
@@ -209,4 +188,25 @@ int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
 		if (*s++ != ',')
 			return -1;
 	}
+}
+
+int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
+{
+	*bad = -2;
+	*n = 0;
+	if (!strcmp(s, "all")) {
+		*n = cpus_usable(cpus, max);
+		return *n ? 0 : -1;
+	}
+	return ranges(s, cpus, max, n, bad, true);
+}
+
+int cpus_online_list(int *cpus, int max)
+{
+	char text[4096];
+	int n = 0, bad;
+
+	cpus_online_text(text, sizeof(text));
+	ranges(text, cpus, max, &n, &bad, false);
+	return n;
 }

@@ -145,27 +145,48 @@ static int thread_cpu(const struct cyc_config *c, int i)
 	return cpu_usable_nth(i);
 }
 
+/* What cyclictest says on stderr about the options it adjusts, in its
+ * order; said once the options are known good (bad input stays one line). */
+enum { NOTE_T_SMP = 1, NOTE_A_SMP = 2, NOTE_DISTANCE = 4, NOTE_PRIO = 8,
+       NOTE_POLICY = 16 };
+
+static void say_notes(unsigned int notes, const struct cyc_config *c)
+{
+	if (notes & NOTE_T_SMP)
+		fprintf(stderr, "WARN: -t ignored due to smp mode\n");
+	if (notes & NOTE_A_SMP)
+		fprintf(stderr, "WARN: -a ignored due to smp mode\n");
+	if (notes & NOTE_DISTANCE)
+		fprintf(stderr, "WARN: distance is ignored and set to 0, if histogram enabled\n");
+	if (notes & NOTE_PRIO)
+		fprintf(stderr, "defaulting realtime priority to %lld\n", c->prio);
+	if (notes & NOTE_POLICY)
+		fprintf(stderr, "policy and priority don't match: setting policy to SCHED_FIFO\n");
+}
+
 /* -S is every usable CPU: -t and -a are dropped, with cyclictest's
  * warnings (it refuses -a before -S outright; one rule here). */
-static void smp_overrides(const struct test_run *t, const struct cyc_config *c)
+static unsigned int smp_overrides(const struct test_run *t, const struct cyc_config *c)
 {
-	if (!c->smp)
-		return;
-	if (opts_given(t->opts, t->given, 't', NULL))
-		fprintf(stderr, "WARN: -t ignored due to smp mode\n");
-	if (opts_given(t->opts, t->given, 'a', NULL))
-		fprintf(stderr, "WARN: -a ignored due to smp mode\n");
+	unsigned int notes = 0;
+
+	if (c->smp && opts_given(t->opts, t->given, 't', NULL))
+		notes |= NOTE_T_SMP;
+	if (c->smp && opts_given(t->opts, t->given, 'a', NULL))
+		notes |= NOTE_A_SMP;
+	return notes;
 }
 
 /* A histogram adds the threads' rows up, so, as in cyclictest, -h and -H
  * give every thread the same interval: -d is dropped (with cyclictest's
  * warning when it was given). */
-static int64_t distance_ns(const struct test_run *t, const struct cyc_config *c)
+static int64_t distance_ns(const struct test_run *t, const struct cyc_config *c,
+			   unsigned int *notes)
 {
 	if (!c->hist_us && !c->histofall_us)
 		return c->distance_us * NSEC_PER_USEC;
 	if (opts_given(t->opts, t->given, 'd', NULL))
-		fprintf(stderr, "WARN: distance is ignored and set to 0, if histogram enabled\n");
+		*notes |= NOTE_DISTANCE;
 	return 0;
 }
 
@@ -177,7 +198,8 @@ static int64_t distance_ns(const struct test_run *t, const struct cyc_config *c)
  * one rule here: both given and at odds, its message.) Each thread at
  * priority 0 then runs SCHED_OTHER, as its policy line says.
  */
-static void resolve_policy(const struct test_run *t, struct cyc_config *c, int n)
+static void resolve_policy(const struct test_run *t, struct cyc_config *c, int n,
+			   unsigned int *notes)
 {
 	bool rt = c->policy == CYC_POLICY_FIFO || c->policy == CYC_POLICY_RR;
 
@@ -187,28 +209,28 @@ static void resolve_policy(const struct test_run *t, struct cyc_config *c, int n
 		rt = true;
 	}
 	if (c->priospread && !c->prio) {
-		fprintf(stderr, "defaulting realtime priority to %d\n", n + 1);
+		*notes |= NOTE_PRIO;
 		c->prio = n + 1;
 	}
 	if (c->prio && !rt) {
-		fprintf(stderr, "policy and priority don't match: setting policy to SCHED_FIFO\n");
+		*notes |= NOTE_POLICY;
 		c->policy = CYC_POLICY_FIFO;
 		rt = true;
 	}
 	if (rt && !c->prio) {
-		fprintf(stderr, "defaulting realtime priority to %d\n", n + 1);
+		*notes |= NOTE_PRIO;
 		c->prio = n + 1;
 	}
 }
 
 static void plan(const struct test_run *t, struct timer_run *run,
-		 struct cyc_config *c)
+		 struct cyc_config *c, unsigned int *notes)
 {
-	int64_t dist = distance_ns(t, c);
+	int64_t dist = distance_ns(t, c, notes);
 	int i, prio;
 
 	run->ncpu = nthreads(c);
-	resolve_policy(t, c, run->ncpu);
+	resolve_policy(t, c, run->ncpu, notes);
 	for (i = 0; i < run->ncpu; i++) {
 		prio = (int)c->prio;
 		/* As cyclictest: thread N at PRIO - N, down to 0 (that
@@ -264,12 +286,15 @@ static void timer_settings(struct cyc_config *c, struct timer_run *run)
 		f->over_max = hist < 1024 ? (uint32_t)hist : 1024;
 	}
 	f->draw = cyc_draw;
+	f->status = cyc_status;
+	f->status_fd = -1;		/* cyc_measure opens it */
 }
 
 static int cyc_check(struct test_run *t)
 {
 	struct cyc_config *c = t->cfg;
 	struct timer_run *run = t->state;
+	unsigned int notes;
 	char err[256];
 
 	if (check_combinations(t, c))
@@ -281,10 +306,11 @@ static int cyc_check(struct test_run *t)
 	run->prog = t->prog;
 	run->cfg = &c->t;
 	run->opts = t->opts;
-	smp_overrides(t, c);
-	plan(t, run, c);
+	notes = smp_overrides(t, c);
+	plan(t, run, c, &notes);
 	if (check_spread(t, c, run))
 		return -1;
+	say_notes(notes, c);
 	timer_settings(c, run);
 	return 0;
 }
@@ -338,7 +364,6 @@ static int cyc_measure(struct test_run *t)
 {
 	struct timer_run *run = t->state;
 
-	run->face.status = cyc_status;
 	status_file(run);
 	cyc_banner(run);
 	return timer_measure(t);

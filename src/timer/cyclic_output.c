@@ -107,7 +107,9 @@ void cyc_status(struct timer_run *run, int bits)
 		status_block(stderr, run);
 		fflush(stderr);
 	}
-	if (!(bits & RUN_STATUS_USR2) || fd < 0 || ftruncate(fd, 0))
+	/* From the start each time: the dup shares the file's offset. */
+	if (!(bits & RUN_STATUS_USR2) || fd < 0 || ftruncate(fd, 0) ||
+	    lseek(fd, 0, SEEK_SET))
 		return;
 	f = fdopen(dup(fd), "w");
 	if (!f)

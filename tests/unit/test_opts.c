@@ -147,4 +147,6 @@ UNIT_TEST(usable_cpus_are_this_process_affinity)
 		CHECK(CPU_ISSET(cpus[i], &set) && (!i || cpus[i] > cpus[i - 1]));
 	CHECK(cpu_usable_last() == cpus[n - 1]);
 	CHECK(cpu_usable_nth(n) == cpus[0] && cpu_usable_nth(n - 1) == cpus[n - 1]);
+	/* The kernel's online list, read with -c's grammar. */
+	CHECK(cpus_online_list(cpus, CPU_LIST_MAX) == cpus_online());
 }
