@@ -457,25 +457,29 @@ def test_status_signals_as_the_real_one(leakcheck):
         p = subprocess.Popen(cmd + ["-q", "-t", "2", "-i", "1000"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         shm = Path(f"/dev/shm/cyclictest{p.pid}")
-        for _ in range(30):
-            time.sleep(0.1)
-            if shm.exists():
-                break
-        assert shm.exists(), cmd
-        p.send_signal(signal.SIGUSR2)
-        time.sleep(0.3)
-        if cmd[0] == RTLAT:
-            # A second snapshot replaces the first from the file's start
-            # (cyclictest 2.40 writes it after as many NUL bytes as the
-            # first had: it truncates without going back).
+        inside = None
+        try:
+            for _ in range(30):
+                time.sleep(0.1)
+                if shm.exists():
+                    break
             p.send_signal(signal.SIGUSR2)
             time.sleep(0.3)
-        inside = shm.read_text()
+            if cmd[0] == RTLAT:
+                # A second snapshot replaces the first from the file's
+                # start (cyclictest 2.40 writes it after as many NUL bytes
+                # as the first had: it truncates without going back).
+                p.send_signal(signal.SIGUSR2)
+                time.sleep(0.3)
+            inside = shm.read_text() if shm.exists() else None
+            p.send_signal(signal.SIGUSR1)
+            time.sleep(0.3)
+        finally:
+            # The run always ends here, whatever was seen above.
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=30)
+        assert inside is not None, (cmd, err)
         assert inside.startswith(STATUS[0] + "\n"), (cmd, inside[:40])
-        p.send_signal(signal.SIGUSR1)
-        time.sleep(0.3)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
         assert p.returncode == 0, err
         assert len(t_lines(out)) == 2 and not shm.exists()
         assert inside.endswith(STATUS[0] + "\n")
@@ -494,9 +498,9 @@ def test_status_file_removed_on_every_ending(leakcheck):
             time.sleep(0.1)
             if shm.exists():
                 break
-        assert shm.exists()
+        seen = shm.exists()
         rc, out, err = stop(p, sig)
-        assert rc == 0 and not shm.exists(), err
+        assert seen and rc == 0 and not shm.exists(), err
     leakcheck()
 
 
