@@ -416,7 +416,7 @@ int timer_measure(struct test_run *t)
 	if (start_threads(t, run))
 		status = 1;
 	stop_threads(run);
-	timerlat_stop();
+	timerlat_stop(run);
 	if (first_error(run, &at))
 		status = 1;
 	return status;
@@ -456,6 +456,9 @@ void timer_report_end(struct timer_run *run)
 			fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
 				run->prog, (double)c->frozen_ns / NSEC_PER_USEC);
 	}
+	if (run->tl.lost)
+		fprintf(stderr, "%s: timerlat's trace lost %llu samples (its buffer overflowed: the reader fell behind); the figures leave them out\n",
+			run->prog, (unsigned long long)run->tl.lost);
 }
 
 /* Several CPUs: every CPU's figures folded, for RTS's last line, -g, the

@@ -187,18 +187,40 @@ extern const char *const timer_method_names[];
  * the method or 0). */
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
 
+/* One sample line of the timerlat tracer. */
+struct timerlat_sample {
+	bool irq;		/* IRQ context, else the kernel thread's */
+	uint64_t seq;		/* the activation (#N), shared by both */
+	int64_t ts;		/* the trace's stamp, ns */
+	int64_t lat;		/* timer_latency, ns */
+};
+
+#define TIMERLAT_BUF	4096
+
 /*
- * Activations timerlat skipped (overruns): its expiries lie on the grid
- * of the first one, so the periods up to a sample's expiry less the
- * samples seen are the skipped ones. Counted on the whole grid, not gap
- * by gap: an expiry read late by more than half a period (the trace's
- * stamp is taken after the latency) would otherwise add a skip that the
- * next, shorter gap never takes back.
+ * -t 1, 2: the kernel's timerlat tracer as this run set it up (the
+ * settings it found, restored at the end) and its reader's state.
  */
-struct timerlat_grid {
-	int64_t origin;		/* the first sample's expiry */
-	uint64_t seen;		/* samples so far */
-	uint64_t counted;	/* skips reported so far */
+struct timerlat {
+	bool active;
+	int pipe_fd;
+	char tracer[64];
+	char cpus[256];
+	char period[32];
+	char clock[32];
+	/*
+	 * The reader's. Activation #N's expiry is on the timer's grid:
+	 * origin + period * (N - seq0 + the skips before it), which the
+	 * trace's stamps only anchor (see take_line).
+	 */
+	int64_t origin;		/* the grid's start, on the trace's clock */
+	uint64_t seq0;		/* the activation at origin; 0: none yet */
+	uint64_t skips;		/* activations skipped so far */
+	uint64_t pending;	/* skips not yet reported with a sample */
+	uint64_t last_seq;	/* the last activation of the mode measured */
+	uint64_t lost;		/* activations whose sample the trace lost */
+	size_t len;		/* an unfinished line in buf */
+	char buf[TIMERLAT_BUF];
 };
 
 /* Where and how a sampler runs (timer: -c's CPUs at -p and -P; the
@@ -236,7 +258,6 @@ struct timer_cpu {
 	volatile int error;		/* errno of a failing wait method */
 	volatile int switched;		/* -b hit */
 	volatile int sampler_done;
-	struct timerlat_grid grid;	/* -t 1, 2: the reader's */
 	/* The cyclictest face: --spike's first spike_max spikes (allocated
 	 * at setup), how many in all; -h's first overflow cycles. */
 	struct timer_spike *spikes;
@@ -276,6 +297,7 @@ struct timer_run {
 	const char *prog;
 	struct timer_face face;
 	int ncpu;
+	struct timerlat tl;		/* -t 1, 2 (one CPU) */
 	struct timer_plan plan[TIMER_MAX_CPUS];	/* one per sampler */
 	struct timer_cpu *cpu;		/* ncpu of them, in -c's order */
 	/* -b: the sampler that broke and its latency (set once). */
@@ -312,15 +334,14 @@ void feed_end(struct timer_feed *sp);
 void *timer_sampler(void *arg);
 /* timer_kernel.c: -t 1 and 2 through the kernel's timerlat tracer. */
 int timerlat_start(struct timer_cpu *c, char *err, size_t len);
-void timerlat_stop(void);
+/* Restore the tracer's settings (once; safe if never started). */
+void timerlat_stop(struct timer_run *run);
 void *timer_kernel_reader(void *arg);
 /* The reader's loop on fd (trace_pipe): feeds the samples of the mode
  * measured until the run ends; returns 0 or an errno (EIO at EOF). */
 int timerlat_read(struct timer_cpu *c, int fd);
-/* The skips to report with a sample expected at exp (0 mostly). */
-uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period);
 /* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
-int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns);
+int timerlat_parse(const char *line, struct timerlat_sample *s);
 /* timer_display.c */
 void *timer_display(void *arg);
 /* timer.c: the lifecycle, shared with the cyclictest face (cyclic.c):

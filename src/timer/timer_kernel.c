@@ -25,15 +25,8 @@
 #include "timer/timer.h"
 #include "core/tracefs.h"
 
+/* A line longer than this is not timerlat's: dropped. */
 #define TL_LINE 512
-
-static struct {
-	bool active;
-	int pipe_fd;
-	char tracer[64];
-	char cpus[256];
-	char period[32];
-} tl = { .pipe_fd = -1 };
 
 /* "54.029328" before ": #" -> ns; any number of fraction digits. */
 static int parse_stamp(const char *line, const char *colon, int64_t *ns)
@@ -61,15 +54,18 @@ static int parse_stamp(const char *line, const char *colon, int64_t *ns)
  * A sample line of the timerlat tracer, e.g.
  *   <idle>-0 [000] d.h1  54.029328: #1  context    irq timer_latency  932 ns
  */
-int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns)
+int timerlat_parse(const char *line, struct timerlat_sample *s)
 {
 	const char *ctx = strstr(line, " context ");
 	const char *lat = strstr(line, "timer_latency");
 	const char *colon = strstr(line, ": #");
 	char word[16], unit[8];
+	unsigned long long seq;
 	long long v;
 
 	if (!ctx || !lat || !colon || colon > ctx)
+		return -1;
+	if (sscanf(colon, ": #%llu", &seq) != 1)
 		return -1;
 	if (sscanf(ctx, " context %15s", word) != 1)
 		return -1;
@@ -79,31 +75,14 @@ int timerlat_parse(const char *line, bool *irq, int64_t *ts_ns, int64_t *lat_ns)
 		v *= NSEC_PER_USEC;
 	else if (strcmp(unit, "ns") != 0)
 		return -1;
-	if (parse_stamp(line, colon, ts_ns))
+	if (parse_stamp(line, colon, &s->ts))
 		return -1;
-	*irq = !strcmp(word, "irq");
-	if (!*irq && strcmp(word, "thread") != 0)
+	s->irq = !strcmp(word, "irq");
+	if (!s->irq && strcmp(word, "thread") != 0)
 		return -1;
-	*lat_ns = v;
+	s->seq = seq;
+	s->lat = v;
 	return 0;
-}
-
-uint64_t timerlat_missed(struct timerlat_grid *g, int64_t exp, int64_t period)
-{
-	uint64_t periods, skipped;
-
-	if (!g->seen++ || period <= 0) {
-		g->origin = exp;
-		return 0;
-	}
-	periods = exp > g->origin ?
-		  (uint64_t)((exp - g->origin + period / 2) / period) + 1 : 1;
-	skipped = periods > g->seen ? periods - g->seen : 0;
-	if (skipped <= g->counted)
-		return 0;
-	skipped -= g->counted;
-	g->counted += skipped;
-	return skipped;
 }
 
 static int tl_write(const char *file, const char *val)
@@ -125,6 +104,19 @@ static void tl_read(const char *file, char *buf, size_t len)
 		buf[0] = '\0';
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* trace_clock lists the clocks with the one in use in brackets. */
+static void tl_read_clock(char *buf, size_t len)
+{
+	char all[256], *open, *close;
+
+	tl_read("trace_clock", all, sizeof(all));
+	open = strchr(all, '[');
+	close = open ? strchr(open, ']') : NULL;
+	buf[0] = '\0';
+	if (close)
+		snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
 }
 
 /* The kernel's measuring thread for mode 1 gets -P, as the original's. */
@@ -161,27 +153,50 @@ static void set_kthread_prio(int cpu, int prio)
 		rt_warn("no kernel thread %s to set to priority %d", want, prio);
 }
 
-static int tl_fail(char *err, size_t len, const char *what, int e)
+static int tl_fail(struct timer_run *run, char *err, size_t len,
+		   const char *what, int e)
 {
 	snprintf(err, len, "timerlat: %s: %s", what, strerror(-e));
-	timerlat_stop();
+	timerlat_stop(run);
 	return -1;
+}
+
+/*
+ * The trace stamped on CLOCK_MONOTONIC, the clock of timerlat's own
+ * timer and of the rest of rtlat: the samples' seconds are then the
+ * run's. The default clock ("local", or "global" where the TSC is
+ * unstable, as in most guests) is sched_clock, a clock of its own, kept
+ * only within a tick of the timer's.
+ */
+static void tl_set_clock(struct timer_run *run)
+{
+	int e = tl_write("trace_clock", "mono");
+
+	if (e)
+		rt_warn("timerlat: cannot set trace_clock to mono (%s): the seconds follow the tracer's %s clock",
+			strerror(-e), run->tl.clock[0] ? run->tl.clock : "own");
 }
 
 int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 {
+	struct timer_run *run = c->run;
+	struct timerlat *tl = &run->tl;
 	char val[64], path[256];
 	int e;
 
-	tl_read("current_tracer", tl.tracer, sizeof(tl.tracer));
-	tl_read("osnoise/cpus", tl.cpus, sizeof(tl.cpus));
-	tl_read("osnoise/timerlat_period_us", tl.period, sizeof(tl.period));
-	tl.active = true;
-	memset(&c->grid, 0, sizeof(c->grid));
-	snprintf(val, sizeof(val), "%lld", c->run->cfg->period_us);
+	tl_read("current_tracer", tl->tracer, sizeof(tl->tracer));
+	tl_read("osnoise/cpus", tl->cpus, sizeof(tl->cpus));
+	tl_read("osnoise/timerlat_period_us", tl->period, sizeof(tl->period));
+	tl_read_clock(tl->clock, sizeof(tl->clock));
+	tl->active = true;
+	tl->pipe_fd = -1;
+	tl->seq0 = tl->skips = tl->pending = tl->last_seq = tl->lost = 0;
+	tl->len = 0;
+	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
 	if (e)
-		return tl_fail(err, len, "osnoise/timerlat_period_us", e);
+		return tl_fail(run, err, len, "osnoise/timerlat_period_us", e);
+	tl_set_clock(run);
 	snprintf(val, sizeof(val), "%d", c->cpu);
 	e = tl_write("osnoise/cpus", val);
 	if (!e)
@@ -191,93 +206,164 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 	if (!e)
 		e = tl_write("tracing_on", "1");
 	if (e)
-		return tl_fail(err, len, "setting up the tracer", e);
+		return tl_fail(run, err, len, "setting up the tracer", e);
 	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs_dir());
-	tl.pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (tl.pipe_fd < 0)
-		return tl_fail(err, len, "trace_pipe", -errno);
-	if (c->run->cfg->mode == MODE_KERNEL_TASK)
-		set_kthread_prio(c->cpu, (int)c->run->cfg->prio);
+	tl->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (tl->pipe_fd < 0)
+		return tl_fail(run, err, len, "trace_pipe", -errno);
+	if (run->cfg->mode == MODE_KERNEL_TASK)
+		set_kthread_prio(c->cpu, (int)run->cfg->prio);
 	return 0;
 }
 
-void timerlat_stop(void)
+void timerlat_stop(struct timer_run *run)
 {
+	struct timerlat *tl = &run->tl;
 	char all[256];
 
-	if (!tl.active)
+	if (!tl->active)
 		return;
-	tl.active = false;
-	if (tl.pipe_fd >= 0)
-		close(tl.pipe_fd);
-	tl.pipe_fd = -1;
-	tl_write("current_tracer", tl.tracer[0] ? tl.tracer : "nop");
+	tl->active = false;
+	if (tl->pipe_fd >= 0)
+		close(tl->pipe_fd);
+	tl->pipe_fd = -1;
+	tl_write("current_tracer", tl->tracer[0] ? tl->tracer : "nop");
 	cpus_online_text(all, sizeof(all));
-	tl_write("osnoise/cpus", tl.cpus[0] ? tl.cpus : all);
-	if (tl.period[0])
-		tl_write("osnoise/timerlat_period_us", tl.period);
+	tl_write("osnoise/cpus", tl->cpus[0] ? tl->cpus : all);
+	if (tl->period[0])
+		tl_write("osnoise/timerlat_period_us", tl->period);
+	if (tl->clock[0])
+		tl_write("trace_clock", tl->clock);
+}
+
+/*
+ * Where activation s lies on the grid. The stamp, less the latency,
+ * anchors the first one and, after lines the trace lost (a gap in #N),
+ * moves the grid by whole periods; otherwise the grid is counted, as
+ * the user-mode sampler's: a guest stalled between the thread's clock
+ * read and its trace event stamps the sample late (by as long as the
+ * stall), which would put it into a later second.
+ */
+static int64_t grid_expiry(struct timerlat *tl, const struct timerlat_sample *s,
+			   int64_t period)
+{
+	int64_t stamped = s->ts - s->lat, exp;
+
+	if (!tl->seq0 || s->seq < tl->seq0) {
+		tl->seq0 = s->seq;
+		tl->origin = stamped;
+		tl->skips = 0;
+	}
+	exp = tl->origin + period * (int64_t)(s->seq - tl->seq0 + tl->skips);
+	if (tl->last_seq && s->seq > tl->last_seq + 1 && period > 0) {
+		int64_t off = stamped - exp;
+
+		off = (off + (off < 0 ? -period : period) / 2) / period;
+		tl->origin += off * period;
+		exp += off * period;
+	}
+	return exp;
+}
+
+/* Activations of the mode measured whose lines the trace lost (its
+ * buffer overflowed: the reader fell behind), after the warm-up. */
+static void count_lost(struct timer_cpu *c, const struct timerlat_sample *s,
+		       int64_t exp)
+{
+	struct timerlat *tl = &c->run->tl;
+
+	if (tl->last_seq && s->seq > tl->last_seq + 1 &&
+	    exp - c->start_ns >= TIMER_WARMUP_S * NSEC_PER_SEC)
+		tl->lost += s->seq - tl->last_seq - 1;
+	tl->last_seq = s->seq;
+}
+
+/*
+ * The kernel's thread, woken a period late or more, skips the
+ * activations that have passed (the tracer's wait_next_period): the
+ * user-mode sampler's rule on the thread's latency, which is on the
+ * timer's own clock. Counting them from the stamps instead once
+ * reported 1439 overruns of 3000 periods beside 2246 samples.
+ */
+static void thread_skips(struct timerlat *tl, const struct timerlat_sample *s,
+			 int64_t period)
+{
+	uint64_t n = timer_missed(0, s->lat, period);
+
+	tl->skips += n;
+	tl->pending += n;
 }
 
 /* One line: feed it if it is a sample of the mode measured. */
 static bool take_line(struct timer_feed *sp, const char *line)
 {
 	struct timer_cpu *c = sp->c;
-	int64_t ts, lat;
-	bool irq;
+	struct timerlat *tl = &c->run->tl;
+	int64_t period = c->run->cfg->period_us * NSEC_PER_USEC;
+	bool irq_mode = c->run->cfg->mode == MODE_TIMER_IRQ;
+	struct timerlat_sample s;
+	uint64_t missed;
+	int64_t exp;
 
-	if (timerlat_parse(line, &irq, &ts, &lat))
+	if (timerlat_parse(line, &s))
 		return true;
-	if (irq != (c->run->cfg->mode == MODE_TIMER_IRQ))
+	if (s.irq != irq_mode) {	/* mode 2: the thread's skips */
+		if (!s.irq)
+			thread_skips(tl, &s, period);
 		return true;
-	/* Group on the tracer's clock: the expiry was lat before the stamp. */
+	}
+	exp = grid_expiry(tl, &s, period);
 	if (!c->start_ns)
-		c->start_ns = ts - lat;
-	return feed_sample(sp, ts - lat, lat,
-			   timerlat_missed(&c->grid, ts - lat,
-					   c->run->cfg->period_us * NSEC_PER_USEC));
+		c->start_ns = exp;
+	count_lost(c, &s, exp);
+	if (!irq_mode)		/* mode 1: its own skips come after it */
+		thread_skips(tl, &s, period);
+	missed = tl->pending;
+	tl->pending = 0;
+	return feed_sample(sp, exp, s.lat, missed);
 }
 
-/* Split buf into lines; keep an unfinished last line. */
-static bool take_lines(struct timer_feed *sp, char *buf, size_t *len)
+/* Split tl->buf into lines; keep an unfinished last line. */
+static bool take_lines(struct timer_feed *sp, struct timerlat *tl)
 {
-	char *p = buf, *nl;
+	char *buf = tl->buf, *p = buf, *nl;
 	bool more = true;
 
-	buf[*len] = '\0';
+	buf[tl->len] = '\0';
 	while (more && (nl = strchr(p, '\n'))) {
 		*nl = '\0';
 		more = take_line(sp, p);
 		p = nl + 1;
 	}
-	*len -= (size_t)(p - buf);
-	memmove(buf, p, *len);
-	if (*len >= TL_LINE * 8 - 1)
-		*len = 0;	/* a line that long is not timerlat's */
+	tl->len -= (size_t)(p - buf);
+	memmove(buf, p, tl->len);
+	if (tl->len >= TL_LINE)
+		tl->len = 0;	/* a line that long is not timerlat's */
 	return more;
 }
 
 int timerlat_read(struct timer_cpu *c, int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	static char buf[TL_LINE * 8];
+	struct timerlat *tl = &c->run->tl;
 	struct timer_feed sp;
-	size_t len = 0;
 	ssize_t n;
 	int err = 0;
 
 	feed_init(&sp, c, false);
+	tl->len = 0;
 	while (!__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED)) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		n = read(fd, tl->buf + tl->len, sizeof(tl->buf) - 1 - tl->len);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) {
 			err = n < 0 ? errno : EIO;
 			break;
 		}
-		len += (size_t)n;
-		if (!take_lines(&sp, buf, &len))
+		tl->len += (size_t)n;
+		if (!take_lines(&sp, tl))
 			break;
 	}
 	feed_end(&sp);
@@ -289,7 +375,7 @@ void *timer_kernel_reader(void *arg)
 	struct timer_cpu *c = arg;
 
 	prctl(PR_SET_NAME, "rtlat-timerlat");
-	c->error = timerlat_read(c, tl.pipe_fd);
+	c->error = timerlat_read(c, c->run->tl.pipe_fd);
 	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -130,9 +130,10 @@ def test_timerlat_modes_as_the_user_mode(kernel):
         s = js["summary"]
         assert js["return_code"] == 0 and s["actual_s"] == s["requested_s"]
         per_s = js["latency"]["samples"] / s["actual_s"]
-        # 1000 us period: 1000 a second, less the overruns (and TCG's
-        # slips of the guest's clock).
-        assert 900 <= per_s + s["overruns"] / s["actual_s"] <= 1010, per_s
+        # 1000 us period: 1000 a second, less the overruns and the samples
+        # the trace lost (both said: the JSON's summary has them).
+        assert s["lost_samples"] >= 0
+        assert 900 <= per_s + (s["overruns"] + s["lost_samples"]) / s["actual_s"] <= 1010, s
         h = js["latency"]["histogram"]
         assert sum(c for _, c in h["counts"]) + h["overflow"] + h["underflow"] \
             == js["latency"]["samples"]
@@ -181,13 +182,18 @@ def test_rtlat_beside_rtla_on_the_same_kernel():
         assert 0 <= v["min_ns"] <= v["avg_ns"] <= v["max_ns"], v
     # Separate runs of 3 s at 1000 us: both lose the activations a late
     # thread missed (timerlat skips them), as many as the emulated guest's
-    # load of the moment makes (1-5 %); rtlat counts them as overruns, so
-    # its samples and overruns account for every period, within a few.
+    # load of the moment makes (1-25 %); rtlat counts them as overruns
+    # (and any sample the trace lost), so its samples, overruns and lost
+    # samples account for every period, within a few: the skips of a
+    # wake-up late near the run's ends fall partly outside it. (rtlat once
+    # counted 1439 overruns beside 2246 samples in 3000 periods, from the
+    # trace's stamps, when the host stalled the guest under make check.)
     for k, js, theirs in (("thread", jload(d, "timer1.json"), r["thr"]),
                           ("irq", jload(d, "timer2.json"), r["irq"])):
         s = js["summary"]
         periods = s["actual_s"] * 1000
-        assert abs(js["latency"]["samples"] + s["overruns"] - periods) <= 10 + periods // 100, s
+        accounted = js["latency"]["samples"] + s["overruns"] + s["lost_samples"]
+        assert abs(accounted - periods) <= 10 + periods // 100, s
         assert 0.9 * periods <= theirs["count"] <= periods + 10, theirs
         table.append(f"rtlat {k} overruns {s['overruns']}")
     (RES / "rtla-vs-rtlat.txt").write_text("\n".join(table) + "\n")

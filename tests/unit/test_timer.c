@@ -294,66 +294,38 @@ UNIT_TEST(timer_summary_merge)
 
 UNIT_TEST(timer_timerlat_lines)
 {
-	int64_t ts = 0, lat = 0;
-	bool irq = false;
+	struct timerlat_sample s = { 0 };
 
 	CHECK(timerlat_parse("          <idle>-0       [000] d.h1.    54.029328: #1     context    irq timer_latency       932 ns",
-			     &irq, &ts, &lat) == 0);
-	CHECK(irq);
-	CHECK_EQ_LL(ts, 54029328000LL);
-	CHECK_EQ_LL(lat, 932);
+			     &s) == 0);
+	CHECK(s.irq);
+	CHECK_EQ_LL(s.seq, 1);
+	CHECK_EQ_LL(s.ts, 54029328000LL);
+	CHECK_EQ_LL(s.lat, 932);
 	CHECK(timerlat_parse("   timerlat/1-867     [001] .....  1054.029339123: #12    context thread timer_latency     11700 ns",
-			     &irq, &ts, &lat) == 0);
-	CHECK(!irq);
-	CHECK_EQ_LL(ts, 1054029339123LL);
-	CHECK_EQ_LL(lat, 11700);
+			     &s) == 0);
+	CHECK(!s.irq);
+	CHECK_EQ_LL(s.seq, 12);
+	CHECK_EQ_LL(s.ts, 1054029339123LL);
+	CHECK_EQ_LL(s.lat, 11700);
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context thread timer_latency 4 us",
-			     &irq, &ts, &lat) == 0);
-	CHECK_EQ_LL(ts, 2500000000LL);
-	CHECK_EQ_LL(lat, 4000);
+			     &s) == 0);
+	CHECK_EQ_LL(s.ts, 2500000000LL);
+	CHECK_EQ_LL(s.lat, 4000);
 	/* 6.1 PREEMPT_RT: seven flag characters (the lazy preempt count). */
 	CHECK(timerlat_parse("     timerlat/1-187     [001] .......    12.006001: #9     context thread timer_latency     51200 ns",
-			     &irq, &ts, &lat) == 0);
-	CHECK(!irq && ts == 12006001000LL && lat == 51200);
-	CHECK(timerlat_parse("# tracer: timerlat", &irq, &ts, &lat) == -1);
+			     &s) == 0);
+	CHECK(!s.irq && s.seq == 9 && s.ts == 12006001000LL && s.lat == 51200);
+	CHECK(timerlat_parse("# tracer: timerlat", &s) == -1);
 	CHECK(timerlat_parse("#   TASK-PID  CPU#  TIMESTAMP  ID  CONTEXT  LATENCY",
-			     &irq, &ts, &lat) == -1);
+			     &s) == -1);
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context user timer_latency 4 ns",
-			     &irq, &ts, &lat) == -1);
+			     &s) == -1);
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 4 ms",
-			     &irq, &ts, &lat) == -1);
-}
-
-/* A thread late by more than a period: timerlat skips what it missed. */
-UNIT_TEST(timerlat_gaps_are_overruns)
-{
-	struct timerlat_grid g = { 0 };
-	const int64_t p = 1000000;
-
-	CHECK_EQ_LL(timerlat_missed(&g, 4 * p, p), 0);		/* the first */
-	CHECK_EQ_LL(timerlat_missed(&g, 5 * p, p), 0);
-	CHECK_EQ_LL(timerlat_missed(&g, 6 * p + 400000, p), 0);	/* jitter */
-	CHECK_EQ_LL(timerlat_missed(&g, 8 * p, p), 1);
-	CHECK_EQ_LL(timerlat_missed(&g, 12 * p + 10000, p), 3);
-	CHECK_EQ_LL(g.counted, 4);
-}
-
-/* An expiry read more than half a period late, then one on time: no
- * skip happened, and at most one is reported until a real one absorbs it. */
-UNIT_TEST(timerlat_late_stamp_is_not_a_skip_twice)
-{
-	struct timerlat_grid g = { 0 };
-	const int64_t p = 1000000;
-	uint64_t sum = 0;
-	int k;
-
-	for (k = 0; k < 100; k++)
-		sum += timerlat_missed(&g, k * p + (k % 10 == 5 ? 700000 : 0), p);
-	CHECK(sum <= 1);
-	/* Then 3 real skips: reported as 3 in all, the early one included. */
-	sum += timerlat_missed(&g, 103 * p, p);
-	sum += timerlat_missed(&g, 104 * p, p);
-	CHECK_EQ_LL(sum, 3);
+			     &s) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #x context irq timer_latency 4 ns",
+			     &s) == -1);
+	CHECK(timerlat_parse("CPU:1 [LOST 1234 EVENTS]", &s) == -1);
 }
 
 static struct timer_config feed_cfg;
@@ -447,9 +419,10 @@ UNIT_TEST(timer_timerlat_reader)
 		"# tracer: timerlat\n",
 		"  <idle>-0 [001] d.h1.  100.000010: #1 context    irq timer_latency  900 ns\n",
 		" timerlat/1-9 [001] .....  100.000020: #1 context thread timer_latency  20000 ns\n",
-		" timerlat/1-9 [001] .....  101.000020: #2 context thread timer_la",
-		"tency  5000 ns\n  <idle>-0 [001] d.h1.  101.000030: #2 context    irq timer_latency  800 ns\n",
-		" timerlat/1-9 [001] .....  101.500020: #3 context thread timer_latency  7000 ns\n",
+		" timerlat/1-9 [001] .....  100.500010: #2 context thread timer_la",
+		"tency  10000 ns\n  <idle>-0 [001] d.h1.  101.000030: #3 context    irq timer_latency  800 ns\n",
+		" timerlat/1-9 [001] .....  101.005000: #3 context thread timer_latency  5000 ns\n",
+		" timerlat/1-9 [001] .....  101.507000: #4 context thread timer_latency  7000 ns\n",
 	};
 	struct timer_cpu *run = feed_run(0);
 	struct timer_second s = { 0 };
@@ -457,6 +430,7 @@ UNIT_TEST(timer_timerlat_reader)
 	unsigned int i;
 
 	feed_cfg.mode = MODE_KERNEL_TASK;
+	feed_cfg.period_us = 500000;
 	CHECK(pipe(fds) == 0);
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
 		CHECK(write(fds[1], text[i], strlen(text[i])) == (ssize_t)strlen(text[i]));
@@ -472,5 +446,91 @@ UNIT_TEST(timer_timerlat_reader)
 	CHECK_EQ_LL(s.min, 5000);
 	CHECK_EQ_LL(s.max, 7000);
 	CHECK(!ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(run->overruns, 0);
+	CHECK_EQ_LL(run->run->tl.lost, 0);
 	feed_run_free(run);
+}
+
+#define TL_P	100000000LL	/* 100 ms */
+
+/*
+ * 4 s of activations k = 0..39 at 100 s + k * 100 ms, as the tracer
+ * writes them: thread k = 15 is 350 ms late, so the kernel skips
+ * k = 16..18 (no lines, #N goes on); thread k = 25 is stamped 700 ms
+ * after its clock read (a guest stalled in between: no skip); the lines
+ * of k = 31 and 32 are lost (#N jumps). Fed to the reader of mode.
+ */
+static struct timer_cpu *timerlat_canned(long long mode)
+{
+	struct timer_cpu *run = feed_run(0);
+	static char text[16384];
+	uint64_t seq = 0;
+	size_t len = 0;
+	int fds[2], k;
+
+	feed_cfg.mode = mode;
+	feed_cfg.period_us = TL_P / 1000;
+	for (k = 0; k < 40; k++) {
+		int64_t exp = 100 * NSEC_PER_SEC + k * TL_P;
+		int64_t lat = k == 15 ? 350000000 : 20000;
+		int64_t late = k == 25 ? 700000000 : 0;
+
+		if (k >= 16 && k <= 18)
+			continue;
+		seq++;
+		if (k == 31 || k == 32)
+			continue;
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"  <idle>-0 [001] d.h1. %lld.%09lld: #%llu context    irq timer_latency 5000 ns\n"
+			" timerlat/1-9 [001] ..... %lld.%09lld: #%llu context thread timer_latency %lld ns\n",
+			(long long)((exp + 5000) / NSEC_PER_SEC), (long long)((exp + 5000) % NSEC_PER_SEC),
+			(unsigned long long)seq,
+			(long long)((exp + lat + late) / NSEC_PER_SEC),
+			(long long)((exp + lat + late) % NSEC_PER_SEC),
+			(unsigned long long)seq, (long long)lat);
+	}
+	CHECK(len < sizeof(text) - 1);
+	CHECK(pipe(fds) == 0);
+	CHECK(write(fds[1], text, len) == (ssize_t)len);
+	close(fds[1]);
+	CHECK_EQ_LL(timerlat_read(run, fds[0]), EIO);
+	close(fds[0]);
+	return run;
+}
+
+/* What both modes see of the canned activations: 25 samples after the
+ * warm-up (k = 10..39 less 3 skipped and 2 lost) in seconds of 7, 10 and
+ * 8, the late stamp in its own second; 3 overruns; 2 lost. */
+static void timerlat_canned_check(struct timer_cpu *run, int64_t lat)
+{
+	static const uint64_t n[] = { 7, 10, 8 };
+	struct timer_second s = { 0 };
+	unsigned int i;
+
+	CHECK_EQ_LL(run->start_ns, 100 * NSEC_PER_SEC);
+	for (i = 0; i < 3; i++) {
+		CHECK(ring_pop(&run->ring, &s));
+		CHECK_EQ_LL(s.index, i + 1);
+		CHECK_EQ_LL(s.n, n[i]);
+		CHECK_EQ_LL(s.overruns, 3);
+	}
+	CHECK(s.partial);
+	CHECK(!ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(run->all.n, 25);
+	CHECK_EQ_LL(run->overruns, 3);
+	CHECK_EQ_LL(run->run->tl.lost, 2);
+	CHECK_EQ_LL(run->all.max, lat);
+	feed_run_free(run);
+}
+
+/* Mode 1: the thread's samples; the skips come with the late one. */
+UNIT_TEST(timerlat_thread_skips_lost_and_late_stamps)
+{
+	timerlat_canned_check(timerlat_canned(MODE_KERNEL_TASK), 350000000);
+}
+
+/* Mode 2: the IRQ's samples; the thread's skips come with the next. */
+UNIT_TEST(timerlat_irq_takes_the_threads_skips)
+{
+	timerlat_canned_check(timerlat_canned(MODE_TIMER_IRQ), 5000);
 }
