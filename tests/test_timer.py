@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, run, start, stop
+from conftest import RTLAT, UNMOUNT_TRACEFS, in_mount_ns, run, start, stop
 
 F = r"-?\d+\.\d{3}"
 BANNER = [
@@ -410,6 +410,11 @@ def test_bad_input(tmp_path, leakcheck, args, opt, accepted):
 
 
 def test_kernel_modes_need_timerlat():
+    """Without the tracer, -t 1|2 are bad input: exit 2, one line naming -t
+    and the kernel feature. On a freshly booted machine (tracefs not
+    mounted) rtlat mounts tracefs to look, and a refusal unmounts it again
+    (nothing left behind) and says only that line. (With the tracer, bad
+    input found after the look: tests/kernels, check badinput.)"""
     tracers = Path("/sys/kernel/tracing/available_tracers")
     if tracers.exists() and "timerlat" in tracers.read_text().split():
         pytest.skip("this kernel has the timerlat tracer")
@@ -418,6 +423,13 @@ def test_kernel_modes_need_timerlat():
         assert r.returncode == 2
         assert len(r.stderr.splitlines()) == 1
         assert "timerlat" in r.stderr and "-t" in r.stderr
+    r = in_mount_ns(UNMOUNT_TRACEFS + f"{RTLAT} timer -t 1 -T 1; rc=$?; "
+                    "test -e /sys/kernel/tracing/tracing_on && rc=99; "
+                    "test -e /sys/kernel/debug/tracing/tracing_on && rc=98; exit $rc")
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("rtlat timer: option -t"), r.stderr
+    assert "mounted" not in r.stderr and r.stdout == ""
 
 
 def test_help_is_long_only():

@@ -16,6 +16,8 @@ static const char *const tracefs_dirs[] = {
 static const char *dir;
 static int on_fd = -1;
 static int marker_fd = -1;
+/* What tracefs_probe() mounted and has not said yet (see tracefs.h). */
+static const char *probed_at;
 
 static const char *find_dir(void)
 {
@@ -72,14 +74,18 @@ static void mount_failed(int e, char *why, size_t len)
  * without /sys/kernel/tracing, debugfs (whose tracing directory mounts
  * tracefs by itself when first opened). Left mounted, as those tools do:
  * unmounting would pull it from under another tracer started meanwhile.
+ * *at: the mount point, NULL where another process mounted it first.
  */
-static const char *mount_tracefs(const char *prog, char *why, size_t len)
+static const char *mount_tracefs(const char **at, char *why, size_t len)
 {
 	struct stat st;
 	int e;
 
-	if (!mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL))
+	*at = NULL;
+	if (!mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL)) {
+		*at = tracefs_dirs[0];
 		goto mounted;
+	}
 	e = errno;
 	if (e == EBUSY && find_dir())	/* another process was quicker */
 		return find_dir();
@@ -87,26 +93,36 @@ static const char *mount_tracefs(const char *prog, char *why, size_t len)
 		mount_failed(e, why, len);
 		return NULL;
 	}
-	if (mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
-		mount_failed(e == ENOENT ? errno : e, why, len);
-		return NULL;
+	if (mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL)) {
+		if (errno != EBUSY) {
+			mount_failed(e == ENOENT ? errno : e, why, len);
+			return NULL;
+		}
+	} else {
+		*at = "/sys/kernel/debug";
 	}
 mounted:
 	if (!find_dir()) {
 		tracefs_missing(why, len);
 		return NULL;
 	}
-	fprintf(stderr, "%s: tracefs was not mounted; mounted it on %s (left mounted, as trace-cmd does)\n",
-		prog, find_dir());
 	return find_dir();
 }
 
-const char *tracefs_need(const char *prog, char *why, size_t len)
+static void say_mounted(const char *prog)
+{
+	fprintf(stderr, "%s: tracefs was not mounted; mounted it on %s (left mounted, as trace-cmd does)\n",
+		prog, find_dir());
+}
+
+/* The directory, mounting tracefs where it is not: *at as mount_tracefs. */
+static const char *need(const char **at, char *why, size_t len)
 {
 	const char *d = find_dir();
 	char path[128];
 	int i;
 
+	*at = NULL;
 	if (d)
 		return d;
 	for (i = 0; tracefs_dirs[i]; i++) {
@@ -116,7 +132,36 @@ const char *tracefs_need(const char *prog, char *why, size_t len)
 			return NULL;
 		}
 	}
-	return mount_tracefs(prog, why, len);
+	return mount_tracefs(at, why, len);
+}
+
+const char *tracefs_need(const char *prog, char *why, size_t len)
+{
+	const char *at, *d = need(&at, why, len);
+
+	if (at)
+		say_mounted(prog);
+	return d;
+}
+
+const char *tracefs_probe(char *why, size_t len)
+{
+	const char *at, *d = need(&at, why, len);
+
+	if (at)
+		probed_at = at;
+	return d;
+}
+
+void tracefs_probe_end(const char *prog, bool keep)
+{
+	if (!probed_at)
+		return;
+	if (keep)
+		say_mounted(prog);
+	else
+		umount2(probed_at, MNT_DETACH);
+	probed_at = NULL;
 }
 
 int tracefs_open(const char *prog, char *err, size_t len)

@@ -10,6 +10,11 @@
  * (root only) and say so on stderr once. NULL with the reason in why
  * (not root, no tracefs in the kernel, read-only). Call before the run. */
 const char *tracefs_need(const char *prog, char *why, size_t len);
+/* tracefs_need for the checks of the options: a mount is not said yet.
+ * tracefs_probe_end() then says it (keep: the run goes on) or undoes it
+ * (bad input leaves nothing behind and says one line). */
+const char *tracefs_probe(char *why, size_t len);
+void tracefs_probe_end(const char *prog, bool keep);
 /* tracefs_need, then open tracing_on and trace_marker. Returns 0, or -1
  * with one line in err. Call before the run. */
 int tracefs_open(const char *prog, char *err, size_t len);

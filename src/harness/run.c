@@ -248,7 +248,10 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	status = check_explain(&t);
 	if (!status && ops->check)
 		status = ops->check(&t);
-	if (status || fleet_check(t.prog, t.opts)) {
+	if (!status && fleet_check(t.prog, t.opts))
+		status = -1;
+	tracefs_probe_end(t.prog, !status);
+	if (status) {
 		status = status > 0 ? 1 : OPTS_EXIT_USAGE;
 		goto out_opts;
 	}

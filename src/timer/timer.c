@@ -86,7 +86,7 @@ static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 
 	if (!cfg->mode)
 		return 0;
-	dir = tracefs_need(prog, why, sizeof(why));
+	dir = tracefs_probe(why, sizeof(why));
 	if (!dir) {
 		opts_error(prog, o, "mode %lld (%s) needs the kernel's timerlat tracer: %s; accepted: 0",
 			   cfg->mode, timer_mode_names[cfg->mode], why);

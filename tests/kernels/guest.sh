@@ -108,6 +108,19 @@ c_timer() {
 	$R timer -t "$1" -c 1 -p 1000 -T "$TL_S" -l 2 --json "$out/$2.json"
 }
 
+# Bad input on a fresh machine (tracefs not mounted): rtlat mounts
+# tracefs to look for the tracer; the refusal that follows (-t 2 with two
+# CPUs where the tracer is, -t itself where it is not) undoes the mount
+# and is one line.
+c_badinput() {
+	umount $T
+	$R timer -t 2 -c 0,1 -T 1
+	rc=$?
+	test -e $T/tracing_on && echo "tracefs left mounted"
+	mount -t tracefs nodev $T
+	return $rc
+}
+
 # The same tracer, CPU and period; 100 us buckets, as rtlat's -h takes.
 c_rtla() {
 	rtla timerlat hist -c 1 -p 1000 -d "$TL_S" -P f:99 -b 100 -E 100
@@ -206,6 +219,7 @@ for c in "$@"; do
 	timer0) check timer0 c_timer 0 timer0 ;;
 	timer1) check timer1 c_timer 1 timer1 ;;
 	timer2) check timer2 c_timer 2 timer2 ;;
+	badinput) check badinput c_badinput ;;
 	rtla) check rtla c_rtla ;;
 	doctor) check doctor $R doctor --json "$out/doctor.json" ;;
 	explain) check explain c_explain ;;

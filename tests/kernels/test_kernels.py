@@ -16,7 +16,7 @@ from conftest import ROOT
 
 RES = ROOT / "build" / "kernels"
 # The checks each kernel ran (tests/kernels/run): name -> exit status.
-EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "rtla": 0, "doctor": 0,
+EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "badinput": 2, "rtla": 0, "doctor": 0,
             "explain": 0, "explainirq": 0, "pairs": 0, "request": 0, "bintime": 0, "sync": 0,
             "suite": 0, "timer0": 0}
 # A kernel without the timerlat tracer: -t 1|2 refused, rtla cannot run.
@@ -142,6 +142,18 @@ def test_timerlat_modes_as_the_user_mode(kernel):
             t0 = (d / "timer0.out").read_text().splitlines()
             assert [shape(l) for l in out if l[:4] in ("RTH|", "---|")] == \
                    [shape(l) for l in t0 if l[:4] in ("RTH|", "---|")]
+
+
+def test_bad_input_after_mounting_tracefs(kernel):
+    """tracefs not mounted: rtlat mounts it to look for the tracer, and
+    the refusal that follows (-c with two CPUs for -t 2 where the tracer
+    is, -t where it is not) unmounts it again and is one line."""
+    _, d = kernel
+    err = (d / "badinput.err").read_text()
+    assert (d / "badinput.out").read_text() == ""    # tracefs not left mounted
+    assert err.count("\n") == 1 and "mounted" not in err, err
+    opt = "-c" if has_timerlat(d) else "-t"
+    assert err.startswith(f"rtlat timer: option {opt}"), err
 
 
 def rtla_hist(text):
