@@ -34,10 +34,17 @@
 #define DRAIN_NS	(2 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 
-static struct xev win[WINDOW_EVENTS];
-/* The traced CPUs; the VM's steal on each over the last second (ms). */
-static bool steal_on[EXPLAIN_MAX_CPU];
-static int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+/*
+ * The explaining thread's state, one per run (explain_start to
+ * explain_stop). Only the process that runs that thread has it: a forked
+ * worker notes into x->src, never here.
+ */
+struct explain_reader {
+	/* The traced CPUs; the VM's steal on each over the last second (ms). */
+	bool on[EXPLAIN_MAX_CPU];
+	int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+	struct xev win[WINDOW_EVENTS];	/* one spike's events */
+};
 
 /* tracing_cpumask's format: 32-bit hex words, most significant first,
  * separated by commas. */
@@ -119,7 +126,7 @@ static int traced_cpus(struct explain *x, bool *on, int n)
 
 static int make_instance(struct explain *x, const char *prog, char *err, size_t len)
 {
-	static bool on[EXPLAIN_MAX_CPU];
+	struct explain_reader *rd = x->rd;
 	const char *top = tracefs_need(prog, err, len), *what = "instances/";
 	/* CPU numbers can have holes: the mask spans up to the last. */
 	int e, n = online_span();
@@ -129,10 +136,8 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		return -1;
 	if (n > EXPLAIN_MAX_CPU)
 		n = EXPLAIN_MAX_CPU;
-	memset(on, 0, sizeof(on));
-	traced_cpus(x, on, n);
-	memcpy(steal_on, on, sizeof(steal_on));
-	mask_text(on, n, mask, sizeof(mask));
+	traced_cpus(x, rd->on, n);
+	mask_text(rd->on, n, mask, sizeof(mask));
 	snprintf(x->dir, sizeof(x->dir), "%s/instances/rtlat-%d", top, (int)getpid());
 	if (mkdir(x->dir, 0700)) {
 		snprintf(err, len, "cannot create %s: %s", x->dir, strerror(errno));
@@ -145,7 +150,7 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		snprintf(err, len, "cannot set %s in %s: %s", what, x->dir, strerror(-e));
 		return -1;
 	}
-	return xtrace_open(x->dir, on, n, err, len);
+	return xtrace_open(x->dir, rd->on, n, err, len);
 }
 
 static void remove_instance(struct explain *x)
@@ -197,32 +202,33 @@ void explain_add(struct explain *x, const struct xspike *s)
 	x->explained++;
 }
 
-static void steal_tick(bool first)
+static void steal_tick(struct explain_reader *rd, bool first)
 {
 	int c;
 
 	for (c = 0; c < EXPLAIN_MAX_CPU; c++) {
 		int64_t s;
 
-		if (!steal_on[c])
+		if (!rd->on[c])
 			continue;
 		s = layer_steal_ms(c);
-		steal_last[c] = first ? 0 : s - steal_prev[c];
-		steal_prev[c] = s;
+		rd->steal_last[c] = first ? 0 : s - rd->steal_prev[c];
+		rd->steal_prev[c] = s;
 	}
 }
 
 static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int cpu)
 {
+	struct explain_reader *rd = x->rd;
 	const struct explain_src *e = &x->src[src];
 	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
 	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running,
 			  x->task_softirqs };
-	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, win, WINDOW_EVENTS);
+	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, rd->win, WINDOW_EVENTS);
 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
-		s.steal_ms = steal_last[cpu];
-	xattr_window(win, n, &w, &s.a);
+		s.steal_ms = rd->steal_last[cpu];
+	xattr_window(rd->win, n, &w, &s.a);
 	keep_top(x, &s);
 	if (x->nlog < EXPLAIN_LOG && s.a.n) {
 		struct xlog *l = &x->log[x->nlog++];
@@ -265,14 +271,14 @@ static void settle(struct explain *x, bool final)
 }
 
 /* The explaining thread runs off the traced CPUs where it can. */
-static void away_from_traced(void)
+static void away_from_traced(const struct explain_reader *rd)
 {
 	cpu_set_t set;
 	int i, n = online_span();
 
 	CPU_ZERO(&set);
 	for (i = 0; i < n && i < CPU_SETSIZE; i++)
-		if (i >= EXPLAIN_MAX_CPU || !steal_on[i])
+		if (i >= EXPLAIN_MAX_CPU || !rd->on[i])
 			CPU_SET(i, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
@@ -281,12 +287,13 @@ static void away_from_traced(void)
 static void *explain_thread(void *arg)
 {
 	struct explain *x = arg;
+	struct explain_reader *rd = x->rd;
 	int64_t tick = clock_now_ns();
 	uint64_t got;
 
 	prctl(PR_SET_NAME, "rtlat-explain");
-	away_from_traced();
-	steal_tick(true);
+	away_from_traced(rd);
+	steal_tick(rd, true);
 	for (;;) {
 		got = xtrace_read();
 		x->events += got;
@@ -296,7 +303,7 @@ static void *explain_thread(void *arg)
 		    (!got || clock_now_ns() - x->stop_ns > DRAIN_NS))
 			break;
 		if (clock_now_ns() - tick >= NSEC_PER_SEC) {
-			steal_tick(false);
+			steal_tick(rd, false);
 			tick = clock_now_ns();
 		}
 		if (!got)
@@ -361,6 +368,12 @@ void explain_free(struct explain *x)
 int explain_start(struct explain *x, const char *prog, char *err, size_t len)
 {
 	x->start_ns = clock_now_ns();
+	/* At the start, not on the measuring path: the window is large. */
+	x->rd = calloc(1, sizeof(*x->rd));
+	if (!x->rd) {
+		snprintf(err, len, "no memory for the explaining thread");
+		goto fail;
+	}
 	if (make_instance(x, prog, err, len))
 		goto fail;
 	if (pthread_create(&x->thread, NULL, explain_thread, x)) {
@@ -392,5 +405,7 @@ void explain_stop(struct explain *x)
 		x->lost_pages = xtrace_lost();
 	}
 	xtrace_close();
+	free(x->rd);
+	x->rd = NULL;
 	remove_instance(x);
 }

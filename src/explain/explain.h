@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 struct json;
+struct explain_reader;
 
 /* One parsed trace event. */
 enum xev_type {
@@ -179,6 +180,7 @@ struct explain {
 	} log[EXPLAIN_LOG];
 	int nlog;
 	/* Private to explain.c. */
+	struct explain_reader *rd;	/* explain_start to explain_stop */
 	bool task_softirqs;	/* see struct xwin */
 	pthread_t thread;
 	bool started;
