@@ -40,6 +40,7 @@
  * worker notes into x->src, never here.
  */
 struct explain_reader {
+	struct xtrace *trace;
 	/* The traced CPUs; the VM's steal on each over the last second (ms). */
 	bool on[EXPLAIN_MAX_CPU];
 	int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
@@ -65,7 +66,8 @@ static void mask_text(const bool *on, int n, char *buf, size_t len)
 }
 
 /* Clock, CPU mask, buffer, events; returns 0 or -errno (and what). */
-static int configure(const char *dir, const char *mask, const char **what)
+static int configure(struct xtrace *t, const char *dir, const char *mask,
+		     const char **what)
 {
 	int err;
 
@@ -76,7 +78,7 @@ static int configure(const char *dir, const char *mask, const char **what)
 	if ((err = tracefs_write(dir, "tracing_cpumask", mask)))
 		return err;
 	tracefs_write(dir, "buffer_size_kb", "4096");
-	if ((err = xtrace_enable(dir, what)))
+	if ((err = xtrace_enable(t, dir, what)))
 		return err;
 	*what = "tracing_on";
 	return tracefs_write(dir, "tracing_on", "1");
@@ -145,12 +147,12 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		return -1;
 	}
 	cleanup_add_tracefs_instance(x->dir);
-	e = configure(x->dir, mask, &what);
+	e = configure(rd->trace, x->dir, mask, &what);
 	if (e) {
 		snprintf(err, len, "cannot set %s in %s: %s", what, x->dir, strerror(-e));
 		return -1;
 	}
-	return xtrace_open(x->dir, rd->on, n, err, len);
+	return xtrace_open(rd->trace, x->dir, rd->on, n, err, len);
 }
 
 static void remove_instance(struct explain *x)
@@ -224,7 +226,8 @@ static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int 
 	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
 	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running,
 			  x->task_softirqs };
-	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, rd->win, WINDOW_EVENTS);
+	int n = xtrace_window(rd->trace, cpu, exp - LOOKBACK_NS, exp + lat, rd->win,
+			      WINDOW_EVENTS);
 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
 		s.steal_ms = rd->steal_last[cpu];
@@ -255,7 +258,8 @@ static void settle_src(struct explain *x, int src, bool final)
 		int64_t lat = e->q[t % EXPLAIN_QSLOTS].lat;
 		int cpu = e->q[t % EXPLAIN_QSLOTS].cpu;
 
-		if (!final && !xtrace_settled(cpu, exp + lat) && now < exp + lat + SETTLE_NS)
+		if (!final && !xtrace_settled(x->rd->trace, cpu, exp + lat) &&
+		    now < exp + lat + SETTLE_NS)
 			break;
 		attribute(x, src, exp, lat, cpu);
 		__atomic_store_n(&e->qtail, ++t, __ATOMIC_RELEASE);
@@ -295,7 +299,7 @@ static void *explain_thread(void *arg)
 	away_from_traced(rd);
 	steal_tick(rd, true);
 	for (;;) {
-		got = xtrace_read();
+		got = xtrace_read(rd->trace);
 		x->events += got;
 		settle(x, false);
 		/* After the stop: until the buffers are empty, or DRAIN_NS. */
@@ -365,11 +369,34 @@ void explain_free(struct explain *x)
 	free(x);
 }
 
+/* At the start, not on the measuring path: the rings and the window are
+ * large, and the run's alone. */
+static struct explain_reader *reader_new(void)
+{
+	struct explain_reader *rd = calloc(1, sizeof(*rd));
+
+	if (!rd)
+		return NULL;
+	rd->trace = xtrace_new();
+	if (!rd->trace) {
+		free(rd);
+		return NULL;
+	}
+	return rd;
+}
+
+static void reader_free(struct explain_reader *rd)
+{
+	if (!rd)
+		return;
+	xtrace_free(rd->trace);
+	free(rd);
+}
+
 int explain_start(struct explain *x, const char *prog, char *err, size_t len)
 {
 	x->start_ns = clock_now_ns();
-	/* At the start, not on the measuring path: the window is large. */
-	x->rd = calloc(1, sizeof(*x->rd));
+	x->rd = reader_new();
 	if (!x->rd) {
 		snprintf(err, len, "no memory for the explaining thread");
 		goto fail;
@@ -402,10 +429,10 @@ void explain_stop(struct explain *x)
 		xcause_sort(x->total, x->ntotal);
 		for (i = 0; i < x->nsrc; i++)
 			x->skipped += x->src[i].skipped;
-		x->lost_pages = xtrace_lost();
+		x->lost_pages = xtrace_lost(x->rd->trace);
 	}
-	xtrace_close();
-	free(x->rd);
+	/* The buffers closed first: an open one keeps the instance busy. */
+	reader_free(x->rd);
 	x->rd = NULL;
 	remove_instance(x);
 }
