@@ -34,10 +34,18 @@
 #define DRAIN_NS	(2 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 
-static struct xev win[WINDOW_EVENTS];
-/* The traced CPUs; the VM's steal on each over the last second (ms). */
-static bool steal_on[EXPLAIN_MAX_CPU];
-static int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+/*
+ * The explaining thread's state, one per run (explain_start to
+ * explain_stop). Only the process that runs that thread has it: a forked
+ * worker notes into x->src, never here.
+ */
+struct explain_reader {
+	struct xtrace *trace;
+	/* The traced CPUs; the VM's steal on each over the last second (ms). */
+	bool on[EXPLAIN_MAX_CPU];
+	int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+	struct xev win[WINDOW_EVENTS];	/* one spike's events */
+};
 
 /* tracing_cpumask's format: 32-bit hex words, most significant first,
  * separated by commas. */
@@ -58,7 +66,8 @@ static void mask_text(const bool *on, int n, char *buf, size_t len)
 }
 
 /* Clock, CPU mask, buffer, events; returns 0 or -errno (and what). */
-static int configure(const char *dir, const char *mask, const char **what)
+static int configure(struct xtrace *t, const char *dir, const char *mask,
+		     const char **what)
 {
 	int err;
 
@@ -69,7 +78,7 @@ static int configure(const char *dir, const char *mask, const char **what)
 	if ((err = tracefs_write(dir, "tracing_cpumask", mask)))
 		return err;
 	tracefs_write(dir, "buffer_size_kb", "4096");
-	if ((err = xtrace_enable(dir, what)))
+	if ((err = xtrace_enable(t, dir, what)))
 		return err;
 	*what = "tracing_on";
 	return tracefs_write(dir, "tracing_on", "1");
@@ -119,7 +128,7 @@ static int traced_cpus(struct explain *x, bool *on, int n)
 
 static int make_instance(struct explain *x, const char *prog, char *err, size_t len)
 {
-	static bool on[EXPLAIN_MAX_CPU];
+	struct explain_reader *rd = x->rd;
 	const char *top = tracefs_need(prog, err, len), *what = "instances/";
 	/* CPU numbers can have holes: the mask spans up to the last. */
 	int e, n = online_span();
@@ -129,10 +138,8 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		return -1;
 	if (n > EXPLAIN_MAX_CPU)
 		n = EXPLAIN_MAX_CPU;
-	memset(on, 0, sizeof(on));
-	traced_cpus(x, on, n);
-	memcpy(steal_on, on, sizeof(steal_on));
-	mask_text(on, n, mask, sizeof(mask));
+	traced_cpus(x, rd->on, n);
+	mask_text(rd->on, n, mask, sizeof(mask));
 	snprintf(x->dir, sizeof(x->dir), "%s/instances/rtlat-%d", top, (int)getpid());
 	if (mkdir(x->dir, 0700)) {
 		snprintf(err, len, "cannot create %s: %s", x->dir, strerror(errno));
@@ -140,12 +147,12 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		return -1;
 	}
 	cleanup_add_tracefs_instance(x->dir);
-	e = configure(x->dir, mask, &what);
+	e = configure(rd->trace, x->dir, mask, &what);
 	if (e) {
 		snprintf(err, len, "cannot set %s in %s: %s", what, x->dir, strerror(-e));
 		return -1;
 	}
-	return xtrace_open(x->dir, on, n, err, len);
+	return xtrace_open(rd->trace, x->dir, rd->on, n, err, len);
 }
 
 static void remove_instance(struct explain *x)
@@ -197,32 +204,34 @@ void explain_add(struct explain *x, const struct xspike *s)
 	x->explained++;
 }
 
-static void steal_tick(bool first)
+static void steal_tick(struct explain_reader *rd, bool first)
 {
 	int c;
 
 	for (c = 0; c < EXPLAIN_MAX_CPU; c++) {
 		int64_t s;
 
-		if (!steal_on[c])
+		if (!rd->on[c])
 			continue;
 		s = layer_steal_ms(c);
-		steal_last[c] = first ? 0 : s - steal_prev[c];
-		steal_prev[c] = s;
+		rd->steal_last[c] = first ? 0 : s - rd->steal_prev[c];
+		rd->steal_prev[c] = s;
 	}
 }
 
 static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int cpu)
 {
+	struct explain_reader *rd = x->rd;
 	const struct explain_src *e = &x->src[src];
 	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
 	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running,
 			  x->task_softirqs };
-	int n = xtrace_window(cpu, exp - LOOKBACK_NS, exp + lat, win, WINDOW_EVENTS);
+	int n = xtrace_window(rd->trace, cpu, exp - LOOKBACK_NS, exp + lat, rd->win,
+			      WINDOW_EVENTS);
 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
-		s.steal_ms = steal_last[cpu];
-	xattr_window(win, n, &w, &s.a);
+		s.steal_ms = rd->steal_last[cpu];
+	xattr_window(rd->win, n, &w, &s.a);
 	keep_top(x, &s);
 	if (x->nlog < EXPLAIN_LOG && s.a.n) {
 		struct xlog *l = &x->log[x->nlog++];
@@ -249,7 +258,8 @@ static void settle_src(struct explain *x, int src, bool final)
 		int64_t lat = e->q[t % EXPLAIN_QSLOTS].lat;
 		int cpu = e->q[t % EXPLAIN_QSLOTS].cpu;
 
-		if (!final && !xtrace_settled(cpu, exp + lat) && now < exp + lat + SETTLE_NS)
+		if (!final && !xtrace_settled(x->rd->trace, cpu, exp + lat) &&
+		    now < exp + lat + SETTLE_NS)
 			break;
 		attribute(x, src, exp, lat, cpu);
 		__atomic_store_n(&e->qtail, ++t, __ATOMIC_RELEASE);
@@ -265,14 +275,14 @@ static void settle(struct explain *x, bool final)
 }
 
 /* The explaining thread runs off the traced CPUs where it can. */
-static void away_from_traced(void)
+static void away_from_traced(const struct explain_reader *rd)
 {
 	cpu_set_t set;
 	int i, n = online_span();
 
 	CPU_ZERO(&set);
 	for (i = 0; i < n && i < CPU_SETSIZE; i++)
-		if (i >= EXPLAIN_MAX_CPU || !steal_on[i])
+		if (i >= EXPLAIN_MAX_CPU || !rd->on[i])
 			CPU_SET(i, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
@@ -281,14 +291,15 @@ static void away_from_traced(void)
 static void *explain_thread(void *arg)
 {
 	struct explain *x = arg;
+	struct explain_reader *rd = x->rd;
 	int64_t tick = clock_now_ns();
 	uint64_t got;
 
 	prctl(PR_SET_NAME, "rtlat-explain");
-	away_from_traced();
-	steal_tick(true);
+	away_from_traced(rd);
+	steal_tick(rd, true);
 	for (;;) {
-		got = xtrace_read();
+		got = xtrace_read(rd->trace);
 		x->events += got;
 		settle(x, false);
 		/* After the stop: until the buffers are empty, or DRAIN_NS. */
@@ -296,7 +307,7 @@ static void *explain_thread(void *arg)
 		    (!got || clock_now_ns() - x->stop_ns > DRAIN_NS))
 			break;
 		if (clock_now_ns() - tick >= NSEC_PER_SEC) {
-			steal_tick(false);
+			steal_tick(rd, false);
 			tick = clock_now_ns();
 		}
 		if (!got)
@@ -358,9 +369,38 @@ void explain_free(struct explain *x)
 	free(x);
 }
 
+/* At the start, not on the measuring path: the rings and the window are
+ * large, and the run's alone. */
+static struct explain_reader *reader_new(void)
+{
+	struct explain_reader *rd = calloc(1, sizeof(*rd));
+
+	if (!rd)
+		return NULL;
+	rd->trace = xtrace_new();
+	if (!rd->trace) {
+		free(rd);
+		return NULL;
+	}
+	return rd;
+}
+
+static void reader_free(struct explain_reader *rd)
+{
+	if (!rd)
+		return;
+	xtrace_free(rd->trace);
+	free(rd);
+}
+
 int explain_start(struct explain *x, const char *prog, char *err, size_t len)
 {
 	x->start_ns = clock_now_ns();
+	x->rd = reader_new();
+	if (!x->rd) {
+		snprintf(err, len, "no memory for the explaining thread");
+		goto fail;
+	}
 	if (make_instance(x, prog, err, len))
 		goto fail;
 	if (pthread_create(&x->thread, NULL, explain_thread, x)) {
@@ -389,8 +429,10 @@ void explain_stop(struct explain *x)
 		xcause_sort(x->total, x->ntotal);
 		for (i = 0; i < x->nsrc; i++)
 			x->skipped += x->src[i].skipped;
-		x->lost_pages = xtrace_lost();
+		x->lost_pages = xtrace_lost(x->rd->trace);
 	}
-	xtrace_close();
+	/* The buffers closed first: an open one keeps the instance busy. */
+	reader_free(x->rd);
+	x->rd = NULL;
 	remove_instance(x);
 }

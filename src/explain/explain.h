@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 struct json;
+struct explain_reader;
 
 /* One parsed trace event. */
 enum xev_type {
@@ -179,6 +180,7 @@ struct explain {
 	} log[EXPLAIN_LOG];
 	int nlog;
 	/* Private to explain.c. */
+	struct explain_reader *rd;	/* explain_start to explain_stop */
 	bool task_softirqs;	/* see struct xwin */
 	pthread_t thread;
 	bool started;
@@ -240,19 +242,27 @@ void explain_json(struct json *j, const char *key, const struct explain *x);
 /* Fold one spike's causes into the run-wide table (explain.c). */
 void explain_add(struct explain *x, const struct xspike *s);
 
+/* One run's buffers, read into rings of events (explain_trace.c). */
+struct xtrace;
+
+/* NULL: no memory. */
+struct xtrace *xtrace_new(void);
 /* The events enabled in the instance dir, their layouts learnt (what:
  * the file that failed); then the traced CPUs' buffers opened. The
- * explaining thread reads them (explain_trace.c). */
-int xtrace_enable(const char *dir, const char **what);
-int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len);
+ * explaining thread reads them. */
+int xtrace_enable(struct xtrace *t, const char *dir, const char **what);
+int xtrace_open(struct xtrace *t, const char *dir, const bool *on, int ncpu,
+		char *err, size_t len);
 /* Read every traced CPU's buffer until empty: the events read. */
-uint64_t xtrace_read(void);
+uint64_t xtrace_read(struct xtrace *t);
 /* cpu's events in [from, to] (the latest max of them) into win. */
-int xtrace_window(int cpu, int64_t from, int64_t to, struct xev *win, int max);
-/* Was everything cpu recorded up to t read? */
-bool xtrace_settled(int cpu, int64_t t);
-uint64_t xtrace_lost(void);
-void xtrace_close(void);
+int xtrace_window(const struct xtrace *t, int cpu, int64_t from, int64_t to,
+		  struct xev *win, int max);
+/* Was everything cpu recorded up to at read? */
+bool xtrace_settled(const struct xtrace *t, int cpu, int64_t at);
+uint64_t xtrace_lost(const struct xtrace *t);
+/* Close the buffers, free t (NULL: nothing). */
+void xtrace_free(struct xtrace *t);
 
 /* The always-on layer: per-second system counters for one CPU. */
 #define LAYER_MAX_SECONDS 3600

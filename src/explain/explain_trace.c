@@ -3,8 +3,8 @@
  * explain_trace.c - the events --explain enables in its instance, and the
  * instance's per-CPU binary buffers (per_cpu/cpuN/trace_pipe_raw) read
  * into one fixed ring of events per traced CPU (explain_raw.c decodes
- * the pages). Only the explaining thread calls these; one explain per
- * process.
+ * the pages). Each run has its own struct xtrace (explain.c makes it at
+ * the start, frees it at the stop); only its explaining thread reads it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,13 +56,29 @@ struct cpu_ring {
 	int64_t drained;	/* everything before this was read */
 };
 
-static struct xraw fmt;
-static struct cpu_ring *rings;
-static int nrings;
-static uint64_t lost_pages;
-static uint8_t *page;
-static long page_size;
-static struct xev decoded[PAGE_EVENTS];
+struct xtrace {
+	struct xraw fmt;		/* the events' layouts */
+	struct cpu_ring *rings;
+	int nrings;
+	uint64_t lost_pages;
+	uint8_t *page;
+	long page_size;
+	struct xev decoded[PAGE_EVENTS];	/* one page's events */
+	char text[8192];		/* a format file, at the start */
+};
+
+/*
+ * The buffers open in this process, for the fork hook (it is given no
+ * argument). As process-wide as the instance they belong to: one
+ * instances/rtlat-<pid> at a time (a second run's mkdir fails before
+ * it opens anything).
+ */
+static struct xtrace *open_buffers;
+
+struct xtrace *xtrace_new(void)
+{
+	return calloc(1, sizeof(struct xtrace));
+}
 
 /* A tracefs text file of the instance (formats are the same in every
  * instance): 0 or -errno. */
@@ -82,9 +98,8 @@ static int read_file(const char *dir, const char *name, char *buf, size_t len)
 }
 
 /* Enable an event and learn its layout. */
-static int enable_event(const char *dir, int i)
+static int enable_event(struct xtrace *t, const char *dir, int i)
 {
-	static char text[8192];
 	char file[160];
 	int err;
 
@@ -92,28 +107,26 @@ static int enable_event(const char *dir, int i)
 	if ((err = tracefs_write(dir, file, "1")))
 		return err;
 	snprintf(file, sizeof(file), "events/%s/format", events[i].path);
-	if ((err = read_file(dir, file, text, sizeof(text))))
+	if ((err = read_file(dir, file, t->text, sizeof(t->text))))
 		return err;
-	if (fmt.n == XRAW_EVENTS ||
-	    xraw_format(&fmt.ev[fmt.n], events[i].type, events[i].vector, text))
+	if (t->fmt.n == XRAW_EVENTS ||
+	    xraw_format(&t->fmt.ev[t->fmt.n], events[i].type, events[i].vector, t->text))
 		return -EINVAL;
-	fmt.n++;
+	t->fmt.n++;
 	return 0;
 }
 
-int xtrace_enable(const char *dir, const char **what)
+int xtrace_enable(struct xtrace *t, const char *dir, const char **what)
 {
-	static char text[4096];
 	int i, err;
 
-	memset(&fmt, 0, sizeof(fmt));
 	*what = "events/header_page";
-	if ((err = read_file(dir, "events/header_page", text, sizeof(text))))
+	if ((err = read_file(dir, "events/header_page", t->text, sizeof(t->text))))
 		return err;
-	if (xraw_header(&fmt, text))
+	if (xraw_header(&t->fmt, t->text))
 		return -EINVAL;
 	for (i = 0; i < NEVENTS; i++) {
-		err = enable_event(dir, i);
+		err = enable_event(t, dir, i);
 		if (err && !events[i].optional) {
 			*what = events[i].path;
 			return err;
@@ -127,15 +140,19 @@ int xtrace_enable(const char *dir, const char **what)
  * cleanup's rmdir from failing, for as long as it lives. */
 static void close_in_child(void)
 {
+	struct xtrace *t = open_buffers;
 	int i;
 
-	for (i = 0; i < nrings; i++)
-		if (rings[i].fd >= 0)
-			close(rings[i].fd);
-	nrings = 0;
+	if (!t)
+		return;
+	for (i = 0; i < t->nrings; i++)
+		if (t->rings[i].fd >= 0)
+			close(t->rings[i].fd);
+	t->nrings = 0;
 }
 
-int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len)
+int xtrace_open(struct xtrace *t, const char *dir, const bool *on, int ncpu,
+		char *err, size_t len)
 {
 	static bool atfork;
 	char path[512];
@@ -143,17 +160,18 @@ int xtrace_open(const char *dir, const bool *on, int ncpu, char *err, size_t len
 
 	if (!atfork && !pthread_atfork(NULL, NULL, close_in_child))
 		atfork = true;
-	page_size = sysconf(_SC_PAGESIZE);
-	page = malloc((size_t)page_size);
-	rings = calloc((size_t)ncpu, sizeof(*rings));
-	if (!page || !rings)
+	open_buffers = t;
+	t->page_size = sysconf(_SC_PAGESIZE);
+	t->page = malloc((size_t)t->page_size);
+	t->rings = calloc((size_t)ncpu, sizeof(*t->rings));
+	if (!t->page || !t->rings)
 		goto nomem;
 	for (c = 0; c < ncpu; c++) {
 		struct cpu_ring *r;
 
 		if (!on[c])
 			continue;
-		r = &rings[nrings++];
+		r = &t->rings[t->nrings++];
 		r->cpu = c;
 		r->fd = -1;
 		r->ev = malloc(sizeof(r->ev[0]) * CPU_RING);
@@ -173,7 +191,7 @@ nomem:
 }
 
 /* What one CPU has, until its buffer is empty (or the pass is long). */
-static uint64_t read_cpu(struct cpu_ring *r)
+static uint64_t read_cpu(struct xtrace *t, struct cpu_ring *r)
 {
 	int64_t start = clock_now_ns();
 	uint64_t got = 0;
@@ -181,52 +199,53 @@ static uint64_t read_cpu(struct cpu_ring *r)
 	ssize_t len;
 
 	for (pages = 0; pages < 256; pages++) {
-		len = read(r->fd, page, (size_t)page_size);
+		len = read(r->fd, t->page, (size_t)t->page_size);
 		if (len <= 0) {
 			/* Empty: all that was committed before start is in. */
 			if (len == 0 || errno == EAGAIN)
 				r->drained = start - COMMIT_SLACK_NS;
 			break;
 		}
-		n = xraw_page(&fmt, page, (size_t)len, r->cpu, decoded, PAGE_EVENTS,
-			      &lost_pages);
+		n = xraw_page(&t->fmt, t->page, (size_t)len, r->cpu, t->decoded,
+			      PAGE_EVENTS, &t->lost_pages);
 		for (i = 0; i < n; i++)
-			r->ev[r->n++ % CPU_RING] = decoded[i];
+			r->ev[r->n++ % CPU_RING] = t->decoded[i];
 		got += (uint64_t)n;
 	}
 	return got;
 }
 
-uint64_t xtrace_read(void)
+uint64_t xtrace_read(struct xtrace *t)
 {
 	uint64_t got = 0;
 	int i;
 
-	for (i = 0; i < nrings; i++)
-		got += read_cpu(&rings[i]);
+	for (i = 0; i < t->nrings; i++)
+		got += read_cpu(t, &t->rings[i]);
 	return got;
 }
 
-static struct cpu_ring *ring_of(int cpu)
+static const struct cpu_ring *ring_of(const struct xtrace *t, int cpu)
 {
 	int i;
 
-	for (i = 0; i < nrings; i++)
-		if (rings[i].cpu == cpu)
-			return &rings[i];
+	for (i = 0; i < t->nrings; i++)
+		if (t->rings[i].cpu == cpu)
+			return &t->rings[i];
 	return NULL;
 }
 
-bool xtrace_settled(int cpu, int64_t t)
+bool xtrace_settled(const struct xtrace *t, int cpu, int64_t at)
 {
-	struct cpu_ring *r = ring_of(cpu);
+	const struct cpu_ring *r = ring_of(t, cpu);
 
-	return !r || r->drained > t;
+	return !r || r->drained > at;
 }
 
-int xtrace_window(int cpu, int64_t from, int64_t to, struct xev *win, int max)
+int xtrace_window(const struct xtrace *t, int cpu, int64_t from, int64_t to,
+		  struct xev *win, int max)
 {
-	struct cpu_ring *r = ring_of(cpu);
+	const struct cpu_ring *r = ring_of(t, cpu);
 	uint64_t first, end, i;
 	int n = 0;
 
@@ -244,24 +263,25 @@ int xtrace_window(int cpu, int64_t from, int64_t to, struct xev *win, int max)
 	return n;
 }
 
-uint64_t xtrace_lost(void)
+uint64_t xtrace_lost(const struct xtrace *t)
 {
-	return lost_pages;
+	return t->lost_pages;
 }
 
-void xtrace_close(void)
+void xtrace_free(struct xtrace *t)
 {
 	int i;
 
-	for (i = 0; i < nrings; i++) {
-		if (rings[i].fd >= 0)
-			close(rings[i].fd);
-		free(rings[i].ev);
+	if (!t)
+		return;
+	if (open_buffers == t)
+		open_buffers = NULL;
+	for (i = 0; i < t->nrings; i++) {
+		if (t->rings[i].fd >= 0)
+			close(t->rings[i].fd);
+		free(t->rings[i].ev);
 	}
-	free(rings);
-	free(page);
-	rings = NULL;
-	page = NULL;
-	nrings = 0;
-	lost_pages = 0;
+	free(t->rings);
+	free(t->page);
+	free(t);
 }
