@@ -123,10 +123,27 @@ def ipc_sems():
             if len(line.split()) > 1 and line.split()[1].isdigit()}
 
 
+# make check runs its tests in two groups at once (tests/run-tests): each
+# group's runs carry the group's name in their environment, so a group
+# counts its own processes only.
+GROUP = os.environ.get("RTLAT_TEST_GROUP", "")
+
+
+def of_this_group(pid):
+    if not GROUP:
+        return True
+    try:
+        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return f"RTLAT_TEST_GROUP={GROUP}".encode() in env
+
+
 def rtlat_processes():
     """PIDs of processes running the binary under test (any name: workers,
     janitor, forked children). Matched on the executable's path, so runs of
-    another checkout's rtlat on the same machine are not counted."""
+    another checkout's rtlat on the same machine are not counted, nor
+    those of the other group of make check's tests."""
     me = os.path.realpath(RTLAT)
     pids = set()
     for d in Path("/proc").iterdir():
@@ -136,7 +153,7 @@ def rtlat_processes():
             exe = os.readlink(d / "exe")
         except OSError:
             continue
-        if exe.removesuffix(" (deleted)") == me:
+        if exe.removesuffix(" (deleted)") == me and of_this_group(int(d.name)):
             pids.add(int(d.name))
     return pids
 
