@@ -209,9 +209,9 @@ struct timerlat {
 	char period[32];
 	char clock[32];
 	/*
-	 * The reader's. Activation #N's expiry is on the timer's grid:
-	 * origin + period * (N - seq0 + the skips before it), which the
-	 * trace's stamps only anchor (see take_line).
+	 * The reader's (timer_kernel.c). Activation #N's expiry is on the
+	 * timer's grid: origin + period * (N - seq0 + the skips before it),
+	 * which the trace's stamps only anchor.
 	 */
 	int64_t origin;		/* the grid's start, on the trace's clock */
 	uint64_t seq0;		/* the activation at origin; 0: none yet */
@@ -219,6 +219,11 @@ struct timerlat {
 	uint64_t pending;	/* skips not yet reported with a sample */
 	uint64_t last_seq;	/* the last activation of the mode measured */
 	uint64_t lost;		/* activations whose sample the trace lost */
+	/* The last thread line, until the next activation decides its skips. */
+	bool thr_open;
+	uint64_t thr_seq;
+	int64_t thr_exp;	/* its expiry, on its stamp */
+	uint64_t thr_min;	/* the skips its latency implies at least */
 	size_t len;		/* an unfinished line in buf */
 	char buf[TIMERLAT_BUF];
 };

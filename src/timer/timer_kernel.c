@@ -191,6 +191,7 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 	tl->active = true;
 	tl->pipe_fd = -1;
 	tl->seq0 = tl->skips = tl->pending = tl->last_seq = tl->lost = 0;
+	tl->thr_open = false;
 	tl->len = 0;
 	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
@@ -237,32 +238,59 @@ void timerlat_stop(struct timer_run *run)
 }
 
 /*
- * Where activation s lies on the grid. The stamp, less the latency,
- * anchors the first one and, after lines the trace lost (a gap in #N),
- * moves the grid by whole periods; otherwise the grid is counted, as
- * the user-mode sampler's: a guest stalled between the thread's clock
- * read and its trace event stamps the sample late (by as long as the
- * stall), which would put it into a later second.
+ * Activations timerlat skipped. Its kernel thread, woken a period late
+ * or more, skips those that have passed (wait_next_period), and #N counts
+ * only the activations that fired. A thread lat ns late skipped at least
+ * (lat - 1) / period of them, and one more where its next clock read
+ * crossed another period: the next activation's stamp says which. A stamp
+ * is never early; a late one (a guest stalled between the clock read and
+ * the trace event) can at most make it one too many. Counting on the
+ * stamps alone once reported 1439 overruns beside 2246 samples in 3000
+ * periods; on the latency alone, one too few wherever that read crossed
+ * a period. Where lines were lost in between, the stamps alone.
+ */
+static uint64_t decide_skips(struct timerlat *tl, const struct timerlat_sample *s,
+			     int64_t period)
+{
+	uint64_t fired = s->seq - tl->thr_seq, n;
+	int64_t d = s->ts - s->lat - tl->thr_exp;
+
+	if (!tl->thr_open || s->seq <= tl->thr_seq)
+		return 0;
+	tl->thr_open = false;
+	if (period <= 0)
+		return tl->thr_min;
+	/* Periods from that activation to this one, on the stamps. */
+	n = d > period / 2 ? (uint64_t)((d + period / 2) / period) : 0;
+	if (fired > 1)
+		return n > fired ? n - fired : 0;
+	return n >= tl->thr_min + 2 ? tl->thr_min + 1 : tl->thr_min;
+}
+
+static void note_thread(struct timerlat *tl, const struct timerlat_sample *s,
+			int64_t period)
+{
+	tl->thr_seq = s->seq;
+	tl->thr_exp = s->ts - s->lat;
+	tl->thr_min = s->lat > 0 && period > 0 ? (uint64_t)((s->lat - 1) / period) : 0;
+	tl->thr_open = true;
+}
+
+/*
+ * Where activation s lies: on the timer's grid, counted (#N plus the
+ * skips before it) from the first sample's stamp, as the user-mode
+ * sampler counts its own; a late stamp would put a sample into a later
+ * second.
  */
 static int64_t grid_expiry(struct timerlat *tl, const struct timerlat_sample *s,
 			   int64_t period)
 {
-	int64_t stamped = s->ts - s->lat, exp;
-
 	if (!tl->seq0 || s->seq < tl->seq0) {
 		tl->seq0 = s->seq;
-		tl->origin = stamped;
+		tl->origin = s->ts - s->lat;
 		tl->skips = 0;
 	}
-	exp = tl->origin + period * (int64_t)(s->seq - tl->seq0 + tl->skips);
-	if (tl->last_seq && s->seq > tl->last_seq + 1 && period > 0) {
-		int64_t off = stamped - exp;
-
-		off = (off + (off < 0 ? -period : period) / 2) / period;
-		tl->origin += off * period;
-		exp += off * period;
-	}
-	return exp;
+	return tl->origin + period * (int64_t)(s->seq - tl->seq0 + tl->skips);
 }
 
 /* Activations of the mode measured whose lines the trace lost (its
@@ -279,19 +307,23 @@ static void count_lost(struct timer_cpu *c, const struct timerlat_sample *s,
 }
 
 /*
- * The kernel's thread, woken a period late or more, skips the
- * activations that have passed (the tracer's wait_next_period): the
- * user-mode sampler's rule on the thread's latency, which is on the
- * timer's own clock. Counting them from the stamps instead once
- * reported 1439 overruns of 3000 periods beside 2246 samples.
+ * Of the k activations skipped just before exp (at exp - j * period,
+ * j = 1..k), those in the seconds measured: after the warm-up, before the
+ * end of -T. A skip is the run's where its period is.
  */
-static void thread_skips(struct timerlat *tl, const struct timerlat_sample *s,
-			 int64_t period)
+static uint64_t skips_measured(const struct timer_cpu *c, int64_t exp,
+			       uint64_t k, int64_t period)
 {
-	uint64_t n = timer_missed(0, s->lat, period);
+	int64_t from = c->start_ns + TIMER_WARMUP_S * NSEC_PER_SEC;
+	int64_t to = from + c->run->cfg->duration_s * NSEC_PER_SEC;
+	int64_t hi = exp >= from ? (exp - from) / period : 0;	/* j <= hi */
+	int64_t lo = 1;
 
-	tl->skips += n;
-	tl->pending += n;
+	if (c->run->cfg->duration_s && exp >= to)
+		lo = (exp - to) / period + 1;
+	if (hi > (int64_t)k)
+		hi = (int64_t)k;
+	return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
 
 /* One line: feed it if it is a sample of the mode measured. */
@@ -302,24 +334,31 @@ static bool take_line(struct timer_feed *sp, const char *line)
 	int64_t period = c->run->cfg->period_us * NSEC_PER_USEC;
 	bool irq_mode = c->run->cfg->mode == MODE_TIMER_IRQ;
 	struct timerlat_sample s;
-	uint64_t missed;
+	uint64_t k, missed;
 	int64_t exp;
 
 	if (timerlat_parse(line, &s))
 		return true;
-	if (s.irq != irq_mode) {	/* mode 2: the thread's skips */
-		if (!s.irq)
-			thread_skips(tl, &s, period);
+	k = decide_skips(tl, &s, period);
+	tl->skips += k;
+	tl->pending += k;
+	if (!s.irq)
+		note_thread(tl, &s, period);
+	if (s.irq != irq_mode)
 		return true;
-	}
 	exp = grid_expiry(tl, &s, period);
 	if (!c->start_ns)
 		c->start_ns = exp;
 	count_lost(c, &s, exp);
-	if (!irq_mode)		/* mode 1: its own skips come after it */
-		thread_skips(tl, &s, period);
-	missed = tl->pending;
+	missed = period > 0 ? skips_measured(c, exp, tl->pending, period) : 0;
 	tl->pending = 0;
+	/* The activation past -T ends the run unrecorded: the skips before
+	 * it that were in the run's seconds still count. */
+	if (c->run->cfg->duration_s &&
+	    exp - c->start_ns >= (TIMER_WARMUP_S + c->run->cfg->duration_s) * NSEC_PER_SEC) {
+		c->overruns += missed;
+		missed = 0;
+	}
 	return feed_sample(sp, exp, s.lat, missed);
 }
 

@@ -194,12 +194,13 @@ def test_rtlat_beside_rtla_on_the_same_kernel():
         assert 0 <= v["min_ns"] <= v["avg_ns"] <= v["max_ns"], v
     # Separate runs of 3 s at 1000 us: both lose the activations a late
     # thread missed (timerlat skips them), as many as the emulated guest's
-    # load of the moment makes (1-25 %); rtlat counts them as overruns
-    # (and any sample the trace lost), so its samples, overruns and lost
-    # samples account for every period, within a few: the skips of a
-    # wake-up late near the run's ends fall partly outside it. (rtlat once
-    # counted 1439 overruns beside 2246 samples in 3000 periods, from the
-    # trace's stamps, when the host stalled the guest under make check.)
+    # load of the moment makes (1-50 %); rtlat counts them as overruns
+    # where their periods are (a skip before the warm-up's end or after
+    # -T's is not the run's), and the samples the trace lost apart, so its
+    # samples, overruns and lost samples account for every period, within
+    # a few. (rtlat once counted 1439 overruns beside 2246 samples in 3000
+    # periods, from the trace's stamps, and later 1601 beside 1809: a wake-up
+    # 953 ms late near the end counted its skips past the run's end.)
     for k, js, theirs in (("thread", jload(d, "timer1.json"), r["thr"]),
                           ("irq", jload(d, "timer2.json"), r["irq"])):
         s = js["summary"]

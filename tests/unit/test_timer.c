@@ -453,16 +453,20 @@ UNIT_TEST(timer_timerlat_reader)
 
 #define TL_P	100000000LL	/* 100 ms */
 
-/*
- * 4 s of activations k = 0..39 at 100 s + k * 100 ms, as the tracer
- * writes them: thread k = 15 is 350 ms late, so the kernel skips
- * k = 16..18 (no lines, #N goes on); thread k = 25 is stamped 700 ms
- * after its clock read (a guest stalled in between: no skip); the lines
- * of k = 31 and 32 are lost (#N jumps). Fed to the reader of mode.
- */
-static struct timer_cpu *timerlat_canned(long long mode)
+/* Canned activations k = 0..39 at 100 s + k * 100 ms, as the tracer
+ * writes them (an IRQ line, then the thread's; #N counts those that
+ * fired). */
+struct tl_plan {
+	int64_t lat[40];	/* the thread's latency; 0: 20 us */
+	int64_t late[40];	/* its stamp that much after its clock read */
+	bool skipped[40];	/* not fired: no lines, #N does not move */
+	bool lost[40];		/* fired (#N moves), lines lost */
+};
+
+static struct timer_cpu *timerlat_canned(long long mode, long long duration_s,
+					 const struct tl_plan *pl)
 {
-	struct timer_cpu *run = feed_run(0);
+	struct timer_cpu *run = feed_run(duration_s);
 	static char text[16384];
 	uint64_t seq = 0;
 	size_t len = 0;
@@ -472,38 +476,55 @@ static struct timer_cpu *timerlat_canned(long long mode)
 	feed_cfg.period_us = TL_P / 1000;
 	for (k = 0; k < 40; k++) {
 		int64_t exp = 100 * NSEC_PER_SEC + k * TL_P;
-		int64_t lat = k == 15 ? 350000000 : 20000;
-		int64_t late = k == 25 ? 700000000 : 0;
+		int64_t lat = pl->lat[k] ? pl->lat[k] : 20000;
+		int64_t thr = exp + lat + pl->late[k];
 
-		if (k >= 16 && k <= 18)
+		if (pl->skipped[k])
 			continue;
 		seq++;
-		if (k == 31 || k == 32)
+		if (pl->lost[k])
 			continue;
 		len += (size_t)snprintf(text + len, sizeof(text) - len,
 			"  <idle>-0 [001] d.h1. %lld.%09lld: #%llu context    irq timer_latency 5000 ns\n"
 			" timerlat/1-9 [001] ..... %lld.%09lld: #%llu context thread timer_latency %lld ns\n",
 			(long long)((exp + 5000) / NSEC_PER_SEC), (long long)((exp + 5000) % NSEC_PER_SEC),
-			(unsigned long long)seq,
-			(long long)((exp + lat + late) / NSEC_PER_SEC),
-			(long long)((exp + lat + late) % NSEC_PER_SEC),
-			(unsigned long long)seq, (long long)lat);
+			(unsigned long long)seq, (long long)(thr / NSEC_PER_SEC),
+			(long long)(thr % NSEC_PER_SEC), (unsigned long long)seq, (long long)lat);
 	}
 	CHECK(len < sizeof(text) - 1);
 	CHECK(pipe(fds) == 0);
 	CHECK(write(fds[1], text, len) == (ssize_t)len);
 	close(fds[1]);
-	CHECK_EQ_LL(timerlat_read(run, fds[0]), EIO);
+	/* To the end of the text, or -T's end first. */
+	CHECK_EQ_LL(timerlat_read(run, fds[0]), duration_s ? 0 : EIO);
 	close(fds[0]);
 	return run;
 }
 
-/* What both modes see of the canned activations: 25 samples after the
- * warm-up (k = 10..39 less 3 skipped and 2 lost) in seconds of 7, 10 and
- * 8, the late stamp in its own second; 3 overruns; 2 lost. */
-static void timerlat_canned_check(struct timer_cpu *run, int64_t lat)
+/*
+ * Thread k = 15 is 350 ms late: k = 16..18 skipped. Thread k = 21 is
+ * 199.99 ms late and its next clock read crossed 200 ms: k = 22 and 23
+ * skipped, one more than its latency says. Thread k = 27 is stamped
+ * 700 ms after its clock read (a guest stalled in between): no skip.
+ * The lines of k = 31 and 32 are lost.
+ */
+static void tl_plan_busy(struct tl_plan *pl)
 {
-	static const uint64_t n[] = { 7, 10, 8 };
+	memset(pl, 0, sizeof(*pl));
+	pl->lat[15] = 350000000;
+	pl->skipped[16] = pl->skipped[17] = pl->skipped[18] = true;
+	pl->lat[21] = 199990000;
+	pl->skipped[22] = pl->skipped[23] = true;
+	pl->late[27] = 700000000;
+	pl->lost[31] = pl->lost[32] = true;
+}
+
+/* What both modes see of it: 23 samples after the warm-up (k = 10..39
+ * less 5 skipped and 2 lost) in seconds of 7, 8 and 8, the late stamp in
+ * its own second; 3 then 5 overruns; 2 lost. */
+static void timerlat_busy_check(struct timer_cpu *run, int64_t lat)
+{
+	static const uint64_t n[] = { 7, 8, 8 }, over[] = { 3, 5, 5 };
 	struct timer_second s = { 0 };
 	unsigned int i;
 
@@ -512,25 +533,61 @@ static void timerlat_canned_check(struct timer_cpu *run, int64_t lat)
 		CHECK(ring_pop(&run->ring, &s));
 		CHECK_EQ_LL(s.index, i + 1);
 		CHECK_EQ_LL(s.n, n[i]);
-		CHECK_EQ_LL(s.overruns, 3);
+		CHECK_EQ_LL(s.overruns, over[i]);
 	}
 	CHECK(s.partial);
 	CHECK(!ring_pop(&run->ring, &s));
-	CHECK_EQ_LL(run->all.n, 25);
-	CHECK_EQ_LL(run->overruns, 3);
+	CHECK_EQ_LL(run->all.n, 23);
+	CHECK_EQ_LL(run->overruns, 5);
 	CHECK_EQ_LL(run->run->tl.lost, 2);
 	CHECK_EQ_LL(run->all.max, lat);
 	feed_run_free(run);
 }
 
-/* Mode 1: the thread's samples; the skips come with the late one. */
+/* Mode 1: the thread's samples. */
 UNIT_TEST(timerlat_thread_skips_lost_and_late_stamps)
 {
-	timerlat_canned_check(timerlat_canned(MODE_KERNEL_TASK), 350000000);
+	struct tl_plan pl;
+
+	tl_plan_busy(&pl);
+	timerlat_busy_check(timerlat_canned(MODE_KERNEL_TASK, 0, &pl), 350000000);
 }
 
-/* Mode 2: the IRQ's samples; the thread's skips come with the next. */
+/* Mode 2: the IRQ's samples; the skips are the thread's. */
 UNIT_TEST(timerlat_irq_takes_the_threads_skips)
 {
-	timerlat_canned_check(timerlat_canned(MODE_TIMER_IRQ), 5000);
+	struct tl_plan pl;
+
+	tl_plan_busy(&pl);
+	timerlat_busy_check(timerlat_canned(MODE_TIMER_IRQ, 0, &pl), 5000);
+}
+
+/*
+ * -T 2: the seconds measured are 101 s to 103 s. Thread k = 8 (warm-up)
+ * is 250 ms late: k = 9..10 skipped, of which k = 10 is the run's. Thread
+ * k = 28 is 450 ms late: k = 29..32 skipped, of which only k = 29 is
+ * before the end; k = 33 ends the run. Every period of the run is a
+ * sample or an overrun: 20 of them.
+ */
+UNIT_TEST(timerlat_skips_count_where_their_periods_are)
+{
+	struct tl_plan pl;
+	struct timer_cpu *run;
+	struct timer_second s = { 0 };
+
+	memset(&pl, 0, sizeof(pl));
+	pl.lat[8] = 250000000;
+	pl.skipped[9] = pl.skipped[10] = true;
+	pl.lat[28] = 450000000;
+	pl.skipped[29] = pl.skipped[30] = pl.skipped[31] = pl.skipped[32] = true;
+	run = timerlat_canned(MODE_KERNEL_TASK, 2, &pl);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.n, 9);
+	CHECK_EQ_LL(s.overruns, 1);
+	CHECK(ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(s.n, 9);
+	CHECK_EQ_LL(s.overruns, 2);
+	CHECK(!ring_pop(&run->ring, &s));
+	CHECK_EQ_LL(run->all.n + run->overruns, 20);
+	feed_run_free(run);
 }
