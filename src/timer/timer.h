@@ -214,6 +214,7 @@ struct timerlat {
 	 * which the trace's stamps only anchor.
 	 */
 	int64_t origin;		/* the grid's start, on the trace's clock */
+	int64_t last_exp;	/* the last sample's expiry on it */
 	uint64_t seq0;		/* the activation at origin; 0: none yet */
 	uint64_t skips;		/* activations skipped so far */
 	uint64_t pending;	/* skips not yet reported with a sample */

@@ -27,6 +27,9 @@
 
 /* A line longer than this is not timerlat's: dropped. */
 #define TL_LINE 512
+/* Stamps and latencies beyond 2^31 s (68 years) are not timerlat's
+ * either: refused, so that no sum of them overflows. */
+#define TL_MAX_NS	((int64_t)INT32_MAX * NSEC_PER_SEC)
 
 /* "54.029328" before ": #" -> ns; any number of fraction digits. */
 static int parse_stamp(const char *line, const char *colon, int64_t *ns)
@@ -37,7 +40,7 @@ static int parse_stamp(const char *line, const char *colon, int64_t *ns)
 
 	while (p > line && (p[-1] == '.' || (p[-1] >= '0' && p[-1] <= '9')))
 		p--;
-	if (sscanf(p, "%lld", &sec) != 1)
+	if (sscanf(p, "%lld", &sec) != 1 || sec < 0 || sec > INT32_MAX)
 		return -1;
 	p = strchr(p, '.');
 	if (p && p < colon) {
@@ -65,15 +68,16 @@ int timerlat_parse(const char *line, struct timerlat_sample *s)
 
 	if (!ctx || !lat || !colon || colon > ctx)
 		return -1;
-	if (sscanf(colon, ": #%llu", &seq) != 1)
+	if (colon[3] < '0' || colon[3] > '9' ||
+	    sscanf(colon, ": #%llu", &seq) != 1 || seq > INT64_MAX)
 		return -1;
 	if (sscanf(ctx, " context %15s", word) != 1)
 		return -1;
-	if (sscanf(lat, "timer_latency %lld %7s", &v, unit) != 2)
+	if (sscanf(lat, "timer_latency %lld %7s", &v, unit) != 2 || v < 0)
 		return -1;
-	if (!strcmp(unit, "us"))
+	if (!strcmp(unit, "us") && v <= TL_MAX_NS / NSEC_PER_USEC)
 		v *= NSEC_PER_USEC;
-	else if (strcmp(unit, "ns") != 0)
+	else if (strcmp(unit, "ns") != 0 || v > TL_MAX_NS)
 		return -1;
 	if (parse_stamp(line, colon, &s->ts))
 		return -1;
@@ -285,12 +289,20 @@ static void note_thread(struct timerlat *tl, const struct timerlat_sample *s,
 static int64_t grid_expiry(struct timerlat *tl, const struct timerlat_sample *s,
 			   int64_t period)
 {
-	if (!tl->seq0 || s->seq < tl->seq0) {
+	int64_t at = s->ts - s->lat;
+
+	/* Anchored anew where the count would pass the stamps' range, never
+	 * before the last expiry. */
+	if (!tl->seq0 || s->seq - tl->seq0 + tl->skips >
+	    (uint64_t)(TL_MAX_NS / (period > 0 ? period : 1))) {
+		if (tl->seq0 && at <= tl->last_exp)
+			at = tl->last_exp + period;
 		tl->seq0 = s->seq;
-		tl->origin = s->ts - s->lat;
+		tl->origin = at;
 		tl->skips = 0;
 	}
-	return tl->origin + period * (int64_t)(s->seq - tl->seq0 + tl->skips);
+	tl->last_exp = tl->origin + period * (int64_t)(s->seq - tl->seq0 + tl->skips);
+	return tl->last_exp;
 }
 
 /* Activations of the mode measured whose lines the trace lost (its
@@ -321,7 +333,7 @@ static uint64_t skips_measured(const struct timer_cpu *c, int64_t exp,
 
 	if (c->run->cfg->duration_s && exp >= to)
 		lo = (exp - to) / period + 1;
-	if (hi > (int64_t)k)
+	if ((uint64_t)hi > k)
 		hi = (int64_t)k;
 	return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
@@ -338,6 +350,9 @@ static bool take_line(struct timer_feed *sp, const char *line)
 	int64_t exp;
 
 	if (timerlat_parse(line, &s))
+		return true;
+	/* #N only grows: an activation seen already is no new one. */
+	if (s.irq == irq_mode && s.seq <= tl->last_seq)
 		return true;
 	k = decide_skips(tl, &s, period);
 	tl->skips += k;

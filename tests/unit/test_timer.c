@@ -326,6 +326,16 @@ UNIT_TEST(timer_timerlat_lines)
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #x context irq timer_latency 4 ns",
 			     &s) == -1);
 	CHECK(timerlat_parse("CPU:1 [LOST 1234 EVENTS]", &s) == -1);
+	/* Found by fuzz_timerlat: #-9 read as 2^64 - 9 took the grid back. */
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #-9 context irq timer_latency 4 ns",
+			     &s) == -1);
+	/* Beyond 2^31 s, or below 0: not timerlat's, and sums would overflow. */
+	CHECK(timerlat_parse("  x-1 [000] ....  99999999999.5: #3 context irq timer_latency 4 ns",
+			     &s) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency 9999999999999999 us",
+			     &s) == -1);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context irq timer_latency -4 ns",
+			     &s) == -1);
 }
 
 static struct timer_config feed_cfg;
