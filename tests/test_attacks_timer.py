@@ -104,3 +104,124 @@ def test_cpu_taken_offline_is_said_and_an_error(tmp_path, leakcheck):
     assert cpu["moved"]["affinity"] != "1"	# the kernel widened it
     assert "error" in d
     leakcheck()
+
+
+# A stand-in tracefs (this machine's kernel may lack timerlat): a tmpfs
+# on /sys/kernel/tracing in a private mount namespace, with the files
+# rtlat's -t 1|2 read and write, and trace_pipe a FIFO held open (no
+# samples: each run measures nothing, which is not what is judged).
+STANDIN = r"""
+T=/sys/kernel/tracing
+for m in /sys/kernel/debug/tracing $T /sys/kernel/debug; do umount -l $m 2>/dev/null; done
+mount -t tmpfs standin $T || exit 78
+cd $T
+echo 0 > tracing_on
+echo "timerlat osnoise function nop" > available_tracers
+echo {tracer} > current_tracer
+echo "[local] global counter uptime perf mono mono_raw boot" > trace_clock
+: > trace
+mkdir osnoise instances
+echo 0-1 > osnoise/cpus
+echo 1000 > osnoise/timerlat_period_us
+mkfifo trace_pipe
+exec 3<>trace_pipe
+snap() {{
+	for f in tracing_on current_tracer trace_clock osnoise/cpus osnoise/timerlat_period_us; do
+		printf '%s=%s\n' $f "$(cat $f)"
+	done
+}}
+snap > {out}/before
+{steps}
+snap > {out}/after
+"""
+
+
+def standin(tmp_path, steps, tracer="nop"):
+    """Run steps (sh) beside the stand-in; RUN is rtlat timer -t 2 -c 1.
+    Returns the files' state before and after, each {file: value}, with
+    trace_clock as the clock in use (the stand-in keeps what is written,
+    the kernel brackets it)."""
+    out = tmp_path / "standin"
+    out.mkdir()
+    steps = steps.replace("RUN", f"{RTLAT} timer -t 2 -c 1")
+    r = in_mount_ns(STANDIN.format(tracer=tracer, out=out, steps=steps), timeout=60)
+    assert r.returncode == 0, r.stderr
+
+    def state(name):
+        d = dict(l.split("=", 1) for l in (out / name).read_text().splitlines())
+        clock = d["trace_clock"]
+        if "[" in clock:
+            clock = clock.split("[", 1)[1].split("]", 1)[0]
+        d["trace_clock"] = clock
+        return d
+    return state("before"), state("after"), out
+
+
+def test_second_timerlat_run_is_refused(tmp_path, leakcheck):
+    """Two -t 2 runs 0.5 s apart: the second is refused in one line (exit
+    1: the tracer is busy, not bad input) while the first goes on; when
+    both have ended the tracer's files are what they were (the second
+    used to restore the first's settings: timerlat left running)."""
+    before, after, out = standin(tmp_path, f"""
+RUN -T 2 -q --json {tmp_path}/a.json > {tmp_path}/a.out 2> {tmp_path}/a.err & a=$!
+sleep 0.5
+RUN -T 2 -q --json {tmp_path}/b.json > {tmp_path}/b.out 2> {tmp_path}/b.err & b=$!
+sleep 1
+cat current_tracer > {tmp_path}/during
+kill -INT $a; wait $a; echo $? > {tmp_path}/a.rc
+kill -INT $b 2>/dev/null; wait $b; echo $? > {tmp_path}/b.rc
+""")
+    assert after == before
+    assert before["current_tracer"] == "nop" and before["tracing_on"] == "0"
+    assert (tmp_path / "during").read_text().strip() == "timerlat"
+    assert (tmp_path / "a.rc").read_text().strip() == "0", (tmp_path / "a.err").read_text()
+    assert (tmp_path / "b.rc").read_text().strip() == "1", (tmp_path / "b.err").read_text()
+    err = (tmp_path / "b.err").read_text().splitlines()
+    assert err == ["rtlat timer: timerlat: the tracer is in use by another rtlat run (-t 1 or 2); one run at a time"]
+    b = json.loads((tmp_path / "b.json").read_text())
+    assert b["return_code"] == 1 and "in use" in b["error"]
+    leakcheck()
+
+
+@pytest.mark.parametrize("tracer,instance", [("function", None), ("timerlat", None),
+                                             ("nop", "timerlat")],
+                         ids=["function", "timerlat left", "rtla instance"])
+def test_another_users_tracer_is_left_alone(tmp_path, leakcheck, tracer, instance):
+    """A tracer set by someone else (another tool, or timerlat left by a
+    run killed before it could restore nop), or an instance running an
+    osnoise tracer (rtla's): refused in one line, nothing changed."""
+    mk = (f"mkdir instances/rtla && echo {instance} > instances/rtla/current_tracer"
+          if instance else ":")
+    before, after, out = standin(tmp_path, f"""
+{mk}
+RUN -T 1 -q > {tmp_path}/r.out 2> {tmp_path}/r.err; echo $? > {tmp_path}/r.rc
+""", tracer=tracer)
+    assert after == before
+    assert (tmp_path / "r.rc").read_text().strip() == "1"
+    err = (tmp_path / "r.err").read_text().splitlines()
+    assert len(err) == 1 and err[0].startswith("rtlat timer: timerlat: the "), err
+    assert "not rtlat's to take" in err[0]
+    leakcheck()
+
+
+def test_tracer_lock_dies_with_its_run(tmp_path, leakcheck):
+    """The lock cannot outlive its holder: a run killed (SIGKILL) leaves
+    timerlat set, which the next run refuses; once the user resets the
+    tracer to nop, a run takes it again (no lock left behind)."""
+    before, after, out = standin(tmp_path, f"""
+RUN -T 5 -q > /dev/null 2>&1 & a=$!
+sleep 0.5
+kill -KILL $a; wait $a
+RUN -T 1 -q > /dev/null 2> {tmp_path}/1.err; echo $? > {tmp_path}/1.rc
+echo nop > current_tracer
+RUN -T 1 -q > /dev/null 2> {tmp_path}/2.err & b=$!
+sleep 0.5
+kill -INT $b; wait $b; echo $? > {tmp_path}/2.rc
+echo 0-1 > osnoise/cpus; echo 1000 > osnoise/timerlat_period_us
+echo 0 > tracing_on; echo local > trace_clock
+""")
+    assert (tmp_path / "1.rc").read_text().strip() == "1"
+    assert "the timerlat tracer is in use" in (tmp_path / "1.err").read_text()
+    assert (tmp_path / "2.rc").read_text().strip() == "0", (tmp_path / "2.err").read_text()
+    assert after == before
+    leakcheck()

@@ -375,6 +375,12 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 	int64_t t0;
 	int i;
 
+	/* First: a tracer refused is one line, before the banner. */
+	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", run->prog, err);
+		snprintf(run->tl.error, sizeof(run->tl.error), "%s", err);
+		return -1;
+	}
 	if (!run->face.draw) {	/* the cyclictest face has its own */
 		timer_banner(stdout, run);
 		fflush(stdout);
@@ -391,10 +397,6 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 			return -1;
 	if (start_explain(t, run))
 		return -1;
-	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", run->prog, err);
-		return -1;
-	}
 	t0 = clock_now_ns();
 	if (start_thread(&run->display, timer_display, run, run->prog))
 		return -1;

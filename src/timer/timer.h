@@ -206,6 +206,7 @@ struct timerlat {
 	bool active;
 	int pipe_fd;
 	char tracer[64];
+	char on[8];		/* tracing_on */
 	char cpus[256];
 	char period[32];
 	char clock[32];
@@ -228,6 +229,7 @@ struct timerlat {
 	uint64_t thr_min;	/* the skips its latency implies at least */
 	size_t len;		/* an unfinished line in buf */
 	char buf[TIMERLAT_BUF];
+	char error[320];	/* why it could not start, for the JSON */
 };
 
 /* Where and how a sampler runs (timer: -c's CPUs at -p and -P; the

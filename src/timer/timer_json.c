@@ -173,7 +173,9 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_cpus(j, run, actual_s, requested_s);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;
-	if (i < run->ncpu)
+	if (run->tl.error[0])
+		json_str(j, "error", run->tl.error);
+	else if (i < run->ncpu)
 		json_str(j, "error", "the wait method failed");
 	else if (timer_first_moved(run))
 		json_str(j, "error", "a CPU of -c was lost (offline or unpinned): see cpus[].moved");
