@@ -70,15 +70,33 @@ static void check_ll(const char *s)
 		abort();
 }
 
+/* cpu appears twice in cpus[0..n-1], counted the simple way. */
+static bool repeated(const int *cpus, int n, int cpu)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += cpus[i] == cpu;
+	return k > 1;
+}
+
 static void check_cpu_list(const char *s)
 {
 	int cpus[CPU_LIST_MAX], n = -1, bad = 0, i;
 
 	if (parse_cpu_list(s, cpus, CPU_LIST_MAX, &n, &bad)) {
-		if (bad < -2 || (bad >= 0 && cpu_is_online(bad)))
+		if ((bad < -2 && bad != CPU_LIST_TOO_LONG) ||
+		    (bad >= 0 && cpu_is_online(bad)))
+			abort();
+		/* Too long: every place filled first. */
+		if (bad == CPU_LIST_TOO_LONG && n != CPU_LIST_MAX)
 			abort();
 		return;
 	}
+	/* A repeat found is one listed twice. */
+	i = cpu_list_repeat(cpus, n);
+	if (i >= 0 && !repeated(cpus, n, i))
+		abort();
 	if (n < 1 || n > CPU_LIST_MAX)
 		abort();
 	for (i = 0; i < n; i++)

@@ -139,6 +139,9 @@ static int check_cpu_list(const char *prog, struct opt *o, const char *arg)
 	if (bad >= 0)
 		opts_error(prog, o, "CPU %d is not online; accepted: a list of online CPUs (%s), or all",
 			   bad, usable_text(cpus, sizeof(cpus)));
+	else if (bad == CPU_LIST_TOO_LONG)
+		opts_error(prog, o, "a list of more than %d CPUs; accepted: at most %d, each online (%s), or all",
+			   CPU_LIST_MAX, CPU_LIST_MAX, usable_text(cpus, sizeof(cpus)));
 	else
 		opts_error(prog, o, "'%s' is not accepted; accepted: a list like 3-7 or 1,3 of online CPUs, or all",
 			   arg);

@@ -143,9 +143,13 @@ int parse_ll(const char *s, long long *out);
 /* "90", "90s", "5m", "2h", "1d" -> seconds; rejects "10x", "-5", "". */
 int parse_duration(const char *s, long long *seconds);
 /* "1,3-5" or "all" (every usable CPU) into cpus[0..*n-1]; -1 with *bad
- * the offline CPU or -2 for a
- * syntax error (or more than max CPUs). */
+ * the offline CPU, -2 for a syntax error or CPU_LIST_TOO_LONG for more
+ * than max CPUs. A CPU may be listed twice: cpu_list_repeat() finds it
+ * where that matters. */
+#define CPU_LIST_TOO_LONG (-3)
 int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad);
+/* The first CPU cpus[0..n-1] lists twice, or -1. */
+int cpu_list_repeat(const int *cpus, int n);
 int cpus_online(void);
 bool cpu_is_online(int cpu);
 /* The CPUs this process may run on, in order: the online ones, or what

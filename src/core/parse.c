@@ -179,8 +179,10 @@ static int ranges(const char *s, int *cpus, int max, int *n, int *bad, bool onli
 				*bad = c;
 				return -1;
 			}
-			if (*n >= max)
+			if (*n >= max) {
+				*bad = CPU_LIST_TOO_LONG;
 				return -1;
+			}
 			cpus[(*n)++] = c;
 		}
 		if (!*s)
@@ -199,6 +201,22 @@ int parse_cpu_list(const char *s, int *cpus, int max, int *n, int *bad)
 		return *n ? 0 : -1;
 	}
 	return ranges(s, cpus, max, n, bad, true);
+}
+
+int cpu_list_repeat(const int *cpus, int n)
+{
+	cpu_set_t seen;
+	int i;
+
+	CPU_ZERO(&seen);
+	for (i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+			continue;
+		if (CPU_ISSET(cpus[i], &seen))
+			return cpus[i];
+		CPU_SET(cpus[i], &seen);
+	}
+	return -1;
 }
 
 int cpus_online_list(int *cpus, int max)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@ static const char *const tracefs_dirs[] = {
 static const char *dir;
 static int on_fd = -1;
 static int marker_fd = -1;
+static int tracer_fd = -1;	/* the top-level tracer's lock */
 /* What tracefs_probe() mounted and has not said yet (see tracefs.h). */
 static const char *probed_at;
 
@@ -241,8 +243,34 @@ int tracefs_write(const char *d, const char *file, const char *val)
 	return ret;
 }
 
+int tracefs_lock_tracer(const char *d)
+{
+	int fd, e;
+
+	if (tracer_fd >= 0)
+		return 0;
+	fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	tracer_fd = fd;
+	return 0;
+}
+
+void tracefs_unlock_tracer(void)
+{
+	if (tracer_fd >= 0)
+		close(tracer_fd);
+	tracer_fd = -1;
+}
+
 void tracefs_close(void)
 {
+	tracefs_unlock_tracer();
 	if (on_fd >= 0)
 		close(on_fd);
 	if (marker_fd >= 0)

@@ -29,6 +29,15 @@ bool tracefs_has_tracer(const char *name);
 const char *tracefs_dir(void);
 /* Write val to d/file (a tracefs control file): 0 or -errno. */
 int tracefs_write(const char *d, const char *file, const char *val);
+/*
+ * The top-level tracer (current_tracer, osnoise/) is one per machine:
+ * taken with flock() on the tracefs directory d, so that a second rtlat
+ * is refused; the kernel drops it when the process ends, however it ends.
+ * 0, or -errno (-EWOULDBLOCK: another process holds it).
+ */
+int tracefs_lock_tracer(const char *d);
+void tracefs_unlock_tracer(void);
+/* Closes the files and drops the tracer's lock. */
 void tracefs_close(void);
 
 #endif

@@ -105,9 +105,19 @@ static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 	return 0;
 }
 
-/* timerlat's samples of several CPUs would need sorting by CPU first. */
+/* A sampler per CPU: a CPU listed twice would have two, each labelled
+ * with it. timerlat's samples of several CPUs would need sorting by CPU
+ * first. */
 static int check_cpus(const struct test_run *t, const struct timer_config *cfg)
 {
+	int twice = cpu_list_repeat(cfg->cpus.cpu, cfg->cpus.n);
+
+	if (twice >= 0) {
+		opts_error(t->prog, opts_find(t->opts, 'c', NULL),
+			   "CPU %d is listed twice; accepted: each CPU once (a sampler per CPU), e.g. 0-3,6 or all",
+			   twice);
+		return -1;
+	}
 	if (cfg->mode && cfg->cpus.n > 1) {
 		opts_error(t->prog, opts_find(t->opts, 'c', NULL),
 			   "%d CPUs with -t %lld; accepted: one CPU with -t 1 or 2 (several with -t 0)",
@@ -157,6 +167,7 @@ static int timer_check(struct test_run *t)
 	run->cfg = cfg;
 	run->opts = t->opts;
 	run->ncpu = cfg->cpus.n ? cfg->cpus.n : 1;
+	run->face.watch_cpu = true;
 	timer_plan_cpus(run);
 	return 0;
 }
@@ -364,6 +375,12 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 	int64_t t0;
 	int i;
 
+	/* First: a tracer refused is one line, before the banner. */
+	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", run->prog, err);
+		snprintf(run->tl.error, sizeof(run->tl.error), "%s", err);
+		return -1;
+	}
 	if (!run->face.draw) {	/* the cyclictest face has its own */
 		timer_banner(stdout, run);
 		fflush(stdout);
@@ -380,10 +397,6 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 			return -1;
 	if (start_explain(t, run))
 		return -1;
-	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", run->prog, err);
-		return -1;
-	}
 	t0 = clock_now_ns();
 	if (start_thread(&run->display, timer_display, run, run->prog))
 		return -1;
@@ -407,6 +420,16 @@ static int first_error(const struct timer_run *run, const struct timer_cpu **at)
 	return 0;
 }
 
+const struct timer_cpu *timer_first_moved(const struct timer_run *run)
+{
+	int i;
+
+	for (i = 0; run->cpu && i < run->ncpu; i++)
+		if (__atomic_load_n(&run->cpu[i].moved, __ATOMIC_ACQUIRE))
+			return &run->cpu[i];
+	return NULL;
+}
+
 int timer_measure(struct test_run *t)
 {
 	struct timer_run *run = t->state;
@@ -417,7 +440,8 @@ int timer_measure(struct test_run *t)
 		status = 1;
 	stop_threads(run);
 	timerlat_stop(run);
-	if (first_error(run, &at))
+	/* A CPU of -c lost: the run is not what was asked (an error). */
+	if (first_error(run, &at) || timer_first_moved(run))
 		status = 1;
 	return status;
 }
@@ -438,10 +462,21 @@ long long timer_actual_seconds(const struct timer_run *run, int64_t end)
 	return s;
 }
 
+void timer_moved_text(const struct timer_cpu *c, char *buf, size_t len)
+{
+	int cpus[CPU_LIST_MAX], n = 0, k;
+
+	for (k = 0; k < CPU_SETSIZE && n < CPU_LIST_MAX; k++)
+		if (CPU_ISSET(k, &c->moved_set))
+			cpus[n++] = k;
+	cpu_list_text(cpus, n, buf, len);
+}
+
 void timer_report_end(struct timer_run *run)
 {
 	const struct timer_cpu *c = NULL;
 	int err = first_error(run, &c), i;
+	char cpus[256];
 
 	if (err)
 		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
@@ -455,6 +490,11 @@ void timer_report_end(struct timer_run *run)
 		if (c->frozen_ns)
 			fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
 				run->prog, (double)c->frozen_ns / NSEC_PER_USEC);
+		if (c->moved) {
+			timer_moved_text(c, cpus, sizeof(cpus));
+			fprintf(stderr, "%s: -c: CPU %d went offline or its sampler was unpinned (now on CPUs %s) after %llu s measured: that sampler stopped and its figures are not CPU %d's alone\n",
+				run->prog, c->cpu, cpus, (unsigned long long)c->moved_s, c->cpu);
+		}
 	}
 	if (run->tl.lost)
 		fprintf(stderr, "%s: timerlat's trace lost %llu samples (its buffer overflowed: the reader fell behind); the figures leave them out\n",
@@ -510,8 +550,10 @@ void timer_summary(const struct timer_run *run, const char *series)
 	int i;
 
 	results_summary(series, &run->whole->all);
+	/* A sampler moved off its CPU measured no CPU alone: -1. */
 	for (i = 0; i < run->ncpu; i++)
-		results_summary_part(series, i, run->cpu[i].cpu, &run->cpu[i].all);
+		results_summary_part(series, i, run->cpu[i].moved ? -1 : run->cpu[i].cpu,
+				     &run->cpu[i].all);
 }
 
 /* rtlat suite: one more second for the warm-up, summary only, every

@@ -9,6 +9,7 @@
 #define RTLAT_TIMER_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -205,6 +206,7 @@ struct timerlat {
 	bool active;
 	int pipe_fd;
 	char tracer[64];
+	char on[8];		/* tracing_on */
 	char cpus[256];
 	char period[32];
 	char clock[32];
@@ -227,6 +229,7 @@ struct timerlat {
 	uint64_t thr_min;	/* the skips its latency implies at least */
 	size_t len;		/* an unfinished line in buf */
 	char buf[TIMERLAT_BUF];
+	char error[320];	/* why it could not start, for the JSON */
 };
 
 /* Where and how a sampler runs (timer: -c's CPUs at -p and -P; the
@@ -264,6 +267,12 @@ struct timer_cpu {
 	volatile int error;		/* errno of a failing wait method */
 	volatile int switched;		/* -b hit */
 	volatile int sampler_done;
+	/* -c's CPU lost (timer only, face.watch_cpu): the sampler found it
+	 * runs elsewhere or may (CPU offline: the kernel moved it and widened
+	 * its affinity to moved_set) and stopped, moved_s seconds measured. */
+	volatile int moved;
+	uint64_t moved_s;
+	cpu_set_t moved_set;
 	/* The cyclictest face: --spike's first spike_max spikes (allocated
 	 * at setup), how many in all; -h's first overflow cycles. */
 	struct timer_spike *spikes;
@@ -281,6 +290,7 @@ struct timer_cpu {
 /* What the cyclictest face changes in the timer's run (timer: zero). */
 struct timer_face {
 	bool no_warmup;			/* every wake-up counts, from the first */
+	bool watch_cpu;			/* a pinned sampler moved off stops */
 	uint64_t loops;			/* -l: each sampler stops after it */
 	int64_t break_ns;		/* -b: stop the run above it */
 	bool tracemark;			/* --tracemark: mark the trace then */
@@ -329,6 +339,7 @@ struct timer_feed {
 	bool count_msw;		/* the feeding thread is the one measured */
 	uint64_t msw_base;	/* switches at the end of the warm-up */
 	uint64_t msw;		/* switches since, at the last second */
+	bool watch;		/* check once a second it is still pinned */
 };
 
 void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw);
@@ -357,6 +368,10 @@ int timer_setup(struct test_run *t);
 int timer_rt_apply(struct test_run *t);
 int timer_measure(struct test_run *t);
 void timer_teardown(struct test_run *t);
+/* The first sampler moved off its CPU (face.watch_cpu), or NULL. */
+const struct timer_cpu *timer_first_moved(const struct timer_run *run);
+/* The CPUs a moved sampler may run on now, as "0-3,6". */
+void timer_moved_text(const struct timer_cpu *c, char *buf, size_t len);
 /* After the run: every CPU folded into run->whole (several CPUs). */
 void timer_fold(struct timer_run *run);
 long long timer_actual_seconds(const struct timer_run *run, int64_t end);

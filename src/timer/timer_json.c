@@ -125,6 +125,21 @@ static void json_figures(struct json *j, const struct timer_cpu *c,
 	json_histograms(j, c);
 }
 
+/* A sampler moved off its CPU: its figures are not the CPU's alone. */
+static void json_moved(struct json *j, const struct timer_cpu *c)
+{
+	char cpus[256];
+
+	if (!c->moved)
+		return;
+	timer_moved_text(c, cpus, sizeof(cpus));
+	json_obj_open(j, "moved");
+	json_uint(j, "after_s", c->moved_s);
+	json_str(j, "affinity", cpus);
+	json_str(j, "why", "the CPU went offline or the sampler was unpinned; the sampler stopped");
+	json_obj_close(j);
+}
+
 static void json_cpus(struct json *j, const struct timer_run *run,
 		      long long actual_s, long long requested_s)
 {
@@ -134,6 +149,7 @@ static void json_cpus(struct json *j, const struct timer_run *run,
 	for (i = 0; i < run->ncpu; i++) {
 		json_obj_open(j, NULL);
 		json_int(j, "cpu", run->cpu[i].cpu);
+		json_moved(j, &run->cpu[i]);
 		json_figures(j, &run->cpu[i], actual_s, requested_s);
 		layer_json(j, "per_second", &run->cpu[i].layer);
 		json_obj_close(j);
@@ -157,8 +173,12 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_cpus(j, run, actual_s, requested_s);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;
-	if (i < run->ncpu)
+	if (run->tl.error[0])
+		json_str(j, "error", run->tl.error);
+	else if (i < run->ncpu)
 		json_str(j, "error", "the wait method failed");
+	else if (timer_first_moved(run))
+		json_str(j, "error", "a CPU of -c was lost (offline or unpinned): see cpus[].moved");
 	for (i = 0; i < run->ncpu && !run->cpu[i].switched; i++)
 		;
 	if (i < run->ncpu)

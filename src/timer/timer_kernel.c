@@ -6,8 +6,10 @@
  * the CPU asked; a reader thread takes the samples from trace_pipe and
  * groups them per second exactly as the user-mode sampler does.
  *
- * The tracer's settings (current_tracer, osnoise/cpus,
- * osnoise/timerlat_period_us) are saved and restored at the end.
+ * The tracer is taken only where it is free (nop, no other rtlat, no
+ * instance running an osnoise tracer), and its settings (current_tracer,
+ * tracing_on, trace_clock, osnoise/cpus, osnoise/timerlat_period_us) are
+ * saved and restored at the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -181,6 +183,67 @@ static void tl_set_clock(struct timer_run *run)
 			strerror(-e), run->tl.clock[0] ? run->tl.clock : "own");
 }
 
+/* The osnoise tracers of an instance (rtla's) share osnoise/'s
+ * settings with the top level's: the first instance running one. */
+static bool instance_busy(char *who, size_t len)
+{
+	char path[300], tracer[64];
+	DIR *dir;
+	struct dirent *d;
+	bool busy = false;
+
+	snprintf(path, sizeof(path), "%s/instances", tracefs_dir());
+	dir = opendir(path);
+	while (dir && !busy && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "instances/%s/current_tracer", d->d_name);
+		tl_read(path, tracer, sizeof(tracer));
+		busy = !strcmp(tracer, "timerlat") || !strcmp(tracer, "osnoise");
+		if (busy)
+			snprintf(who, len, "the instance %.64s runs the %s tracer", d->d_name, tracer);
+	}
+	if (dir)
+		closedir(dir);
+	return busy;
+}
+
+/*
+ * The tracer is this run's alone, or it is not started: another rtlat
+ * holds its lock (tracefs.h), or another user's tracer is set (another
+ * tool's, or a run killed before it could restore nop). Refused, never
+ * taken over: restoring what a second user found would leave timerlat
+ * running, and both would read one trace_pipe.
+ */
+static int tl_take(struct timerlat *tl, char *err, size_t len)
+{
+	const char *how = "echo nop > current_tracer once it is done";
+	char who[160];
+	int e = tracefs_lock_tracer(tracefs_dir());
+
+	if (e == -EWOULDBLOCK) {
+		snprintf(err, len, "timerlat: the tracer is in use by another rtlat run (-t 1 or 2); one run at a time");
+		return -1;
+	}
+	if (e) {
+		snprintf(err, len, "timerlat: cannot lock %s: %s", tracefs_dir(), strerror(-e));
+		return -1;
+	}
+	tl_read("current_tracer", tl->tracer, sizeof(tl->tracer));
+	if (tl->tracer[0] && strcmp(tl->tracer, "nop")) {
+		snprintf(err, len, "timerlat: the %s tracer is in use (%s/current_tracer), not rtlat's to take; %s",
+			 tl->tracer, tracefs_dir(), how);
+		tracefs_unlock_tracer();
+		return -1;
+	}
+	if (instance_busy(who, sizeof(who))) {
+		snprintf(err, len, "timerlat: %s (rtla?), not rtlat's to take; wait until it is done", who);
+		tracefs_unlock_tracer();
+		return -1;
+	}
+	return 0;
+}
+
 int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 {
 	struct timer_run *run = c->run;
@@ -188,7 +251,9 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 	char val[64], path[256];
 	int e;
 
-	tl_read("current_tracer", tl->tracer, sizeof(tl->tracer));
+	if (tl_take(tl, err, len))
+		return -1;
+	tl_read("tracing_on", tl->on, sizeof(tl->on));
 	tl_read("osnoise/cpus", tl->cpus, sizeof(tl->cpus));
 	tl_read("osnoise/timerlat_period_us", tl->period, sizeof(tl->period));
 	tl_read_clock(tl->clock, sizeof(tl->clock));
@@ -239,6 +304,9 @@ void timerlat_stop(struct timer_run *run)
 		tl_write("osnoise/timerlat_period_us", tl->period);
 	if (tl->clock[0])
 		tl_write("trace_clock", tl->clock);
+	if (tl->on[0])
+		tl_write("tracing_on", tl->on);
+	tracefs_unlock_tracer();
 }
 
 /*

@@ -206,7 +206,11 @@ void timer_print_rts(FILE *f, const struct timer_run *run,
 	fprintf(f, "---|-----------|-----------|-----------|--------|------|-------------------------\n");
 	for (i = 0; i < run->ncpu; i++) {
 		print_rts(f, &run->cpu[i].sum, a, r);
-		cpu_tag(f, &run->cpu[i]);
+		if (run->ncpu > 1 && run->cpu[i].moved)
+			fprintf(f, "|CPU%d lost after %llu s\n", run->cpu[i].cpu,
+				(unsigned long long)run->cpu[i].moved_s);
+		else
+			cpu_tag(f, &run->cpu[i]);
 	}
 	if (run->ncpu == 1)
 		return;

@@ -57,6 +57,30 @@ static void publish(struct timer_feed *sp, bool partial)
 	ring_push(&c->ring, &sp->cur);
 }
 
+/* This thread runs on cpu and may run nowhere else (set: its CPUs). */
+static bool pinned_to(int cpu, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(*set), set))
+		CPU_SET(cpu, set);	/* unknown: where it runs */
+	return sched_getcpu() == cpu && CPU_COUNT(set) == 1 && CPU_ISSET(cpu, set);
+}
+
+/*
+ * Once a second, between two wake-ups: a CPU taken offline moves its
+ * threads elsewhere and widens their affinity for good, so a sampler
+ * still on its CPU and pinned to it alone has not been moved. Moved, it
+ * stops: what it would measure now is another CPU's.
+ */
+static bool moved_off(struct timer_cpu *c, uint64_t idx)
+{
+	if (pinned_to(c->cpu, &c->moved_set))
+		return false;
+	c->moved_s = idx ? idx - 1 : 0;
+	__atomic_store_n(&c->moved, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* A sample of second idx arrived: close the current one. Returns false
  * when the run is over (-T seconds measured). */
 static bool next_second(struct timer_feed *sp, uint64_t idx)
@@ -69,6 +93,8 @@ static bool next_second(struct timer_feed *sp, uint64_t idx)
 		publish(sp, false);
 	second_reset(&sp->cur, idx);
 	if (c->switched)	/* -b: nothing after the second that broke */
+		return false;
+	if (sp->watch && moved_off(c, idx))
 		return false;
 	return !c->run->cfg->duration_s || idx <= (uint64_t)c->run->cfg->duration_s;
 }
@@ -133,6 +159,7 @@ void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw)
 	sp->c = c;
 	sp->count_msw = count_msw;
 	sp->msw_base = sp->msw = 0;
+	sp->watch = false;
 	second_reset(&sp->cur, 0);
 	c->worst = INT64_MIN;
 }
@@ -202,6 +229,9 @@ void *timer_sampler(void *arg)
 	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	feed_init(&sp, c, true);
 	rt_thread_setup_policy(c->plan.policy, c->plan.prio, c->cpu);
+	/* Watched where the pinning took (rt_warn said it if not). */
+	sp.watch = c->run->face.watch_cpu && c->cpu >= 0 &&
+		   pinned_to(c->cpu, &c->moved_set);
 	explain_attach(c->explain);
 	c->wait.period = c->plan.period_ns;
 	/* The first expiry 1 ms from now, as the original. */
