@@ -174,6 +174,12 @@ check-kernels: rtlat venv
 	KERNEL="$(KERNEL)" MODULES="$(MODULES)" tests/kernels/run $(KERNELS)
 	$(VENV)/bin/python -m pytest -q tests/kernels
 
+# The one test that takes a CPU offline (timer -c 1 losing its CPU): alone,
+# after make check, never beside other tests; .ci/run runs it.
+check-offline: rtlat venv
+	RTLAT_TEST_CPU_OFFLINE=1 tests/isolated $(VENV)/bin/python -m pytest -q \
+		tests/test_attacks_timer.py -k offline
+
 # Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
 # (make check runs one trial of each).
 CHAOS_TRIALS ?= 20
@@ -344,4 +350,4 @@ endif
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: check-offline FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
