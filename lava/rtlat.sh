@@ -162,8 +162,8 @@ while getopts ":t:D:w:i:m:p:b:T:a:r:s:h" opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ "$#" = 0 ] || bad "argument" "$1" "options only (-h: usage)"
 check_params
+[ "$#" = 0 ] || bad "argument" "$1" "options only (-h: usage)"
 
 # A case line of result.txt.
 result() {
