@@ -13,6 +13,12 @@
 # missing, crashes, ends with an error, or a threshold or the baseline is
 # exceeded. The JSON (and the suite's results directory and report) stay
 # in output/ as artifacts.
+#
+# Every parameter is checked with case patterns before it is used, and
+# none is ever evaluated: no eval, no arithmetic on it, no unquoted
+# expansion but ARGS' split into words, with globbing off. A bad one: one
+# line on stderr naming it and what is accepted, the case TEST-run
+# (rtlat-run when TEST is the bad one) failed in result.txt, exit 2.
 
 TEST_DIR=$(dirname "$(realpath "$0")")
 OUTPUT="${TEST_DIR}/output"
@@ -29,22 +35,115 @@ TOLERANCE=10
 ARGS=""
 RTLAT="rtlat"
 SKIP_INSTALL="false"
+# The run's case: TEST-run once TEST is known to be a test.
+RUN_CASE="rtlat-run"
 
 usage() {
-	cat >&2 <<EOF
+	cat <<EOF
 Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
           [-m MAX_LATENCY] [-p MAX_P99] [-b BASELINE] [-T TOLERANCE]
           [-a ARGS] [-r RTLAT] [-s true|false]
-  TEST         suite, or one of rtlat's tests (pmq, timer, cyclictest...)
-  DURATION     per test, N[s|m|h|d] (default 30s)
+  TEST         suite, pmq, sigwait, svsem, ptsem, timer, cyclictest,
+               bintime, response, sync or request (its options: ARGS)
+  DURATION     per test, N[s|m|h|d] with N from 1 (default 30s)
+  BACKGROUND_CMD
+               a shell command (run by sh -c) during the measurement;
+               all of it is stopped after it
+  ITERATIONS   1 to 1000 (default 1)
   MAX_LATENCY, MAX_P99
                microseconds: one number for a single test, or per test
                or series: pmq=50,timer=30,sync/blocking=2000
+  BASELINE     an earlier run's --json; TOLERANCE: percent (default 10)
+  ARGS         more options for the test, separated by spaces: "-l 1000 -t 2"
+  RTLAT        rtlat on the PATH, or its path
 EOF
+}
+
+# A value as the error line shows it: quoted, on one line.
+shown() {
+	printf "'%s'" "$1" | tr '[:cntrl:]' '?'
+}
+
+# A bad parameter ends the script: $1 names it, $2 is its value, $3 says
+# what is accepted.
+bad() {
+	echo "rtlat.sh: ${1}: $(shown "$2") is not accepted; accepted: ${3}" >&2
+	mkdir -p "${OUTPUT}" && echo "${RUN_CASE} fail" > "${RESULT_FILE}"
 	exit 2
 }
 
-while getopts ":t:D:w:i:m:p:b:T:a:r:s:" opt; do
+# A whole number from 1, at most $2 digits, no leading 0.
+count() {
+	case "$1" in
+	'' | 0* | *[!0-9]*) return 1 ;;
+	esac
+	[ "${#1}" -le "$2" ]
+}
+
+printable() {
+	case "$1" in
+	*[[:cntrl:]]*) return 1 ;;
+	esac
+	return 0
+}
+
+# Empty, or rtlat's [TEST[/SERIES]=]US,... in shape (which tests and
+# series, and the numbers' range, are rtlat's to judge).
+limits() {
+	rest="$1"
+	while [ -n "${rest}" ]; do
+		entry="${rest%%,*}"
+		rest="${rest#"${entry}"}"
+		[ "${rest}" = "," ] && return 1
+		rest="${rest#,}"
+		case "${entry}" in
+		*=*) key="${entry%%=*}" ;;
+		*) key="any" ;;
+		esac
+		count "${entry#"${key}="}" 10 || return 1
+		case "${key}" in
+		'' | /* | */ | */*/* | *[!A-Za-z0-9_/-]*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+LIMITS_ACCEPTED="empty, or microseconds: a whole number, or a comma-separated list of [TEST[/SERIES]=]US"
+RTLAT_ACCEPTED="rtlat's name on the PATH, or its path"
+
+check_params() {
+	case "${TEST}" in
+	suite | pmq | sigwait | svsem | ptsem | timer | cyclictest | bintime | response | sync | request)
+		RUN_CASE="${TEST}-run" ;;
+	*)
+		bad "TEST (-t)" "${TEST}" "suite, pmq, sigwait, svsem, ptsem, timer, cyclictest, bintime, response, sync or request; the test's options go in ARGS (-a)" ;;
+	esac
+	count "${DURATION%[smhd]}" 9 ||
+		bad "DURATION (-D)" "${DURATION}" "N[s|m|h|d] with N a whole number from 1, no leading 0, at most 9 digits"
+	{ count "${ITERATIONS}" 4 && [ "${ITERATIONS}" -le 1000 ]; } ||
+		bad "ITERATIONS (-i)" "${ITERATIONS}" "a whole number from 1 to 1000"
+	limits "${MAX_LATENCY}" || bad "MAX_LATENCY (-m)" "${MAX_LATENCY}" "${LIMITS_ACCEPTED}"
+	limits "${MAX_P99}" || bad "MAX_P99 (-p)" "${MAX_P99}" "${LIMITS_ACCEPTED}"
+	[ -z "${BASELINE}" ] ||
+		{ printable "${BASELINE}" && [ -f "${BASELINE}" ] && [ -r "${BASELINE}" ]; } ||
+		bad "BASELINE (-b)" "${BASELINE}" "empty, or a readable file (an earlier run's --json)"
+	[ "${TOLERANCE}" = 0 ] || count "${TOLERANCE}" 5 ||
+		bad "TOLERANCE (-T)" "${TOLERANCE}" "a whole number of percent from 0"
+	printable "${ARGS}" ||
+		bad "ARGS (-a)" "${ARGS}" "the test's options separated by spaces, without control characters"
+	case "${RTLAT}" in
+	'' | -*) bad "RTLAT (-r)" "${RTLAT}" "${RTLAT_ACCEPTED}" ;;
+	esac
+	printable "${RTLAT}" || bad "RTLAT (-r)" "${RTLAT}" "${RTLAT_ACCEPTED}"
+	case "${SKIP_INSTALL}" in
+	true | True | TRUE | yes) SKIP_INSTALL=true ;;
+	false | False | FALSE | no | '') SKIP_INSTALL=false ;;
+	*) bad "SKIP_INSTALL (-s)" "${SKIP_INSTALL}" "true or false" ;;
+	esac
+	# BACKGROUND_CMD is shell code by definition: sh -c alone runs it.
+}
+
+while getopts ":t:D:w:i:m:p:b:T:a:r:s:h" opt; do
 	case "${opt}" in
 	t) TEST="${OPTARG}" ;;
 	D) DURATION="${OPTARG}" ;;
@@ -57,9 +156,14 @@ while getopts ":t:D:w:i:m:p:b:T:a:r:s:" opt; do
 	a) ARGS="${OPTARG}" ;;
 	r) RTLAT="${OPTARG}" ;;
 	s) SKIP_INSTALL="${OPTARG}" ;;
-	*) usage ;;
+	h) usage; exit 0 ;;
+	:) bad "option -${OPTARG}" "" "a value after it (-h: usage)" ;;
+	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s, -h: usage" ;;
 	esac
 done
+shift $((OPTIND - 1))
+check_params
+[ "$#" = 0 ] || bad "argument" "$1" "options only (-h: usage)"
 
 # A case line of result.txt.
 result() {
@@ -70,7 +174,7 @@ result() {
 # so that the definition's next step still reports it.
 give_up() {
 	echo "ERROR: $1" >&2
-	result "${TEST}-run fail"
+	result "${RUN_CASE} fail"
 	exit 0
 }
 
@@ -83,9 +187,7 @@ find_rtlat() {
 		RTLAT=$(command -v "${RTLAT}")
 		return 0
 	fi
-	case "${SKIP_INSTALL}" in
-	true|True|yes) return 1 ;;
-	esac
+	[ "${SKIP_INSTALL}" = true ] && return 1
 	src=$(dirname "${TEST_DIR}")
 	[ -f "${src}/Makefile" ] && [ -f "${src}/src/main.c" ] || return 1
 	install_build_deps
@@ -104,18 +206,55 @@ install_build_deps() {
 	fi
 }
 
-# The background load, in a session of its own so that all of it stops:
-# its session leader writes its process group's id first.
+# The background load, in a session of its own whose leader writes its id
+# (the session's and its process group's) first; every process of it
+# carries BG_MARK in its environment, so that those which leave the
+# session (setsid) are found too.
 BG_PID=""
 BG_PGID="${OUTPUT}/background.pgid"
+BG_SID=""
+BG_MARK="RTLAT_LAVA_BACKGROUND=$$.$(date +%s)"
 background_start() {
 	[ -n "${BACKGROUND_CMD}" ] || return 0
 	rm -f "${BG_PGID}"
 	# shellcheck disable=SC2016
-	setsid sh -c 'echo $$ > "$1"; exec sh -c "$2"' background "${BG_PGID}" \
+	RTLAT_LAVA_BACKGROUND="${BG_MARK#*=}" \
+		setsid sh -c 'echo $$ > "$1"; exec sh -c "$2"' background "${BG_PGID}" \
 		"${BACKGROUND_CMD}" > "${OUTPUT}/background.log" 2>&1 &
 	BG_PID=$!
 	echo "background load started: ${BACKGROUND_CMD}"
+}
+
+# The background load's live processes: in its session, or marked.
+background_pids() {
+	# -z: an entry of the environment at a time (busybox's grep sees a
+	# line's first only)
+	marked=$(grep -lszxF "${BG_MARK}" /proc/[0-9]*/environ)
+	for d in /proc/[0-9]*; do
+		{ read -r st < "${d}/stat"; } 2> /dev/null || continue
+		st="${st##*) }"
+		state="${st%% *}"
+		st="${st#* }"
+		st="${st#* }"
+		st="${st#* }"
+		[ "${state}" = Z ] && continue
+		if [ "${st%% *}" = "${BG_SID}" ]; then
+			echo "${d#/proc/}"
+		else
+			case "${marked}" in
+			*"${d}/environ"*) echo "${d#/proc/}" ;;
+			esac
+		fi
+	done
+}
+
+# Each of the given processes gets signal $1.
+signal_all() {
+	sig="$1"
+	shift
+	for p in "$@"; do
+		kill "-${sig}" "${p}" 2> /dev/null
+	done
 }
 
 background_stop() {
@@ -125,26 +264,35 @@ background_stop() {
 		sleep 0.1
 		n=$((n + 1))
 	done
-	pg=$(cat "${BG_PGID}" 2> /dev/null)
+	BG_SID=$(cat "${BG_PGID}" 2> /dev/null)
+	# a pid of its own, never 1 or this script's
+	if ! count "${BG_SID}" 10 || [ "${BG_SID}" = 1 ] || [ "${BG_SID}" = "$$" ]; then
+		BG_SID=""
+	fi
 	# "kill -SIG -PGID": dash's kill takes no "--" after -SIG.
-	[ -n "${pg}" ] && kill -TERM "-${pg}" 2> /dev/null
-	sleep 0.2
-	[ -n "${pg}" ] && kill -KILL "-${pg}" 2> /dev/null
+	[ -n "${BG_SID}" ] && kill -TERM "-${BG_SID}" 2> /dev/null
+	# shellcheck disable=SC2046
+	signal_all TERM $(background_pids)
+	n=0
+	while [ -n "$(background_pids)" ] && [ "${n}" -lt 10 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	# what is left, stopped first so that it forks no more, then killed,
+	# until none is left
+	n=0
+	while pids=$(background_pids) && [ -n "${pids}" ] && [ "${n}" -lt 50 ]; do
+		# shellcheck disable=SC2086
+		signal_all STOP ${pids}
+		# shellcheck disable=SC2086
+		signal_all KILL ${pids}
+		sleep 0.05
+		n=$((n + 1))
+	done
 	wait "${BG_PID}" 2> /dev/null
 	rm -f "${BG_PGID}"
 	echo "background load stopped"
 	BG_PID=""
-}
-
-# DURATION in seconds, for Xenomai's -T.
-seconds() {
-	n=${1%[smhd]}
-	case "$1" in
-	*m) echo $((n * 60)) ;;
-	*h) echo $((n * 3600)) ;;
-	*d) echo $((n * 86400)) ;;
-	*) echo "${n}" ;;
-	esac
 }
 
 # The arguments of one run into "$@" of run_rtlat.
@@ -153,7 +301,7 @@ run_rtlat() {
 	out="${OUTPUT}/rtlat-${name}"
 	case "${TEST}" in
 	suite) set -- suite --duration "${DURATION}" -o "${out}" ;;
-	timer) set -- timer -T "$(seconds "${DURATION}")" --json "${out}.json" ;;
+	timer) set -- timer -T "${DURATION}" --json "${out}.json" ;;
 	request) set -- request --json "${out}.json" ;;
 	*) set -- "${TEST}" -D "${DURATION}" --json "${out}.json" ;;
 	esac
@@ -163,9 +311,11 @@ run_rtlat() {
 	[ -n "${MAX_P99}" ] && set -- "$@" --max-p99 "${MAX_P99}"
 	[ -n "${BASELINE}" ] && set -- "$@" --baseline "${BASELINE}" \
 		--tolerance "${TOLERANCE}"
-	# ARGS split into words on purpose: "-l 100000 -t 2".
+	# ARGS split into words on purpose ("-l 100000 -t 2"), never globbed.
+	set -f
 	# shellcheck disable=SC2086
 	set -- "$@" ${ARGS} --junit "${out}.junit.xml" --lava
+	set +f
 	echo "+ ${RTLAT} $*"
 	"${RTLAT}" "$@" > "${out}.txt" 2> "${out}.err"
 	status=$?
@@ -185,16 +335,16 @@ report() {
 	fi
 }
 
-# lava-test-case lines into result.txt lines; TEST-run from the exit
-# status when rtlat could not say it (bad params, a crash).
+# lava-test-case lines into result.txt lines, but TEST-run's, which comes
+# last: fail when rtlat said so or ended otherwise than well (bad params,
+# an error, a crash), whatever it printed.
 cases() {
-	sed -n 's/^lava-test-case \([^ ]*\) --result \([a-z]*\)\( --measurement \([^ ]*\) --units \([^ ]*\)\)\{0,1\}$/\1 \2 \4 \5/p' "$1" |
-		sed 's/ *$//' | sed "s/^/${PREFIX}/" >> "${RESULT_FILE}"
-	if ! grep -q "^lava-test-case ${TEST}-run " "$1"; then
-		case "${status}" in
-		0) result "${PREFIX}${TEST}-run pass" ;;
-		*) result "${PREFIX}${TEST}-run fail" ;;
-		esac
+	sed -n 's/^lava-test-case \([A-Za-z0-9._-]*\) --result \([a-z]*\)\( --measurement \([^ ]*\) --units \([^ ]*\)\)\{0,1\}$/\1 \2 \4 \5/p' "$1" |
+		sed 's/ *$//' | grep -v "^${TEST}-run " | sed "s/^/${PREFIX}/" >> "${RESULT_FILE}"
+	if [ "${status}" = 0 ] && ! grep -q "^lava-test-case ${TEST}-run --result fail" "$1"; then
+		result "${PREFIX}${RUN_CASE} pass"
+	else
+		result "${PREFIX}${RUN_CASE} fail"
 	fi
 }
 
