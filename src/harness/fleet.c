@@ -125,6 +125,7 @@ void fleet_begin(const struct fleet_opts *o, const char *test,
 {
 	opts = o;
 	known = tests;
+	raw.n = merged.n = lost = 0;
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	snprintf(test_name, sizeof(test_name), "%s", test);
 }

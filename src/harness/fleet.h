@@ -104,8 +104,9 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r);
 void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 			  const char *series, const struct stats *s);
 
-/* A run begins: its settings (kept by pointer), the test's name and the
- * tests whose series thresholds may name (NULL-terminated). */
+/* A run begins (no records yet): its settings (kept by pointer), the
+ * test's name and the tests whose series thresholds may name
+ * (NULL-terminated: the tests the run has). */
 struct test_ops;
 void fleet_begin(const struct fleet_opts *o, const char *test,
 		 const struct test_ops *const *known);
