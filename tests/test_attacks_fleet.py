@@ -50,9 +50,14 @@ def test_every_thread_of_every_iteration_is_judged(tmp_path, leakcheck, threads,
     leakcheck()
 
 
-def test_more_threads_than_the_option_takes_is_refused():
-    err = one_line(run(CYC + ["-t", "1025"]), "-t/--threads")
-    assert "'1025'" in err and "1024" in err
+# Past the option ranges that bound the records: refused, not run.
+@pytest.mark.parametrize("args,option,top", [
+    (["-t", "1025"], "-t/--threads", "1024"),
+    (["-t", "2", "--iterations", "1001"], "--iterations", "1000"),
+])
+def test_past_the_range_that_bounds_the_records_is_refused(args, option, top):
+    err = one_line(run(CYC + args), option)
+    assert "is not accepted" in err and f"to {top}" in err
 
 
 @pytest.mark.parametrize("option", ["--max-latency", "--max-p99"])
@@ -104,8 +109,8 @@ def test_a_threshold_not_in_the_accepted_form_is_one_line(tmp_path, option, spec
 @pytest.mark.parametrize("option", ["--max-latency", "--max-p99"])
 def test_a_long_threshold_list_is_read_whole(option):
     # 1,100 commas before the entry: empty entries (the list was cut at
-    # 1,023 characters, the entry never read: PASS, exit 0).
-    err = one_line(run(PMQ + [option, "," * 1100 + "pmq/latency=1"]), option)
+    # 1,023 characters, pmq/latency=1 never read: PASS, exit 0).
+    err = one_line(run(PMQ + [option, "pmq=1000000" + "," * 1100 + "pmq/latency=1"]), option)
     assert "('' is empty)" in err
     # One entry past 1,023 characters: read to its end (1 us; cut, it
     # read as 0 us, refused).

@@ -186,9 +186,11 @@ UNIT_TEST(fleet_limits_strict_and_whole)
 	CHECK_EQ_LL(latency_limit(), 1);
 	CHECK(begin("1000000000") == 0);
 	CHECK_EQ_LL(latency_limit(), 1000000000);
-	/* 1,100 commas before an entry: empty entries, refused. */
-	memset(spec, ',', 1100);
-	snprintf(spec + 1100, sizeof(spec) - 1100, "pmq/latency=1");
+	/* 1,100 commas before an entry: empty entries, refused (cut, the
+	 * list was "pmq=1000000" alone). */
+	i = (size_t)snprintf(spec, sizeof(spec), "pmq=1000000");
+	memset(spec + i, ',', 1100);
+	snprintf(spec + i + 1100, sizeof(spec) - i - 1100, "pmq/latency=1");
 	CHECK(begin(spec) == -1);
 	/* One entry past 1,023 characters: read to its end. */
 	i = (size_t)snprintf(spec, sizeof(spec), "pmq/other=2,pmq/latency=");
