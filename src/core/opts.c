@@ -37,6 +37,38 @@ void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *opts_quote(char *buf, size_t len, const char *s, size_t n)
+{
+	size_t at = 0, cut = 0, w;
+	char one[8];
+
+	if (len < 4)
+		return len ? strcpy(buf, "") : buf;
+	for (; n && *s; s++, n--) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\' || c == '\n' || c == '\t')
+			snprintf(one, sizeof(one), "\\%c",
+				 c == '\n' ? 'n' : c == '\t' ? 't' : '\\');
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(one, sizeof(one), "\\x%02x", c);
+		else
+			snprintf(one, sizeof(one), "%c", c);
+		w = strlen(one);
+		if (at + w >= len) {
+			/* Full: "..." where it still fitted. */
+			memcpy(buf + cut, "...", 4);
+			return buf;
+		}
+		memcpy(buf + at, one, w);
+		at += w;
+		if (at + 3 < len)
+			cut = at;
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
 /* The usable CPUs as "0-3,6", for a message. */
 static const char *usable_text(char *buf, size_t len)
 {

@@ -137,6 +137,10 @@ struct opt *opts_bind(const struct opt *a, void *abase, const struct opt *b,
 /* Print the one error line for an option (used by later checks too). */
 void opts_error(const char *prog, const struct opt *o, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The user's text (at most n bytes of s) as it may be shown in that one
+ * line: a backslash, newline, tab or other control byte escaped (\\, \n,
+ * \t, \xNN); cut with "..." when buf is full. Returns buf. */
+const char *opts_quote(char *buf, size_t len, const char *s, size_t n);
 
 /* Strict parsers, usable on their own; 0 on success, -1 on error. */
 int parse_ll(const char *s, long long *out);

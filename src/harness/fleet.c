@@ -4,6 +4,7 @@
  * every test reports (see fleet.h). The records are few (a handful of
  * series per iteration) and all judging happens after the measurement.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,22 @@
 #include "core/json.h"
 #include "core/stats.h"
 
-/* Records: a series and its threads' parts (a pair's, a CPU's), for
- * every iteration; room for 2 series of 256 CPUs over 4 iterations. */
-#define FLEET_MAX_RAW 2048
-#define FLEET_MAX 1024
+/*
+ * Records: a series and its threads' parts (a pair's, a CPU's), for every
+ * iteration (raw), and one per test, series and thread (merged). No fixed
+ * table: how many threads a run reports (cyclictest -t 1024, timer -c
+ * all) and how many iterations it has are the options', so the tables
+ * grow as the records come. They come only when a run reports, after its
+ * measurement (results_summary), or from an iteration's child or a suite's
+ * test that has ended: never while measuring. The option ranges bound
+ * them (1000 iterations of series of up to 1024 threads); a record that
+ * finds no memory is counted and the run fails (fleet_end), never dropped
+ * silently.
+ */
+struct table {
+	struct fleet_rec *rec;
+	int n, cap;
+};
 
 /* 1 us to 1 s in 1-2-5 steps (then +Inf): fine where RT latencies are. */
 const long long fleet_le_ns[FLEET_NLE] = {
@@ -28,10 +41,10 @@ static const struct fleet_opts *opts;
 static const struct test_ops *const *known;
 static char test_name[24];
 static struct timespec started;
-static struct fleet_rec raw[FLEET_MAX_RAW];	/* every iteration's */
-static int nraw;
-static struct fleet_rec merged[FLEET_MAX];	/* one per test and series */
-static int nmerged;
+static struct table raw;		/* every iteration's */
+static int *raw_merged;			/* raw.rec[i] is in merged.rec[raw_merged[i]] */
+static struct table merged;		/* one per test, series and thread */
+static int lost;			/* records not kept: no memory */
 
 int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 {
@@ -112,6 +125,7 @@ void fleet_begin(const struct fleet_opts *o, const char *test,
 {
 	opts = o;
 	known = tests;
+	raw.n = merged.n = lost = 0;
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	snprintf(test_name, sizeof(test_name), "%s", test);
 }
@@ -157,36 +171,67 @@ static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 		m->le[i] += r->le[i];
 }
 
+/* Room for one more record (doubling: few reallocations); -1: none. */
+static int grow(struct table *t, int **index)
+{
+	struct fleet_rec *rec;
+	int cap, *ix;
+
+	if (t->n < t->cap)
+		return 0;
+	if (t->cap > INT_MAX / 2)
+		return -1;
+	cap = t->cap ? 2 * t->cap : 64;
+	rec = realloc(t->rec, (size_t)cap * sizeof(*rec));
+	if (!rec)
+		return -1;
+	t->rec = rec;
+	if (index) {
+		ix = realloc(*index, (size_t)cap * sizeof(*ix));
+		if (!ix)
+			return -1;
+		*index = ix;
+	}
+	t->cap = cap;
+	return 0;
+}
+
 void fleet_add(const struct fleet_rec *r)
 {
+	struct fleet_rec *k;
 	int i;
 
-	if (nraw == FLEET_MAX_RAW)
-		return;
-	raw[nraw] = *r;
-	if (!raw[nraw].test[0])
-		snprintf(raw[nraw].test, sizeof(raw[nraw].test), "%s", test_name);
-	r = &raw[nraw++];
-	for (i = 0; i < nmerged; i++)
-		if (same_series(&merged[i], r))
-			break;
-	if (i == nmerged) {
-		if (nmerged == FLEET_MAX)
-			return;
-		merged[nmerged++] = *r;
+	if (grow(&raw, &raw_merged) || grow(&merged, NULL)) {
+		lost++;
 		return;
 	}
-	merge(&merged[i], r);
+	k = &raw.rec[raw.n];
+	*k = *r;
+	if (!k->test[0])
+		snprintf(k->test, sizeof(k->test), "%s", test_name);
+	for (i = 0; i < merged.n; i++)
+		if (same_series(&merged.rec[i], k))
+			break;
+	raw_merged[raw.n++] = i;
+	if (i == merged.n)
+		merged.rec[merged.n++] = *k;
+	else
+		merge(&merged.rec[i], k);
+}
+
+int fleet_lost(void)
+{
+	return lost;
 }
 
 int fleet_count(void)
 {
-	return nmerged;
+	return merged.n;
 }
 
 const struct fleet_rec *fleet_get(int i)
 {
-	return &merged[i];
+	return &merged.rec[i];
 }
 
 const char *fleet_host(void)
@@ -212,26 +257,31 @@ static int cmp_ll(const void *a, const void *b)
  */
 long long fleet_worst(const struct fleet_rec *m)
 {
-	static long long v[FLEET_MAX_RAW];
-	int i, n = 0;
+	long long *v, worst;
+	int i, n = 0, at = (int)(m - merged.rec);
 
-	for (i = 0; i < nraw; i++)
-		if (same_series(&raw[i], m))
-			v[n++] = raw[i].max;
-	if (!n)
-		return m->max;
+	for (i = 0; i < raw.n; i++)
+		n += raw_merged[i] == at;
+	v = n ? malloc((size_t)n * sizeof(*v)) : NULL;
+	if (!v)
+		return m->max;	/* the worst of all: never below the median */
+	for (i = 0, n = 0; i < raw.n; i++)
+		if (raw_merged[i] == at)
+			v[n++] = raw.rec[i].max;
 	qsort(v, n, sizeof(v[0]), cmp_ll);
-	return v[n / 2];
+	worst = v[n / 2];
+	free(v);
+	return worst;
 }
 
 int fleet_raw_count(void)
 {
-	return nraw;
+	return raw.n;
 }
 
 const struct fleet_rec *fleet_raw(int i)
 {
-	return &raw[i];
+	return &raw.rec[i];
 }
 
 /* How many threads' parts the series of r has (0: reported whole only). */
@@ -239,9 +289,9 @@ int fleet_threads(const struct fleet_rec *r)
 {
 	int i, n = 0;
 
-	for (i = 0; i < nmerged; i++)
-		n += merged[i].thread >= 0 && !strcmp(merged[i].test, r->test) &&
-		     !strcmp(merged[i].series, r->series);
+	for (i = 0; i < merged.n; i++)
+		n += merged.rec[i].thread >= 0 && !strcmp(merged.rec[i].test, r->test) &&
+		     !strcmp(merged.rec[i].series, r->series);
 	return n;
 }
 

@@ -104,20 +104,26 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r);
 void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 			  const char *series, const struct stats *s);
 
-/* A run begins: its settings (kept by pointer), the test's name and the
- * tests whose series thresholds may name (NULL-terminated). */
+/* A run begins (no records yet): its settings (kept by pointer), the
+ * test's name and the tests whose series thresholds may name
+ * (NULL-terminated: the tests the run has). */
 struct test_ops;
 void fleet_begin(const struct fleet_opts *o, const char *test,
 		 const struct test_ops *const *known);
-/* Keep a record (results_summary does it for every test). */
+/* Keep a record (results_summary does it for every test, after the
+ * measurement: the tables grow here). */
 void fleet_add(const struct fleet_rec *r);
+/* Records fleet_add could not keep (no memory): fleet_end fails the run. */
+int fleet_lost(void);
+/* status, or 1 after a line when a record was not kept. */
+int fleet_kept(const char *prog, int status);
 /* Check the option values together: 0, or -1 after the line (exit 2). */
 int fleet_check(const char *prog, struct opt *tbl);
 /* The "fleet" object of the JSON file, if thresholds or a baseline are set. */
 void fleet_json(struct json *j);
 /* Judge, print the verdict, write the outputs: the final exit status
  * (status, or 3 when it was 0 and a threshold was exceeded, or 1 when an
- * output could not be written). */
+ * output could not be written or a record kept). */
 int fleet_end(const char *prog, int status);
 /* Would fleet_end give 3? (for the JSON's return_code) */
 bool fleet_exceeded(void);
@@ -129,7 +135,7 @@ int fleet_count(void);
 const struct fleet_rec *fleet_get(int i);
 void fleet_judge(int i, struct fleet_judged *v);
 const char *fleet_host(void);
-long long fleet_worst(const struct fleet_rec *m);
+long long fleet_worst(const struct fleet_rec *m);	/* m: fleet_get()'s */
 /* Every iteration's records, in the order they came. */
 int fleet_raw_count(void);
 const struct fleet_rec *fleet_raw(int i);

@@ -70,6 +70,15 @@ static void print_verdict(const char *prog, bool judged)
 			failed ? "FAIL" : "PASS", failed, nser);
 }
 
+int fleet_kept(const char *prog, int status)
+{
+	if (!fleet_lost())
+		return status;
+	fprintf(stderr, "%s: %d records of the run could not be kept (out of memory): not judged\n",
+		prog, fleet_lost());
+	return 1;
+}
+
 int fleet_end(const char *prog, int status)
 {
 	const struct fleet_opts *o = fleet_opts();
@@ -80,6 +89,7 @@ int fleet_end(const char *prog, int status)
 	judged = o->max_latency || o->max_p99 || o->baseline;
 	if (judged || fleet_exceeded())
 		print_verdict(prog, judged);
+	status = fleet_kept(prog, status);
 	if (o->junit && fleet_write_junit(prog, o->junit, fleet_elapsed(), status))
 		status = 1;
 	if (o->openmetrics && fleet_write_openmetrics(prog, o->openmetrics))

@@ -32,7 +32,7 @@ static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 		_exit(1);
 	unsetenv("RTLAT_SUMMARY_FD");
-	status = once(t);
+	status = fleet_kept(t->prog, once(t));
 	for (i = from; i < fleet_raw_count(); i++)
 		if (fleet_rec_format(line, sizeof(line), fleet_raw(i)) > 0 &&
 		    write(fd, line, strlen(line)) < 0)
@@ -41,41 +41,43 @@ static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
 	exit(status);
 }
 
-/* The child's records, read while it runs: many (a part per CPU) would
- * fill the pipe and stop it before it ends. */
+/* The child's records, read while it runs (many, a part per CPU, would
+ * fill the pipe and stop it before it ends) and kept line by line: all of
+ * them, however many. */
 struct recs_in {
-	char buf[1 << 18];
+	char line[1024];	/* the line so far; the child's are shorter */
 	size_t len;
 };
 
+static void take(struct recs_in *in, const char *p, size_t n)
+{
+	struct fleet_rec r;
+
+	for (; n; p++, n--) {
+		if (*p != '\n') {
+			if (in->len < sizeof(in->line) - 1)
+				in->line[in->len++] = *p;
+			continue;
+		}
+		in->line[in->len] = '\0';
+		in->len = 0;
+		if (!fleet_rec_parse(in->line, fleet_test(), &r))
+			fleet_add(&r);
+	}
+}
+
 static void drain(int fd, struct recs_in *in)
 {
-	char spill[4096];
+	char buf[4096];
 	ssize_t got;
 
 	for (;;) {
-		/* Past the buffer (more records than the fleet keeps) the rest
-		 * is read and dropped, so the child never blocks on the pipe. */
-		if (in->len < sizeof(in->buf) - 1)
-			got = read(fd, in->buf + in->len, sizeof(in->buf) - 1 - in->len);
-		else
-			got = read(fd, spill, sizeof(spill));
-		if (got > 0 && in->len < sizeof(in->buf) - 1)
-			in->len += (size_t)got;
-		else if (got == 0 || (got < 0 && errno != EINTR))
+		got = read(fd, buf, sizeof(buf));
+		if (got > 0)
+			take(in, buf, (size_t)got);
+		else if (got == 0 || errno != EINTR)
 			break;
 	}
-	in->buf[in->len] = '\0';
-}
-
-static void add_recs(struct recs_in *in)
-{
-	char *line, *save;
-	struct fleet_rec r;
-
-	for (line = strtok_r(in->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (!fleet_rec_parse(line, fleet_test(), &r))
-			fleet_add(&r);
 }
 
 /* A stop signal to this process reaches the iteration running. */
@@ -91,11 +93,10 @@ static bool stop_seen(const struct test_run *t)
 static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 			 bool *stopped)
 {
-	static struct recs_in in;
+	struct recs_in in = { .len = 0 };
 	pid_t parent = getpid(), pid;
 	int fds[2], status = 0;
 
-	in.len = 0;
 	if (pipe(fds))
 		return 1;
 	/* Read without waiting; the child writes as usual. */
@@ -119,7 +120,6 @@ static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 		drain(fds[0], &in);
 	}
 	drain(fds[0], &in);
-	add_recs(&in);
 	close(fds[0]);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -62,13 +62,25 @@ static void names(char *buf, size_t len)
 					       at ? ", " : "", (*t)->name);
 }
 
+/* US: digits only (not " 50", "+50" or "5e3"), 1 to LIMIT_US_MAX. */
+static const char *parse_us(const char *s, long long *us)
+{
+	if (!*s || s[strspn(s, "0123456789")])
+		return "is not a number of microseconds in digits";
+	if (parse_ll(s, us) || *us < 1 || *us > LIMIT_US_MAX)
+		return "is not a number of microseconds";
+	return NULL;
+}
+
 /* One entry "[TEST[/SERIES]=]US" into *l; NULL, or what is wrong. */
 static const char *parse_entry(char *item, struct limit *l)
 {
-	char *eq = strchr(item, '='), *slash, *end;
+	char *eq = strchr(item, '='), *slash;
 	const struct test_ops *t;
 
 	memset(l, 0, sizeof(*l));
+	if (!*item)
+		return "is empty";
 	if (eq) {
 		*eq = '\0';
 		slash = strchr(item, '/');
@@ -85,10 +97,7 @@ static const char *parse_entry(char *item, struct limit *l)
 			snprintf(l->series, sizeof(l->series), "%s", slash + 1);
 		item = eq + 1;
 	}
-	l->us = strtoll(item, &end, 10);
-	if (end == item || *end || l->us < 1 || l->us > LIMIT_US_MAX)
-		return "is not a number of microseconds";
-	return NULL;
+	return parse_us(item, &l->us);
 }
 
 static bool same_key(const struct limit *a, const struct limit *b)
@@ -96,42 +105,62 @@ static bool same_key(const struct limit *a, const struct limit *b)
 	return !strcmp(a->test, b->test) && !strcmp(a->series, b->series);
 }
 
+/* The whole list, however long, entry by entry: NULL, or what is wrong
+ * with the entry at spec + *at (*len bytes). */
+static const char *parse_list(char *buf, struct limits *out, size_t *at,
+			      size_t *len)
+{
+	char *item, *next;
+	const char *bad = NULL;
+	int i;
+
+	for (item = buf; item && !bad; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		*at = (size_t)(item - buf);
+		*len = strlen(item);
+		if (out->n == LIMITS_MAX)
+			return "is one entry too many";
+		bad = parse_entry(item, &out->l[out->n]);
+		for (i = 0; !bad && i < out->n; i++)
+			if (same_key(&out->l[i], &out->l[out->n]))
+				bad = "is given twice";
+		out->n += !bad;
+	}
+	return bad;
+}
+
 static int parse(const char *prog, struct opt *o, const char *spec,
 		 struct limits *out)
 {
-	char buf[1024], cur[128] = "", why[192], known[256], *item, *save;
-	const char *bad = NULL;
-	int i;
+	char why[320], known[256], all[256], cur[128], *buf;
+	const char *bad;
+	size_t at = 0, len = 0;
 
 	out->n = 0;
 	if (!spec)
 		return 0;
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		snprintf(cur, sizeof(cur), "%s", item);
-		if (out->n == LIMITS_MAX)
-			bad = "is one entry too many";
-		else
-			bad = parse_entry(item, &out->l[out->n]);
-		for (i = 0; !bad && i < out->n; i++)
-			if (same_key(&out->l[i], &out->l[out->n]))
-				bad = "is given twice";
-		if (bad)
-			break;
-		out->n++;
+	buf = strdup(spec);
+	if (!buf) {
+		opts_error(prog, o, "cannot be read: out of memory");
+		return -1;
 	}
-	if (!bad && out->n)
+	bad = parse_list(buf, out, &at, &len);
+	free(buf);
+	if (!bad)
 		return 0;
+	out->n = 0;
 	names(known, sizeof(known));
 	/* One entry: the value is the whole story; in a list, which one. */
 	if (!strpbrk(spec, ",="))
 		snprintf(why, sizeof(why), "; ");
-	else if (!bad)
-		snprintf(why, sizeof(why), " (no entry in it); ");
 	else
-		snprintf(why, sizeof(why), " ('%s' %s); ", cur, bad ? bad : "is empty");
+		snprintf(why, sizeof(why), " ('%s' %s); ",
+			 opts_quote(cur, sizeof(cur), spec + at, len), bad);
 	opts_error(prog, o, "'%s' is not accepted%saccepted: an integer from 1 to %lld (microseconds), or a comma-separated list of [TEST[/SERIES]=]US with TEST one of: %s",
-		   spec, why, LIMIT_US_MAX, known);
+		   opts_quote(all, sizeof(all), spec, strlen(spec)), why,
+		   LIMIT_US_MAX, known);
 	return -1;
 }
 

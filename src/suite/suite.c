@@ -73,14 +73,21 @@ struct opt *suite_options(void)
 	return suite_opts;
 }
 
-/* The tests the suite runs (thresholds name them): not doctor. */
+/* A test the suite runs: asked (--only), and a measurement (not doctor). */
+static bool runs(int i)
+{
+	return (!only || (only & (1ULL << i))) && tests[i]->suite_args;
+}
+
+/* The tests the suite runs: thresholds may name these only (an entry for
+ * a test not run would judge nothing, silently: bad input). */
 static const struct test_ops *const *measured(void)
 {
 	static const struct test_ops *list[32];
 	int i, n = 0;
 
 	for (i = 0; tests[i] && n < 31; i++)
-		if (tests[i]->suite_args)
+		if (runs(i))
 			list[n++] = tests[i];
 	list[n] = NULL;
 	return list;
@@ -349,11 +356,12 @@ int suite_main(int argc, char **argv)
 	char dir[4096];
 	int i, rc, failed = 0;
 
-	fleet_begin(&fleet, "suite", measured());
 	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
-	    fleet_check("rtlat suite", suite_opts))
+	    check_only())
 		return OPTS_EXIT_USAGE;
-	if (check_only())
+	/* After --only: the thresholds are checked against the tests run. */
+	fleet_begin(&fleet, "suite", measured());
+	if (fleet_check("rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
 		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
@@ -368,7 +376,7 @@ int suite_main(int argc, char **argv)
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
 	for (i = 0; tests[i] && !interrupted; i++) {
-		if ((only && !(only & (1ULL << i))) || !tests[i]->suite_args)
+		if (!runs(i))
 			continue;	/* not asked, or not a measurement (doctor) */
 		rc = suite_run(tests[i], dir);
 		if (rc) {

@@ -146,3 +146,104 @@ UNIT_TEST(fleet_limits_per_test_and_series)
 	CHECK(begin(",") == -1);
 	fleet_begin(NULL, "", NULL);
 }
+
+/* The threshold of pmq/latency after begin(spec) (0: none). */
+static long long latency_limit(void)
+{
+	struct fleet_rec r;
+	long long lat, p99;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.test, sizeof(r.test), "pmq");
+	snprintf(r.series, sizeof(r.series), "latency");
+	fleet_limits(&r, &lat, &p99);
+	return lat;
+}
+
+/* US is digits only; every entry is one (no empty one); the whole list
+ * is read, however long (it was cut at 1023 characters). */
+UNIT_TEST(fleet_limits_strict_and_whole)
+{
+	static char spec[4096];
+	size_t i;
+
+	CHECK(begin("pmq= 50") == -1);
+	CHECK(begin("+50") == -1);
+	CHECK(begin("pmq=+50") == -1);
+	CHECK(begin(" 50") == -1);
+	CHECK(begin("50 ") == -1);
+	CHECK(begin("5e3") == -1);
+	CHECK(begin("-5") == -1);
+	CHECK(begin("") == -1);
+	CHECK(begin("pmq=1,") == -1);
+	CHECK(begin(",pmq=1") == -1);
+	CHECK(begin("pmq=1,,pmq/other=2") == -1);
+	CHECK(begin("pmq=1\n") == -1);
+	CHECK(begin("1000000001") == -1);
+	CHECK(begin("99999999999999999999") == -1);
+	/* The boundaries: 1 and 10^9 us. */
+	CHECK(begin("1") == 0);
+	CHECK_EQ_LL(latency_limit(), 1);
+	CHECK(begin("1000000000") == 0);
+	CHECK_EQ_LL(latency_limit(), 1000000000);
+	/* 1,100 commas before an entry: empty entries, refused (cut, the
+	 * list was "pmq=1000000" alone). */
+	i = (size_t)snprintf(spec, sizeof(spec), "pmq=1000000");
+	memset(spec + i, ',', 1100);
+	snprintf(spec + i + 1100, sizeof(spec) - i - 1100, "pmq/latency=1");
+	CHECK(begin(spec) == -1);
+	/* One entry past 1,023 characters: read to its end. */
+	i = (size_t)snprintf(spec, sizeof(spec), "pmq/other=2,pmq/latency=");
+	memset(spec + i, '0', 1100);
+	snprintf(spec + i + 1100, sizeof(spec) - i - 1100, "7");
+	CHECK(begin(spec) == 0);
+	CHECK_EQ_LL(latency_limit(), 7);
+	fleet_begin(NULL, "", NULL);
+}
+
+/* The user's text in an error line: one line, whatever it holds. */
+UNIT_TEST(fleet_error_text_quoted)
+{
+	char q[16];
+
+	CHECK(!strcmp(opts_quote(q, sizeof(q), "a\nb\tc\\d\x01", 100),
+		      "a\\nb\\tc\\\\d\\x01"));
+	CHECK(!strcmp(opts_quote(q, sizeof(q), "pmq=1,pmq=2", 5), "pmq=1"));
+	CHECK(!strcmp(opts_quote(q, sizeof(q), "0123456789abcdefgh", 100),
+		      "0123456789ab..."));
+	CHECK(!strcmp(opts_quote(q, sizeof(q), "0123456789abcde", 100),
+		      "0123456789abcde"));
+	CHECK(!strcmp(opts_quote(q, sizeof(q), "", 100), ""));
+}
+
+/* No table of a fixed size: 1,024 threads' parts and more, over more
+ * iterations than 2,048 records held, are all kept and merged. */
+UNIT_TEST(fleet_every_record_kept)
+{
+	static const long long v[] = { 1000, 2000, 3000 };
+	struct fleet_rec r;
+	int it, th, parts = 1100;
+	uint64_t n = 0;
+
+	CHECK(begin("1000") == 0);
+	rec_of(&r, "latency", v, 3);
+	for (it = 0; it < 3; it++)
+		for (th = -1; th < parts; th++) {
+			r.thread = th;
+			r.max = it == 2 && th == parts - 1 ? 5000000 : 3000;
+			fleet_add(&r);
+		}
+	CHECK_EQ_LL(fleet_raw_count(), 3 * (parts + 1));
+	CHECK_EQ_LL(fleet_count(), parts + 1);
+	for (it = 0; it < fleet_count(); it++)
+		n += fleet_get(it)->n;
+	CHECK_EQ_LL(n, 3ULL * 3 * (parts + 1));
+	CHECK_EQ_LL(fleet_threads(fleet_get(0)), parts);
+	/* The last thread of the last iteration: kept and judged. */
+	CHECK_EQ_LL(fleet_get(parts)->thread, parts - 1);
+	CHECK_EQ_LL(fleet_get(parts)->max, 5000000);
+	CHECK(fleet_exceeded());
+	CHECK_EQ_LL(fleet_lost(), 0);
+	fleet_begin(NULL, "", NULL);
+	CHECK_EQ_LL(fleet_count(), 0);
+}
