@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import ASAN, RTLAT
+from conftest import ASAN, RTLAT, run
 
 # ---------------------------------------------------------------- item 3
 
@@ -116,3 +116,40 @@ def test_request_server_at_the_descriptor_limit_says_why_and_never_spins(leakche
     assert p.returncode == 0, err
     assert "server stopped" in out
     leakcheck()
+
+# ---------------------------------------------------------- smaller items
+
+
+def test_policy_error_lists_exactly_what_is_accepted(tmp_path):
+    """`cyclictest --policy xyz` lists the policies it accepts: each one
+    listed runs, and batch and idle (refused: not real-time) are not
+    listed."""
+    r = run(["cyclictest", "-l", "2", "-q", "--policy", "xyz"], cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    listed = r.stderr.strip().split("accepted: ", 1)[1].split(", ")
+    assert listed == ["fifo", "rr", "other", "normal"], r.stderr
+    for name in listed:
+        ok = run(["cyclictest", "-l", "2", "-q", "--policy", name], cwd=tmp_path)
+        assert ok.returncode == 0, (name, ok.stderr)
+    for name in ["batch", "idle"]:
+        bad = run(["cyclictest", "-l", "2", "-q", "--policy", name], cwd=tmp_path)
+        assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+        assert f"'{name}' is not accepted" in bad.stderr
+        assert bad.stderr.strip().endswith("accepted: fifo, rr, other, normal")
+
+
+@pytest.mark.parametrize("args,said", [
+    (["cyclictest", "-a", "99999999999999999999"], "'99999999999999999999' is not accepted"),
+    (["cyclictest", "-a", "0-99999999999999999999"], "'0-99999999999999999999' is not accepted"),
+    (["cyclictest", "-a", "5000"], "CPU 5000 is not online"),
+    (["pmq", "--affinity=99999999999999999999"], "'99999999999999999999' is not accepted"),
+])
+def test_affinity_out_of_range_names_the_number_given(args, said, tmp_path):
+    """An affinity past any CPU is bad input naming what the user gave
+    (it was "CPU 1024") and the online CPUs accepted."""
+    r = run(args + ["-l", "2", "-q"], cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.splitlines()) == 1 and said in r.stderr, r.stderr
+    assert "1024" not in r.stderr
+    assert "accepted:" in r.stderr and "online CPU" in r.stderr
+    assert r.stdout == ""
