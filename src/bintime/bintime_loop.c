@@ -60,7 +60,7 @@ bt_spin(struct bt_cpu *c, int64_t (*read)(void),
 		} else {
 			slow(c, t, gap);
 		}
-		if ((end && t >= end) || bench_stop)
+		if ((end && t >= end) || bench_stopping())
 			break;
 	}
 	*last = prev;

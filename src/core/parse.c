@@ -143,6 +143,8 @@ bool cpu_is_online(int cpu)
 	return c == '1';
 }
 
+/* A CPU number as given: 5000 is "CPU 5000" (not online), and one past
+ * an int is no CPU number at all (99999999999999999999 was "CPU 1024"). */
 static int parse_cpu(const char **s, int *cpu)
 {
 	char *end;
@@ -150,9 +152,10 @@ static int parse_cpu(const char **s, int *cpu)
 
 	if (!isdigit((unsigned char)**s))
 		return -1;
+	errno = 0;
 	v = strtol(*s, &end, 10);
-	if (v > CPU_SETSIZE)
-		v = CPU_SETSIZE;
+	if (errno == ERANGE || v > INT_MAX)
+		return -1;
 	*cpu = (int)v;
 	*s = end;
 	return 0;

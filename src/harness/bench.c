@@ -28,7 +28,7 @@ static void *bench_main(void *arg)
 	else
 		bt->fn(bt);
 	if (bt->err)
-		bench_stop = 1;
+		bench_set_stop(1);
 	__atomic_store_n(&bt->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -39,7 +39,7 @@ int bench_start(struct bench_thread *bt, int n)
 
 	/* A new phase (sync runs three); a stop signal already seen sets
 	 * the flag again in run_stop_flag. */
-	bench_stop = 0;
+	bench_set_stop(0);
 	run_stop_flag(&bench_stop);
 	for (i = 0; i < n; i++) {
 		err = run_thread(&bt[i].th, bench_main, &bt[i]);
@@ -64,12 +64,12 @@ int bench_wait(struct bench_thread *bt, int n, int64_t end_ns)
 {
 	int i, err = 0;
 
-	while (!bench_stop && !all_done(bt, n)) {
+	while (!bench_stopping() && !all_done(bt, n)) {
 		if (end_ns && clock_now_ns() >= end_ns)
 			break;
 		usleep(5000);
 	}
-	bench_stop = 1;
+	bench_set_stop(1);
 	for (i = 0; i < n; i++) {
 		if (!bt[i].created)
 			continue;
@@ -83,15 +83,15 @@ int bench_wait(struct bench_thread *bt, int n, int64_t end_ns)
 
 void bench_spin_until(int64_t end_ns)
 {
-	while (!bench_stop && clock_now_ns() < end_ns)
+	while (!bench_stopping() && clock_now_ns() < end_ns)
 		;
 }
 
 bool bench_sleep_until(int64_t t_ns)
 {
-	while (!bench_stop && clock_sleep_until(t_ns) == EINTR)
+	while (!bench_stopping() && clock_sleep_until(t_ns) == EINTR)
 		;
-	return !bench_stop;
+	return !bench_stopping();
 }
 
 int bench_json(struct results *res, int status, const char *error,

@@ -27,8 +27,21 @@ struct bench_thread {
 	void *arg;
 };
 
-/* The run's stop flag: a stop signal, the duration, an error. */
+/* The run's stop flag: a stop signal, the duration, an error. Set by a
+ * signal handler, the main thread or a measuring one and polled by all:
+ * read and written through these, atomic (no data race for TSan, and a
+ * plain load on the measuring path). */
 extern volatile sig_atomic_t bench_stop;
+
+static inline bool bench_stopping(void)
+{
+	return __atomic_load_n(&bench_stop, __ATOMIC_RELAXED);
+}
+
+static inline void bench_set_stop(int v)
+{
+	__atomic_store_n(&bench_stop, v, __ATOMIC_RELAXED);
+}
 
 /* Start n threads: each blocks the stop signals, applies its prio and
  * CPU, then runs fn. Returns 0 or an errno (the started ones run on). */

@@ -120,7 +120,9 @@ int fleet_kept(const char *prog, int status);
 /* Check the option values together: 0, or -1 after the line (exit 2). */
 int fleet_check(const char *prog, struct opt *tbl);
 /* The "fleet" object of the JSON file, if thresholds or a baseline are set. */
-void fleet_json(struct json *j);
+/* status: the run's exit status; a run that ended with an error (1) is
+ * "error" whatever its figures, never "pass". */
+void fleet_json(struct json *j, int status);
 /* Judge, print the verdict, write the outputs: the final exit status
  * (status, or 3 when it was 0 and a threshold was exceeded, or 1 when an
  * output could not be written or a record kept). */

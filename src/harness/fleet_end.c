@@ -33,10 +33,13 @@ static void print_baseline(const char *prog, const char *name,
 /*
  * One line per series or thread that failed, and one for the whole. A
  * series measured by one thread (one pair, one CPU) is that thread: its
- * part is judged for the fleet outputs but not said twice here.
+ * part is judged for the fleet outputs but not said twice here. A run
+ * that ended with an error (exit status 1: a worker failed) is an ERROR,
+ * as in JUnit, whatever its figures: never a PASS.
  */
-static void print_verdict(const char *prog, bool judged)
+static void print_verdict(const char *prog, bool judged, int status)
 {
+	const char *err = status == 1 ? "the run ended with an error; " : "";
 	struct fleet_judged v;
 	int i, nser = 0, failed = 0, nthr = 0, threads = 0;
 	char name[96];
@@ -60,14 +63,15 @@ static void print_verdict(const char *prog, bool judged)
 		fprintf(stderr, "%s: %s: FAIL: %s\n", prog, name, v.why);
 	}
 	if (judged && !fleet_count())
-		fprintf(stderr, "%s: verdict: none (no series was measured)\n", prog);
+		fprintf(stderr, "%s: verdict: %s (%sno series was measured)\n", prog,
+			*err ? "ERROR" : "none", err);
 	else if (judged && nthr)
-		fprintf(stderr, "%s: verdict: %s (%d of %d series and %d of %d threads failed)\n",
-			prog, failed || threads ? "FAIL" : "PASS", failed, nser,
-			threads, nthr);
+		fprintf(stderr, "%s: verdict: %s (%s%d of %d series and %d of %d threads failed)\n",
+			prog, *err ? "ERROR" : failed || threads ? "FAIL" : "PASS",
+			err, failed, nser, threads, nthr);
 	else if (judged)
-		fprintf(stderr, "%s: verdict: %s (%d of %d series failed)\n", prog,
-			failed ? "FAIL" : "PASS", failed, nser);
+		fprintf(stderr, "%s: verdict: %s (%s%d of %d series failed)\n", prog,
+			*err ? "ERROR" : failed ? "FAIL" : "PASS", err, failed, nser);
 }
 
 int fleet_kept(const char *prog, int status)
@@ -87,9 +91,9 @@ int fleet_end(const char *prog, int status)
 	if (!o)
 		return status;
 	judged = o->max_latency || o->max_p99 || o->baseline;
-	if (judged || fleet_exceeded())
-		print_verdict(prog, judged);
 	status = fleet_kept(prog, status);
+	if (judged || fleet_exceeded())
+		print_verdict(prog, judged, status);
 	if (o->junit && fleet_write_junit(prog, o->junit, fleet_elapsed(), status))
 		status = 1;
 	if (o->openmetrics && fleet_write_openmetrics(prog, o->openmetrics))

@@ -237,14 +237,14 @@ static void json_bare(struct json *j, const char *key, const char *spec)
 		json_null(j, key);
 }
 
-void fleet_json(struct json *j)
+void fleet_json(struct json *j, int status)
 {
 	const struct fleet_opts *o = fleet_opts();
 
 	if (!fleet_count())
 		return;
 	json_obj_open(j, "fleet");
-	json_str(j, "verdict", fleet_exceeded() ? "fail" : "pass");
+	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" : "pass");
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);

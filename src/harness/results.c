@@ -79,6 +79,7 @@ struct json *results_open(struct results *r, int return_code)
 	put_time(&r->jw, "start_time", r->start);
 	put_time(&r->jw, "end_time", time(NULL));
 	/* A run that ends well but over a threshold exits 3 (fleet_end). */
+	r->return_code = return_code;
 	json_int(&r->jw, "return_code", !return_code && fleet_exceeded() ? 3 : return_code);
 	sysinfo_json_compat(&r->jw);
 	return &r->jw;
@@ -97,7 +98,7 @@ int results_close(struct results *r, struct json *j)
 		explain_json(j, "explain", r->explain);
 	else if (r->explain_unavailable[0])
 		json_str(j, "explain_unavailable", r->explain_unavailable);
-	fleet_json(j);
+	fleet_json(j, r->return_code);
 	sysinfo_json(j);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */

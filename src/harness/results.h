@@ -26,6 +26,7 @@ struct results {
 	/* --explain asked but not possible: why ("explain_unavailable") */
 	char explain_unavailable[300];
 	struct outfile out;	/* the file being written (results_open) */
+	int return_code;	/* the run's exit status, as results_open had it */
 	struct json jw;
 };
 

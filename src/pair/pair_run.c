@@ -147,6 +147,7 @@ static bool all_started(const struct pair_run *run)
 	return true;
 }
 
+/* A worker's transport error (pair_fail) fails the run: exit 1. */
 static int worker_error(struct pair_run *run)
 {
 	int i;
@@ -158,8 +159,10 @@ static int worker_error(struct pair_run *run)
 			snprintf(run->fail_msg, sizeof(run->fail_msg),
 				 "pair %d: %s failed: %s", i, run->name,
 				 strerror(p->error));
-		if (p->error)
+		if (p->error) {
+			run->failed = 1;
 			return 1;
+		}
 	}
 	return 0;
 }

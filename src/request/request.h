@@ -187,7 +187,10 @@ struct req_server {
 	bool fixed;			/* --server-priority fixed */
 	uint64_t served, connections, refused, errors;	/* atomic */
 	int nactive;			/* atomic */
-	int wake[2];			/* readable once stopping */
+	int wake;			/* eventfd, readable once stopping */
+	int reserve_fd;			/* spare descriptor (accept at the limit) */
+	int64_t said_ns;		/* the last accept() failure said */
+	uint64_t unsaid;		/* accept() failures since, not said */
 	struct req_conn *conns;		/* 2 * max_clients slots */
 };
 /* The server settings of this run into s. */

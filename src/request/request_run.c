@@ -464,6 +464,10 @@ int req_measure(struct req_run *run)
 	run_rounds(run);
 out:
 	stop_all(run);
+	/* A child's failure just before the stop (req_fail refuses those
+	 * after it), its process reaped only then: still the run's error. */
+	if (__atomic_load_n(&run->sh->error, __ATOMIC_SEQ_CST))
+		fail(run, "%s", run->sh->msg);
 	return run->failed ? 1 : 0;
 }
 

@@ -9,7 +9,10 @@
  * oversized or wrong-version frame, a priority out of range, a client
  * that goes silent or one past the limit get one log line on stderr and a
  * closed connection, that client only; every read and write is bounded in
- * time, so it never hangs.
+ * time, so it never hangs. At the descriptor limit (or out of memory)
+ * accept() fails: one line every 5 s at most, and the client is closed
+ * with a descriptor kept in reserve for that, or the listener pauses
+ * 0.1 s: it never spins.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +25,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "core/clock.h"
@@ -34,6 +39,10 @@
 #define FRAME_DEADLINE_NS	NSEC_PER_SEC
 /* Read this much at once, so an oversized frame shows in one read. */
 #define READ_CHUNK		64
+/* A failing accept(): one line at most this often, and a pause before
+ * the listener is polled again when the client could not be closed. */
+#define ACCEPT_SAY_NS		(5 * NSEC_PER_SEC)
+#define ACCEPT_BACKOFF_US	100000
 
 enum { SLOT_FREE, SLOT_RUNNING, SLOT_DONE };
 
@@ -219,7 +228,7 @@ static void *conn_thread(void *arg)
 	struct req_server *s = c->s;
 	struct pollfd p[2] = {
 		{ .fd = c->fd, .events = POLLIN },
-		{ .fd = s->wake[0], .events = POLLIN },
+		{ .fd = s->wake, .events = POLLIN },
 	};
 	int64_t t1;
 	int n;
@@ -291,7 +300,81 @@ static int start_thread(struct conn *c)
 	return err;
 }
 
-static void accept_one(struct req_server *s)
+/* Why accept() failed, with the limit to raise where there is one. */
+static void accept_said(struct req_server *s, int err, bool closed)
+{
+	int64_t now = clock_now_ns();
+	struct rlimit rl;
+	char limit[96] = "";
+
+	if (s->said_ns && now - s->said_ns < ACCEPT_SAY_NS) {
+		s->unsaid++;
+		return;
+	}
+	if (err == EMFILE && !getrlimit(RLIMIT_NOFILE, &rl))
+		snprintf(limit, sizeof(limit), " (RLIMIT_NOFILE %llu: ulimit -n)",
+			 (unsigned long long)rl.rlim_cur);
+	else if (err == ENFILE)
+		snprintf(limit, sizeof(limit), " (the system's limit: fs.file-max)");
+	fprintf(stderr, "%s: server: cannot accept a connection: %s%s; %s",
+		s->prog, strerror(err), limit,
+		closed ? "the client was closed" : "retrying in 0.1 s");
+	if (s->unsaid)
+		fprintf(stderr, " (%llu more since the last such line)",
+			(unsigned long long)s->unsaid);
+	fputc('\n', stderr);
+	s->said_ns = now;
+	s->unsaid = 0;
+}
+
+/*
+ * The descriptor limit (or memory) is reached: the waiting client would
+ * stay in the backlog and poll() say the listener is readable at once,
+ * a spin at SCHED_FIFO. The spare descriptor is given up for one
+ * accept() that closes the client cleanly; failing that, a pause.
+ */
+static void accept_shed(struct req_server *s, int err)
+{
+	int fd = -1;
+
+	if (s->reserve_fd >= 0) {
+		close(s->reserve_fd);
+		fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			count(&s->refused);
+		}
+		s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	accept_said(s, err, fd >= 0);
+	if (fd < 0)
+		usleep(ACCEPT_BACKOFF_US);
+}
+
+/* accept() failed: 0 to go on, or -errno when the listener is broken. */
+static int accept_failed(struct req_server *s, int err)
+{
+	switch (err) {
+	case EINTR: case EAGAIN: case ECONNABORTED:
+	/* A network error pending on the new connection (accept(2)):
+	 * that connection is gone, the listener is fine. */
+	case EPROTO: case ENETDOWN: case ENOPROTOOPT: case EHOSTDOWN:
+	case ENONET: case EHOSTUNREACH: case EOPNOTSUPP: case ENETUNREACH:
+		return 0;
+	case EMFILE: case ENFILE: case ENOBUFS: case ENOMEM:
+		accept_shed(s, err);
+		return 0;
+	case EBADF: case EINVAL: case ENOTSOCK: case EFAULT:
+		return -err;
+	default:	/* EPERM (a firewall rule), and what else may come */
+		accept_said(s, err, false);
+		usleep(ACCEPT_BACKOFF_US);
+		return 0;
+	}
+}
+
+/* Take one connection: 0, or -errno when the listener is broken. */
+static int accept_one(struct req_server *s)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -300,14 +383,14 @@ static void accept_one(struct req_server *s)
 
 	fd = accept4(s->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 	if (fd < 0)
-		return;
+		return accept_failed(s, errno);
 	reap(s, false);
 	for (i = 0; i < 2 * s->max_clients && !c; i++)
 		if (__atomic_load_n(&s->conns[i].state, __ATOMIC_ACQUIRE) == SLOT_FREE)
 			c = &s->conns[i];
 	if (!c || __atomic_load_n(&s->nactive, __ATOMIC_SEQ_CST) >= s->max_clients) {
 		refuse(s, fd, (struct sockaddr *)&ss);
-		return;
+		return 0;
 	}
 	memset(c, 0, sizeof(*c));
 	c->s = s;
@@ -322,42 +405,49 @@ static void accept_one(struct req_server *s)
 		slog(s, c, "cannot start a thread: connection closed");
 		c->state = SLOT_FREE;
 		drop(s, c, true);
-		return;
+		return 0;
 	}
 	count(&s->connections);
 	if (s->verbose)
 		slog(s, c, "connected");
+	return 0;
 }
 
 int req_server_run(struct req_server *s)
 {
 	struct req_conn slots[2 * REQ_MAX_CLIENTS];
+	const uint64_t one = 1;
 	struct pollfd p;
 	int n, err = 0;
 
 	memset(slots, 0, sizeof(slots));
 	s->conns = slots;
-	if (pipe2(s->wake, O_CLOEXEC))
+	/* An eventfd, not a pipe: one descriptor fewer at the limit. */
+	s->wake = eventfd(0, EFD_CLOEXEC);
+	if (s->wake < 0)
 		return -errno;
-	while (!*s->stop) {
+	s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	while (!*s->stop && !err) {
 		p.fd = s->listen_fd;
 		p.events = POLLIN;
 		p.revents = 0;
 		n = poll(&p, 1, 1000);
-		if (n < 0 && errno != EINTR) {
+		if (n < 0 && errno != EINTR)
 			err = -errno;
-			break;
-		}
-		if (n > 0 && (p.revents & POLLIN))
-			accept_one(s);
+		else if (n > 0 && (p.revents & POLLNVAL))
+			err = -EBADF;
+		else if (n > 0 && (p.revents & POLLIN))
+			err = accept_one(s);
 		reap(s, false);
 	}
-	/* Every connection's thread sees the pipe readable and ends. */
-	if (write(s->wake[1], "x", 1) < 0)
+	/* Every connection's thread sees the eventfd readable and ends. */
+	if (write(s->wake, &one, sizeof(one)) < 0)
 		err = err ? err : -errno;
 	reap(s, true);
-	close(s->wake[0]);
-	close(s->wake[1]);
+	close(s->wake);
+	if (s->reserve_fd >= 0)
+		close(s->reserve_fd);
+	s->reserve_fd = -1;
 	s->conns = NULL;
 	return err;
 }

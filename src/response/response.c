@@ -70,7 +70,7 @@ static void resp_loop(struct bench_thread *bt)
 	r->units = work_calibrate(&r->work, c->block_ms * NSEC_PER_MSEC, &r->ns_per_unit);
 	r->calibrated = 1;
 	for (i = 0; !c->loops || i < (uint64_t)c->loops; i++) {
-		if (bench_stop)
+		if (bench_stopping())
 			break;
 		t0 = clock_now_ns();
 		work_run(&r->work, r->units);

@@ -32,7 +32,7 @@ static void cost_mutex(struct bench_thread *bt)
 	int64_t t0;
 
 	for (i = 0; !loops || i < loops; i++) {
-		if (bench_stop || (x->end_ns && clock_now_ns() >= x->end_ns))
+		if (bench_stopping() || (x->end_ns && clock_now_ns() >= x->end_ns))
 			break;
 		t0 = clock_now_ns();
 		pthread_mutex_lock(&m);
@@ -52,7 +52,7 @@ static void cost_sem(struct bench_thread *bt)
 	int err;
 
 	for (i = 0; !loops || i < loops; i++) {
-		if (bench_stop || (x->end_ns && clock_now_ns() >= x->end_ns))
+		if (bench_stopping() || (x->end_ns && clock_now_ns() >= x->end_ns))
 			break;
 		t0 = clock_now_ns();
 		err = run->ops->send(p, DIR_FWD);

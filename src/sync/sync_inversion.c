@@ -26,8 +26,10 @@ struct inv_ctx {
 	pthread_mutex_t lock;
 	int64_t base, period, cs_ns, hog_ns;
 	/* The last round the low task took the lock in: under protect the
-	 * high task may only run once it is released again. */
-	volatile long long taken;
+	 * high task may only run once it is released again. The high task
+	 * reads it before it asks for the lock (to skip a round the low one
+	 * did not take it in), so not under the lock: atomic. */
+	long long taken;
 	struct inv_result *res;
 	uint64_t rounds;
 	int64_t end_ns;
@@ -61,10 +63,10 @@ static void low_task(struct bench_thread *bt)
 
 	for (k = 0; round_starts(x, k, 0); k++) {
 		pthread_mutex_lock(&x->lock);
-		x->taken = (long long)k;
+		__atomic_store_n(&x->taken, (long long)k, __ATOMIC_RELEASE);
 		c0 = cpu_now();
 		/* CPU time, not wall time: preempted, it still owes the rest. */
-		while (!bench_stop && cpu_now() - c0 < x->cs_ns)
+		while (!bench_stopping() && cpu_now() - c0 < x->cs_ns)
 			;
 		pthread_mutex_unlock(&x->lock);
 	}
@@ -87,7 +89,7 @@ static void high_task(struct bench_thread *bt)
 	uint64_t k;
 
 	for (k = 0; round_starts(x, k, x->cs_ns / 4); k++) {
-		if (x->taken != (long long)k) {
+		if (__atomic_load_n(&x->taken, __ATOMIC_ACQUIRE) != (long long)k) {
 			res->skipped++;
 			continue;
 		}

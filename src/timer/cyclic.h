@@ -11,8 +11,7 @@
 
 #define CYC_MAX_HIST_US	1000000	/* -h: 1 us rows, 8 MB a thread at most */
 
-enum { CYC_POLICY_FIFO, CYC_POLICY_RR, CYC_POLICY_OTHER, CYC_POLICY_NORMAL,
-       CYC_POLICY_BATCH, CYC_POLICY_IDLE };
+enum { CYC_POLICY_FIFO, CYC_POLICY_RR, CYC_POLICY_OTHER, CYC_POLICY_NORMAL };
 
 struct cyc_config {
 	struct timer_config t;		/* the samplers' (-D, -q, --json... in it) */
