@@ -136,6 +136,25 @@ def test_every_link_of_a_chain_is_checked(sticky, tmp_path, leakcheck):
     leakcheck()
 
 
+def test_a_link_planted_during_the_run_is_refused_at_the_end(sticky, leakcheck):
+    """The option check passed (nothing there yet); the link appears while
+    the run goes on: the file is opened by the same walk, so it is refused
+    then (exit 1, an error after the run), and the victim is untouched."""
+    s, victim = sticky
+    out = s / "out.json"
+    with running(["timer", "-T", "3", "-q", "--json", str(out)]) as p:
+        time.sleep(1.0)
+        assert p.poll() is None
+        link(out, victim, NOBODY)
+        _, err = p.communicate(timeout=30)
+    assert p.returncode == 1, err
+    line, = [x for x in err.splitlines() if str(out) in x]
+    assert line.startswith("rtlat timer: --json") and "symlink" in line, err
+    assert victim.read_text() == VICTIM
+    assert os.listdir(s) == ["out.json"] and out.is_symlink()
+    leakcheck()
+
+
 @pytest.mark.parametrize("argv,opt", [(PAIR, "--json"), (TIMER, "-g")],
                          ids=["svsem--json", "timer-g"])
 def test_a_chain_to_a_missing_file_creates_it_and_keeps_the_links(
