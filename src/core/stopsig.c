@@ -5,6 +5,20 @@
 #include "core/stopsig.h"
 
 static volatile sig_atomic_t early_signal;
+static void (*stop_handler)(int);
+static unsigned int stop_count;
+
+/* Every stop signal after stopsig_install: counted, then the test's. */
+static void on_stop(int sig)
+{
+	__atomic_fetch_add(&stop_count, 1, __ATOMIC_SEQ_CST);
+	stop_handler(sig);
+}
+
+unsigned int stopsig_count(void)
+{
+	return __atomic_load_n(&stop_count, __ATOMIC_SEQ_CST);
+}
 
 static void on_early(int sig)
 {
@@ -44,11 +58,12 @@ void stopsig_install(void (*handler)(int))
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	stopsig_catch(SIGINT, handler);
-	stopsig_catch(SIGTERM, handler);
-	stopsig_catch(SIGHUP, handler);
+	stop_handler = handler;
+	stopsig_catch(SIGINT, on_stop);
+	stopsig_catch(SIGTERM, on_stop);
+	stopsig_catch(SIGHUP, on_stop);
 	if (early_signal)
-		handler(early_signal);
+		on_stop(early_signal);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 

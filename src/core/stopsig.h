@@ -16,6 +16,9 @@ void stopsig_install(void (*handler)(int));
 /* A stop signal that came before stopsig_install (0: none); it is also
  * passed to the handler when that is installed. */
 int stopsig_early_signal(void);
+/* How many stop signals the handler of stopsig_install has taken: a
+ * wait outside the run (outfile.c's FIFO) ends when it changes. */
+unsigned int stopsig_count(void);
 /* The same for one more signal (a "kick" that only interrupts). */
 void stopsig_catch(int sig, void (*handler)(int));
 

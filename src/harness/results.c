@@ -19,9 +19,10 @@
 #include "core/version.h"
 
 
-void results_begin(struct results *r, const char *path, const char *test,
-		   int argc, char **argv)
+void results_begin(struct results *r, const char *prog, const char *path,
+		   const char *test, int argc, char **argv)
 {
+	r->prog = prog;
 	r->path = path;
 	r->test = test;
 	r->argc = argc;
@@ -67,7 +68,7 @@ struct json *results_open(struct results *r, int return_code)
 
 	if (!r->path)
 		return NULL;
-	f = outfile_open(&r->out, "rtlat", "--json", r->path);
+	f = outfile_open(&r->out, r->prog, "--json", r->path);
 	if (!f)
 		return NULL;
 	json_init(&r->jw, f);
@@ -104,7 +105,7 @@ int results_close(struct results *r, struct json *j)
 	/* rtlat doctor's verdicts, short: can these results be trusted? */
 	preflight_json_short(j, "doctor");
 	json_obj_close(j);
-	return outfile_close(&r->out, "rtlat");
+	return outfile_close(&r->out, r->prog);
 }
 
 /* One row's value under its key, as its type stores it. */

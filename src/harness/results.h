@@ -17,6 +17,7 @@ struct stats;
 struct explain;
 
 struct results {
+	const char *prog;	/* for messages: "rtlat cyclictest"... */
 	const char *path;	/* NULL: no JSON asked */
 	const char *test;	/* "pmq", "timer"... */
 	int argc;
@@ -30,8 +31,8 @@ struct results {
 	struct json jw;
 };
 
-void results_begin(struct results *r, const char *path, const char *test,
-		   int argc, char **argv);
+void results_begin(struct results *r, const char *prog, const char *path,
+		   const char *test, int argc, char **argv);
 /* Open the file and write the header; returns NULL if no file was asked
  * or it cannot be written (message printed). */
 struct json *results_open(struct results *r, int return_code);

@@ -153,7 +153,8 @@ static int run_once(struct test_run *t)
 	const struct test_ops *ops = t->ops;
 	int status;
 
-	results_begin(&t->res, t->common->json, ops->name, t->argc, t->argv);
+	results_begin(&t->res, t->prog, t->common->json, ops->name, t->argc,
+		      t->argv);
 	if (run_setup(t)) {
 		status = 1;
 		goto out;

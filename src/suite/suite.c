@@ -187,7 +187,7 @@ static void child(char **av, int out, int wfd, pid_t suite)
 /* Run one test; returns its exit status (or 128+signal). */
 static int suite_run(const struct test_ops *t, const char *dir)
 {
-	char buf[256], path[4200], json[4200];
+	char buf[256], path[4200], json[4200], why[PATH_MAX + 256];
 	char *av[SUITE_MAX_ARGS];
 	const char *test = t->name;
 	int n, fds[2], out, status = 0;
@@ -200,9 +200,13 @@ static int suite_run(const struct test_ops *t, const char *dir)
 		av[n++] = "--explain";
 	av[n] = NULL;
 	snprintf(path, sizeof(path), "%s/%s.txt", dir, test);
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Written as it grows, but by the output rule's walk (outfile.h). */
+	out = outfile_create(path, why, sizeof(why));
 	if (out < 0 || pipe(fds)) {
-		fprintf(stderr, "rtlat suite: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "rtlat suite: %s: %s\n", path,
+			out < 0 ? why : strerror(errno));
+		if (out >= 0)
+			close(out);
 		return 1;
 	}
 	if (!quiet)
