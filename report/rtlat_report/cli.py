@@ -9,7 +9,8 @@ import tempfile
 import time
 
 from . import __version__
-from .load import InputError, load_input
+from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
+                   Limits, load_input, result_files)
 from .verdict import DEFAULT_TOLERANCE, Rule
 
 PROG = "rtlat-report"
@@ -51,6 +52,24 @@ def build_parser():
                    "improvement when the first exceeds it by as much, as "
                    "rtlat --baseline judges (default %(default)g)")
     p.add_argument("--title", default=None, help="page title")
+    p.add_argument("--max-file-size", metavar="MIB", type=count(1, 1 << 20),
+                   default=MAX_FILE_MIB,
+                   help="a file larger than MIB mebibytes is refused "
+                   "(default %(default)d; the largest real rtlat JSON, "
+                   "timer -c all with 1 ns histograms, is about 1 MiB): "
+                   "reading takes about 25 times a file's size in memory. "
+                   "Only regular files are read: a FIFO, device or socket "
+                   "named is refused, one found in a directory is skipped "
+                   "with a note")
+    p.add_argument("--max-runs", metavar="N", type=count(1, 1 << 20),
+                   default=MAX_RUNS,
+                   help="more than N inputs is refused (default "
+                   "%(default)d): a page that compares more is unreadable")
+    p.add_argument("--max-files", metavar="N", type=count(1, 1 << 20),
+                   default=MAX_FILES,
+                   help="more than N result files in all the inputs is "
+                   "refused (default %(default)d; a suite run leaves about "
+                   "a dozen): each is a section of the page")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
     return p
@@ -70,6 +89,33 @@ def tolerance(text):
         raise argparse.ArgumentTypeError(
             f"'{text}' is not a percentage from 0 to 10000")
     return v
+
+
+def count(lo, hi):
+    """An option's whole number lo..hi."""
+    def parse(text):
+        if not text.isdigit() or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(
+                f"'{text}' is not a whole number from {lo} to {hi}")
+        return int(text)
+    return parse
+
+
+def check_counts(args):
+    """--max-runs and --max-files, before a file is read."""
+    if len(args.inputs) > args.max_runs:
+        raise InputError(f"{len(args.inputs)} inputs: more than --max-runs "
+                         f"{args.max_runs} (raise it to compare them all)")
+    n = 0
+    for p in args.inputs:
+        try:
+            n += len(result_files(p)) if os.path.isdir(p) else 1
+        except OSError as e:
+            raise InputError(f"{p}: cannot read: {e.strerror or e}") from e
+    if n > args.max_files:
+        raise InputError(f"{n} result files in the inputs: more than "
+                         f"--max-files {args.max_files} (raise it to read "
+                         "them all)")
 
 
 def fail(msg, status=2):
@@ -122,9 +168,15 @@ def main(argv=None):
     try:
         labels = labels_for(args)
         check_output(out)
-        runs = [load_input(p, lab) for p, lab in zip(args.inputs, labels)]
+        check_counts(args)
+        limits = Limits(file_bytes=args.max_file_size * MIB)
+        runs = [load_input(p, lab, limits)
+                for p, lab in zip(args.inputs, labels)]
     except InputError as e:
         return fail(str(e))
+    for r in runs:
+        for why in r.skipped:
+            print(f"{PROG}: skipped: {why}", file=sys.stderr)
     # matplotlib takes a second to import: only once the input is good.
     from . import html, markdown
     from .build import build
