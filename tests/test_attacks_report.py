@@ -241,6 +241,10 @@ def test_a_file_over_the_size_cap_is_refused(tmp_path, pmq):
     os.truncate(big, CAP + 1)
     refused(report(big, "--max-file-size", "33", timeout=30),
             f"{big}: unreadable: not JSON")
+    # Raising --max-file-size raises the total's default (twice it).
+    os.truncate(big, 40 * MIB)
+    refused(report(big, "--max-file-size", "41", timeout=60),
+            f"{big}: unreadable: not JSON")
     # A real file over a cap made small: beside a good one, marked on the
     # page; alone, refused.
     d = write(tmp_path / "res" / "pmq.json", pmq).parent
@@ -277,8 +281,26 @@ def test_more_runs_or_files_than_the_caps_are_refused(tmp_path, pmq):
     assert "pmq-hist" in figs
 
 
+def test_files_over_the_total_size_cap_are_refused(tmp_path):
+    """Files each within --max-file-size, together over --max-total-size
+    (default twice the former): one line, before a byte is read (sparse
+    files, 512 MiB of address space)."""
+    d = tmp_path / "res"
+    d.mkdir()
+    for i in range(3):
+        with open(d / f"t{i}.json", "wb") as f:
+            f.truncate(CAP - 1)
+    refused(report(d, limit_as=512 * MIB, timeout=30),
+            f"the inputs' result files hold {3 * (CAP - 1)} bytes: more "
+            "than --max-total-size 64 MiB allows")
+    refused(report(d, tmp_path / "res", "--max-total-size", "100",
+                   "--max-file-size", "1", limit_as=512 * MIB, timeout=30),
+            f"{d}: no readable result file: {d}/t0.json: {CAP - 1} bytes, "
+            "more than --max-file-size 1 MiB")
+
+
 @pytest.mark.parametrize("opt", ["--max-runs", "--max-files",
-                                 "--max-file-size"])
+                                 "--max-file-size", "--max-total-size"])
 @pytest.mark.parametrize("value", ["0", "-1", "x", "1.5"])
 def test_the_caps_take_whole_numbers(tmp_path, pmq, opt, value):
     f = write(tmp_path / "pmq.json", pmq)

@@ -10,7 +10,8 @@ import time
 
 from . import __version__
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
-                   Limits, load_input, result_files)
+                   Limits, load_input, regular_size, result_files,
+                   too_big)
 from .verdict import DEFAULT_TOLERANCE, Rule
 
 PROG = "rtlat-report"
@@ -61,6 +62,10 @@ def build_parser():
                    "Only regular files are read: a FIFO, device or socket "
                    "named is refused, one found in a directory is skipped "
                    "with a note")
+    p.add_argument("--max-total-size", metavar="MIB", type=count(1, 1 << 20),
+                   help="result files larger than MIB mebibytes together "
+                   "are refused (default: twice --max-file-size): a page "
+                   "takes about 25 times what it reads in memory")
     p.add_argument("--max-runs", metavar="N", type=count(1, 1 << 20),
                    default=MAX_RUNS,
                    help="more than N inputs is refused (default "
@@ -101,21 +106,36 @@ def count(lo, hi):
     return parse
 
 
-def check_counts(args):
-    """--max-runs and --max-files, before a file is read."""
+def check_counts(args, limits):
+    """--max-runs, --max-files and --max-total-size, before a file is
+    read; a file named over --max-file-size too (one in a directory is
+    marked unreadable on the page, and not counted)."""
     if len(args.inputs) > args.max_runs:
         raise InputError(f"{len(args.inputs)} inputs: more than --max-runs "
                          f"{args.max_runs} (raise it to compare them all)")
-    n = 0
+    files = []
     for p in args.inputs:
         try:
-            n += len(result_files(p)) if os.path.isdir(p) else 1
+            files += [(os.path.join(p, f), False) for f in result_files(p)] \
+                if os.path.isdir(p) else [(p, True)]
         except OSError as e:
             raise InputError(f"{p}: cannot read: {e.strerror or e}") from e
-    if n > args.max_files:
-        raise InputError(f"{n} result files in the inputs: more than "
-                         f"--max-files {args.max_files} (raise it to read "
-                         "them all)")
+    if len(files) > args.max_files:
+        raise InputError(f"{len(files)} result files in the inputs: more "
+                         f"than --max-files {args.max_files} (raise it to "
+                         "read them all)")
+    total = 0
+    for f, named in files:
+        size = regular_size(f)
+        big = too_big(f, size, limits)
+        if big and named:
+            raise big
+        total += 0 if big else size
+    cap = args.max_total_size or 2 * args.max_file_size
+    if total > cap * MIB:
+        raise InputError(f"the inputs' result files hold {total} bytes: more "
+                         f"than --max-total-size {cap} MiB allows (raise it "
+                         "to read them all)")
 
 
 def fail(msg, status=2):
@@ -168,8 +188,8 @@ def main(argv=None):
     try:
         labels = labels_for(args)
         check_output(out)
-        check_counts(args)
         limits = Limits(file_bytes=args.max_file_size * MIB)
+        check_counts(args, limits)
         runs = [load_input(p, lab, limits)
                 for p, lab in zip(args.inputs, labels)]
     except InputError as e:

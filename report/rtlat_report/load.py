@@ -64,12 +64,20 @@ def read_regular(path, limits=None):
             raw = f.read(cap + 1) if st.st_size <= cap else b""
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
-    if st.st_size > cap or len(raw) > cap:
-        raise InputError(f"{path}: {max(st.st_size, len(raw))} bytes, "
-                         f"more than --max-file-size {cap / MIB:g} MiB "
-                         "allows (no rtlat result comes near; raise it to "
-                         "read this file)")
+    big = too_big(path, max(st.st_size, len(raw)), limits)
+    if big:
+        raise big
     return raw
+
+
+def too_big(path, size, limits=None):
+    """InputError if a file of size bytes is over limits.file_bytes."""
+    cap = (limits or Limits()).file_bytes
+    if size <= cap:
+        return None
+    return InputError(f"{path}: {size} bytes, more than --max-file-size "
+                      f"{cap / MIB:g} MiB allows (no rtlat result comes "
+                      "near; raise it to read this file)")
 
 
 RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
@@ -616,6 +624,16 @@ def read_registry(path):
         return [str(t["name"]) for t in ranked]
     except (InputError, ValueError, KeyError, TypeError):
         return []
+
+
+def regular_size(path):
+    """The size of path if it is a regular file (what read_regular
+    would read), else 0."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
 
 
 def result_files(path):
