@@ -3,7 +3,9 @@
 and for any JSON built from the keys rtlat's and rt-tests' files use,
 load_file either returns a result or raises the one InputError (one line
 naming the file); never another exception, never a traceback. A result
-it returns must also summarise (Test.headlines) without an exception.
+it returns must also summarise (Test.headlines) without an exception, and
+a histogram it holds go through the figures' arithmetic (the percentile
+curve's points, the bins of the histogram plot) without one.
 
     FUZZ_S=30 .venv/bin/python fuzz/fuzz_report.py    # seconds to run
 """
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "report"))
 from rtlat_report.load import InputError, load_file  # noqa: E402
+from rtlat_report import plots  # noqa: E402
 
 # The keys the readers look for, so that the fuzzer reaches them.
 KEYS = ["samples", "min_ns", "avg_ns", "max_ns", "stddev_ns", "percentiles_ns",
@@ -47,6 +50,10 @@ def check(raw):
             return
         for _, d in t.headlines():
             _ = d and (d.samples, d.has_hist, d.percentile("p99"))
+            if d and d.has_hist:
+                plots.tail_points(d)
+                lo, hi, width = plots.hist_range([("", d, "")])
+                plots.rebin(d, width, lo, hi)
 
 
 def budget():

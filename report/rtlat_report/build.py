@@ -173,6 +173,7 @@ def warnings(runs):
     for r in runs:
         out += [f"{r.label}: UNREADABLE, left out of this page: {u}"
                 for u in r.unreadable]
+        out += [f"{r.label}: SKIPPED: {u}" for u in r.skipped]
         out += [f"{r.label}: {n}" for n in r.notes]
         for t in r.tests.values():
             out += [f"{r.label} / {t.key}: {w}" for w in test_warnings(t)]

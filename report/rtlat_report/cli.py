@@ -9,7 +9,9 @@ import tempfile
 import time
 
 from . import __version__
-from .load import InputError, load_input
+from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
+                   Limits, load_input, regular_size, result_files,
+                   too_big)
 from .verdict import DEFAULT_TOLERANCE, Rule
 
 PROG = "rtlat-report"
@@ -51,6 +53,28 @@ def build_parser():
                    "improvement when the first exceeds it by as much, as "
                    "rtlat --baseline judges (default %(default)g)")
     p.add_argument("--title", default=None, help="page title")
+    p.add_argument("--max-file-size", metavar="MIB", type=count(1, 1 << 20),
+                   default=MAX_FILE_MIB,
+                   help="a file larger than MIB mebibytes is refused "
+                   "(default %(default)d; the largest real rtlat JSON, "
+                   "timer -c all with 1 ns histograms, is about 1 MiB): "
+                   "reading takes about 25 times a file's size in memory. "
+                   "Only regular files are read: a FIFO, device or socket "
+                   "named is refused, one found in a directory is skipped "
+                   "with a note")
+    p.add_argument("--max-total-size", metavar="MIB", type=count(1, 1 << 20),
+                   help="result files larger than MIB mebibytes together "
+                   "are refused (default: twice --max-file-size): a page "
+                   "takes about 25 times what it reads in memory")
+    p.add_argument("--max-runs", metavar="N", type=count(1, 1 << 20),
+                   default=MAX_RUNS,
+                   help="more than N inputs is refused (default "
+                   "%(default)d): a page that compares more is unreadable")
+    p.add_argument("--max-files", metavar="N", type=count(1, 1 << 20),
+                   default=MAX_FILES,
+                   help="more than N result files in all the inputs is "
+                   "refused (default %(default)d; a suite run leaves about "
+                   "a dozen): each is a section of the page")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
     return p
@@ -70,6 +94,48 @@ def tolerance(text):
         raise argparse.ArgumentTypeError(
             f"'{text}' is not a percentage from 0 to 10000")
     return v
+
+
+def count(lo, hi):
+    """An option's whole number lo..hi."""
+    def parse(text):
+        if not text.isdigit() or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(
+                f"'{text}' is not a whole number from {lo} to {hi}")
+        return int(text)
+    return parse
+
+
+def check_counts(args, limits):
+    """--max-runs, --max-files and --max-total-size, before a file is
+    read; a file named over --max-file-size too (one in a directory is
+    marked unreadable on the page, and not counted)."""
+    if len(args.inputs) > args.max_runs:
+        raise InputError(f"{len(args.inputs)} inputs: more than --max-runs "
+                         f"{args.max_runs} (raise it to compare them all)")
+    files = []
+    for p in args.inputs:
+        try:
+            files += [(os.path.join(p, f), False) for f in result_files(p)] \
+                if os.path.isdir(p) else [(p, True)]
+        except OSError as e:
+            raise InputError(f"{p}: cannot read: {e.strerror or e}") from e
+    if len(files) > args.max_files:
+        raise InputError(f"{len(files)} result files in the inputs: more "
+                         f"than --max-files {args.max_files} (raise it to "
+                         "read them all)")
+    total = 0
+    for f, named in files:
+        size = regular_size(f)
+        big = too_big(f, size, limits)
+        if big and named:
+            raise big
+        total += 0 if big else size
+    cap = args.max_total_size or 2 * args.max_file_size
+    if total > cap * MIB:
+        raise InputError(f"the inputs' result files hold {total} bytes: more "
+                         f"than --max-total-size {cap} MiB allows (raise it "
+                         "to read them all)")
 
 
 def fail(msg, status=2):
@@ -122,9 +188,15 @@ def main(argv=None):
     try:
         labels = labels_for(args)
         check_output(out)
-        runs = [load_input(p, lab) for p, lab in zip(args.inputs, labels)]
+        limits = Limits(file_bytes=args.max_file_size * MIB)
+        check_counts(args, limits)
+        runs = [load_input(p, lab, limits)
+                for p, lab in zip(args.inputs, labels)]
     except InputError as e:
         return fail(str(e))
+    for r in runs:
+        for why in r.skipped:
+            print(f"{PROG}: skipped: {why}", file=sys.stderr)
     # matplotlib takes a second to import: only once the input is good.
     from . import html, markdown
     from .build import build

@@ -7,9 +7,78 @@ import json
 import os
 import re
 import shlex
+import stat
+from dataclasses import dataclass
 
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
 from .validate import InputError, check
+
+# The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
+# 1` on 2 CPUs, 0.94 MB (each CPU's per-second layer keeps at most 3,600
+# seconds, about 1.1 MB). Reading costs about 25 bytes of memory and a
+# second of time per kB of JSON: the caps bound both.
+MAX_FILE_MIB = 32
+MAX_RUNS = 16
+MAX_FILES = 256
+MIB = 1 << 20
+
+
+@dataclass
+class Limits:
+    """What one file may be: --max-file-size, in bytes."""
+    file_bytes: int = MAX_FILE_MIB * MIB
+
+
+KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+         (stat.S_ISCHR, "a character device"),
+         (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class NotRegular(InputError):
+    """A path that is not a regular file (a FIFO, device, socket...)."""
+
+
+def _not_regular(path, mode):
+    kind = next((k for test, k in KINDS if test(mode)), "not a regular file")
+    return NotRegular(f"{path}: not a regular file ({kind}): rtlat-report "
+                      "reads regular files and directories only")
+
+
+def read_regular(path, limits=None):
+    """The bytes of the regular file path, at most limits.file_bytes of
+    them; InputError (one line naming the file) for anything else. A FIFO,
+    device or socket is never read (a FIFO would block, /dev/zero never
+    ends): stat before opening, fstat after (O_NONBLOCK: opening a FIFO
+    cannot block), and never more than the cap plus one byte read."""
+    cap = (limits or Limits()).file_bytes
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, st.st_mode)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY |
+                     os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise _not_regular(path, st.st_mode)
+            raw = f.read(cap + 1) if st.st_size <= cap else b""
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
+    big = too_big(path, max(st.st_size, len(raw)), limits)
+    if big:
+        raise big
+    return raw
+
+
+def too_big(path, size, limits=None):
+    """InputError if a file of size bytes is over limits.file_bytes."""
+    cap = (limits or Limits()).file_bytes
+    if size <= cap:
+        return None
+    return InputError(f"{path}: {size} bytes, more than --max-file-size "
+                      f"{cap / MIB:g} MiB allows (no rtlat result comes "
+                      "near; raise it to read this file)")
+
 
 RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
 
@@ -154,8 +223,7 @@ def read_timer(t, data):
     t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
                          if obj(secs, k)}
     t.seconds = seconds_from_json(secs.get("series")) or \
-        seconds_from_json(obj(data, "per_second").get("seconds")) or \
-        seconds_from_text(t.path)
+        seconds_from_json(obj(data, "per_second").get("seconds"))
     for k in ("overruns", "msw"):
         if num(data.get(k)) is not None:
             t.extra[k] = int(data[k])
@@ -163,6 +231,18 @@ def read_timer(t, data):
     t.extra["cells"] = {k: int(num(obj(h, k).get("overflow")) or 0)
                         for k in ("avg", "min", "max")}
     t.extra["cells_of"] = (num(h.get("cells")), num(h.get("bucket_ns")))
+
+
+def timer_seconds_beside(t, limits):
+    """A timer file without a per-second series: the RTD lines of the
+    text output beside it, if any (read as any input: a regular file
+    within limits, else a note)."""
+    if t.seconds:
+        return
+    try:
+        t.seconds = seconds_from_text(t.path, limits)
+    except InputError as e:
+        t.notes.append(f"the text output beside it is not read: {e}")
     if not t.seconds:
         t.notes.append("no per-second series (neither in the JSON nor RTD "
                        "lines in the text output beside it; the suite runs "
@@ -188,15 +268,15 @@ def seconds_from_json(rows):
     return out or None
 
 
-def seconds_from_text(json_path):
+def seconds_from_text(json_path, limits=None):
     """RTD lines (min, avg, max of each second, µs) of the Xenomai-style
-    output written next to the JSON (suite: TEST.txt)."""
+    output written next to the JSON (suite: TEST.txt); None without one,
+    InputError for one that cannot be read."""
     txt = os.path.splitext(json_path)[0] + ".txt"
-    try:
-        with open(txt, encoding="utf-8", errors="replace") as f:
-            rows = [m.groups() for m in map(RTD.match, f) if m]
-    except OSError:
+    if not os.path.lexists(txt):
         return None
+    lines = read_regular(txt, limits).decode("utf-8", "replace").splitlines()
+    rows = [m.groups() for m in map(RTD.match, lines) if m]
     return [(i + 1, *(float(v) * 1000 for v in r))
             for i, r in enumerate(rows)] or None
 
@@ -423,16 +503,14 @@ READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
            "doctor": read_doctor_file}
 
 
-def read_json(path):
-    """The file's JSON object, or InputError naming the file and why."""
+def read_json(path, raw):
+    """The JSON object of raw (path's bytes), or InputError naming the
+    file and why."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: unreadable: not UTF-8 text ({e.reason} "
                          f"at byte {e.start})") from e
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
     except json.JSONDecodeError as e:
         raise InputError(f"{path}: unreadable: not JSON ({e.msg} at line "
                          f"{e.lineno} column {e.colno}; truncated?)") from e
@@ -484,20 +562,18 @@ def read_hist_text(path, text):
     return t
 
 
-def load_file(path, key=None):
+def load_file(path, key=None, limits=None):
     """One result file as a Test. Raises InputError if it cannot be read
-    or holds no result."""
-    if not path.endswith(".json"):
+    (not a regular file, larger than limits allow) or holds no result."""
+    raw = read_regular(path, limits)
+    if not path.endswith(".json") and b"# Histogram" in raw[:4096]:
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read(1 << 24)
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        if "# Histogram" in text[:4096]:
-            return read_hist_text(path, text)
-    data = read_json(path)
+            return read_hist_text(path, raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+    data = read_json(path, raw)
     try:
-        return _test_of(path, key, data)
+        return _test_of(path, key, data, limits)
     except (TypeError, ValueError, AttributeError, KeyError,
             OverflowError, ZeroDivisionError) as e:
         # A layout no reader expects: one line, never a traceback.
@@ -505,7 +581,7 @@ def load_file(path, key=None):
                          f"({type(e).__name__}: {e})") from e
 
 
-def _test_of(path, key, data):
+def _test_of(path, key, data, limits=None):
     name = test_name(data, path)
     t = Test(key=key or name, name=name, kind=kind_of(data), path=path)
     rl = obj(data, "rtlat")
@@ -519,6 +595,8 @@ def _test_of(path, key, data):
     t.system = system_of(data)
     t.rt = obj(data, "rt") or None
     READERS[t.kind](t, data)
+    if t.kind == "timer":
+        timer_seconds_beside(t, limits)
     if t.kind != "doctor":
         t.doctor = read_doctor(data)
     if isinstance(data.get("explain"), dict):
@@ -540,38 +618,58 @@ def read_registry(path):
     after; [] when there is none or it cannot be read (the report then
     keeps the order the results come in)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            tests = json.load(f)["tests"]
+        tests = json.loads(read_regular(path).decode("utf-8"))["tests"]
         ranked = sorted(tests, key=lambda t: (t.get("suite_order") is None,
                                               t.get("suite_order") or 0))
         return [str(t["name"]) for t in ranked]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (InputError, ValueError, KeyError, TypeError):
         return []
 
 
-def load_input(path, label):
-    """A results directory (every *.json in it) or one file, as a Run."""
+def regular_size(path):
+    """The size of path if it is a regular file (what read_regular
+    would read), else 0."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
+
+
+def result_files(path):
+    """The result files (*.json but the registry) of a results directory,
+    in name order."""
+    return sorted(f for f in os.listdir(path)
+                  if f.endswith(".json") and f != REGISTRY)
+
+
+def load_input(path, label, limits=None):
+    """A results directory (every *.json in it) or one file, as a Run. In
+    a directory, what is not a regular file (a FIFO, a link to a device)
+    is skipped with a note; named, it is bad input (InputError)."""
     run = Run(label=label, path=path)
     if os.path.isdir(path):
-        files = sorted(f for f in os.listdir(path)
-                       if f.endswith(".json") and f != REGISTRY)
+        files = result_files(path)
         run.order = read_registry(os.path.join(path, REGISTRY))
         bad = []
         for f in files:
             try:
-                _add(run, load_file(os.path.join(path, f)))
+                _add(run, load_file(os.path.join(path, f), limits=limits))
+            except NotRegular as e:
+                run.skipped.append(str(e))
             except InputError as e:
                 bad.append(str(e))
         if not files:
             raise InputError(f"{path}: no result files (*.json) in it")
         if not run.tests and not run.doctor:
+            bad += run.skipped
             raise InputError(f"{path}: no readable result file: {bad[0]}"
                              + (f" (and {len(bad) - 1} more)" if bad[1:]
                                 else ""))
         # The others make a page; each unreadable file is said on it.
         run.unreadable = bad
     elif os.path.exists(path):
-        _add(run, load_file(path))
+        _add(run, load_file(path, limits=limits))
     else:
         raise InputError(f"{path}: no such file or directory")
     return run

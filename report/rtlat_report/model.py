@@ -259,6 +259,7 @@ class Run:
     notes: List[str] = field(default_factory=list)
     doctor: List[Check] = field(default_factory=list)   # rtlat doctor --json
     unreadable: List[str] = field(default_factory=list)  # "file: why"
+    skipped: List[str] = field(default_factory=list)  # not regular files
     # The suite's order of tests, from the registry.json it leaves beside
     # its results (rtlat --list); empty for a single file.
     order: List[str] = field(default_factory=list)

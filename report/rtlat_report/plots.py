@@ -17,6 +17,10 @@ from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
 from .model import PERCENTILES, PCT_VALUE  # noqa: E402
 
 plt.rcParams.update({
+    # Every text is drawn as it is: a '$' in a label, a file name or a
+    # cause (task $x^$[1]) is not TeX (mathtext raised on it).
+    "text.parse_math": False,
+    "text.usetex": False,
     "svg.fonttype": "none",         # text stays text: small, sharp files
     "svg.hashsalt": "rtlat-report",  # the same input gives the same file
     "font.size": 10,
@@ -116,7 +120,7 @@ def histogram_figure(title, curves, xlabel="latency (µs)"):
     for label, d, col in curves:
         counts = rebin(d, width, lo, hi)
         top = max(top, max(counts), d.overflow, d.underflow)
-        ys = [c if c > 0 else COUNT_FLOOR for c in counts]
+        ys = [float(c) if c > 0 else COUNT_FLOOR for c in counts]
         ax.stairs(ys, xs, color=col, linewidth=1.2, baseline=COUNT_FLOOR,
                   label=f"{label} (n={d.samples}, max {fmt_us(d.max_ns)} µs)")
         _outside(ax, d, col, us(hi), us(lo), us(width))
@@ -134,14 +138,14 @@ def _outside(ax, d, col, right, left, w):
     with the count and the exact max."""
     if d.overflow:
         x = right + w
-        ax.bar([x], [d.overflow], width=w * 1.5, bottom=COUNT_FLOOR,
+        ax.bar([x], [float(d.overflow)], width=w * 1.5, bottom=COUNT_FLOOR,
                color=col, alpha=0.6, hatch="//", edgecolor=col)
         ax.annotate(f"overflow {d.overflow}\nmax {fmt_us(d.max_ns)} µs",
                     (x, d.overflow), textcoords="offset points",
                     xytext=(-4, 4), ha="right", fontsize=7, color=col)
     if d.underflow:
         x = left - w
-        ax.bar([x], [d.underflow], width=w * 1.5, bottom=COUNT_FLOOR,
+        ax.bar([x], [float(d.underflow)], width=w * 1.5, bottom=COUNT_FLOOR,
                color=col, alpha=0.6, hatch="\\\\", edgecolor=col)
         ax.annotate(f"underflow {d.underflow}", (x, d.underflow),
                     textcoords="offset points", xytext=(4, 4), fontsize=7,
@@ -161,9 +165,11 @@ def tail_points(d):
         xs.append(xs[-1])
         ys.append(value)
         cum += c
-        xs.append(n if cum >= n else 1.0 / (1.0 - cum / n))
+        # n / (n - cum), whole numbers: exact for any count (1 - cum / n
+        # rounds to 0 once n passes 2^53).
+        xs.append(float(n) if cum >= n else n / (n - cum))
         ys.append(value)
-    return xs, ys, n
+    return xs, ys, float(n)    # a float for the axes: n may pass 2^64
 
 
 def tail_label(label, d):
@@ -190,7 +196,7 @@ def percentile_figure(title, curves):
                    default=None)
         ymax = max(ymax, d.max_ns or 0)
     ax.set_xscale("log")
-    ticks = [10 ** k for k in range(0, int(math.log10(xmax)) + 2)]
+    ticks = [10.0 ** k for k in range(0, int(math.log10(xmax)) + 2)]
     ax.xaxis.set_major_locator(FixedLocator([2] + ticks[1:]))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(_pct_tick))

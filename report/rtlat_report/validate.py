@@ -34,13 +34,55 @@ def _negative(key, v, where):
     return None
 
 
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        math.isfinite(v)
+
+
+def _count(v, where):
+    """Why v cannot be a histogram's count (a whole number, not
+    negative), or None."""
+    if _is_number(v) and v < 0:
+        return f"{where} has a negative count ({v})"
+    if _is_number(v) and v != int(v):
+        return f"{where} has a count that is not a whole number ({v})"
+    return None
+
+
 def _histogram_rows(rows, where):
-    """[[start_ns, count], ...]: counts not negative."""
+    """[[start_ns, count], ...]: counts whole and not negative."""
     for i, r in enumerate(rows):
-        if isinstance(r, list) and len(r) == 2 and \
-                isinstance(r[1], (int, float)) and not isinstance(r[1], bool) \
-                and r[1] < 0:
-            return f"{where}[{i}] has a negative count ({r[1]})"
+        if isinstance(r, list) and len(r) == 2:
+            why = _count(r[1], f"{where}[{i}]")
+            if why:
+                return why
+    return None
+
+
+def _histogram(o, where, key):
+    """A histogram object's counts (rtlat's {counts: [[start_ns, count]
+    ...], underflow, overflow}; rt-tests' thread "histogram" {"<us>":
+    count...}) are whole, not negative, and add up to fewer than 2^63,
+    what rtlat's 64-bit counters hold: beyond, the figures' arithmetic
+    is not exact (a percentile's rank, the log axes)."""
+    if isinstance(o.get("counts"), list):
+        counts = [r[1] for r in o["counts"] if isinstance(r, list)
+                  and len(r) == 2] + \
+            [o[k] for k in ("underflow", "overflow") if k in o]
+    elif key == "histogram":
+        counts = []
+        for k, v in o.items():
+            if k.lstrip("-").isdigit():
+                why = _count(v, f"{where}.{k}")
+                if why:
+                    return why
+                counts.append(v)
+    else:
+        return None
+    total = sum(int(c) for c in counts if _is_number(c) and c > 0)
+    if total >= LIMIT:
+        return f"{where}: its counts add up to {total:.6g}, beyond " \
+            "64-bit counters"
     return None
 
 
@@ -64,6 +106,9 @@ def problem(data):
             if why:
                 return why
         elif isinstance(o, dict):
+            why = _histogram(o, where or "the file", key)
+            if why:
+                return why
             for k, v in o.items():
                 todo.append((v, f"{where}.{_key(k)}" if where else _key(k), k))
         elif isinstance(o, list):
