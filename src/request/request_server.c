@@ -421,11 +421,11 @@ int req_server_run(struct req_server *s)
 	int n, err = 0;
 
 	memset(slots, 0, sizeof(slots));
-	s->conns = slots;
 	/* An eventfd, not a pipe: one descriptor fewer at the limit. */
 	s->wake = eventfd(0, EFD_CLOEXEC);
 	if (s->wake < 0)
 		return -errno;
+	s->conns = slots;
 	s->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	while (!*s->stop && !err) {
 		p.fd = s->listen_fd;

@@ -230,7 +230,7 @@ static int tl_take(struct timerlat *tl, char *err, size_t len)
 		return -1;
 	}
 	tl_read("current_tracer", tl->tracer, sizeof(tl->tracer));
-	if (tl->tracer[0] && strcmp(tl->tracer, "nop")) {
+	if (tl->tracer[0] && strcmp(tl->tracer, "nop") != 0) {
 		snprintf(err, len, "timerlat: the %s tracer is in use (%s/current_tracer), not rtlat's to take; %s",
 			 tl->tracer, tracefs_dir(), how);
 		tracefs_unlock_tracer();
