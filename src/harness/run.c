@@ -25,6 +25,11 @@ const char *run_base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+bool run_compat(const struct test_run *t)
+{
+	return t->ops->compat && !strcmp(t->prog, t->ops->compat);
+}
+
 int run_parse(const char *prog, const char *title, struct opt *tbl,
 	      bool *given, int argc, char **argv)
 {
@@ -65,8 +70,7 @@ int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
  */
 static void doctor_line(const struct test_run *t)
 {
-	if (!isatty(STDERR_FILENO) || !t->ops->suite_args ||
-	    (t->ops->compat && !strcmp(t->prog, t->ops->compat)) ||
+	if (!isatty(STDERR_FILENO) || !t->ops->suite_args || run_compat(t) ||
 	    getenv("RTLAT_SUMMARY_FD"))
 		return;
 	preflight_print_short(stderr, t->prog);
@@ -243,6 +247,8 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		goto out_opts;
 	}
 	fleet_begin(&t.common->fleet, ops->name, self);
+	if (ops->compat_opts && run_compat(&t))
+		ops->compat_opts(t.opts);
 	if (run_parse(t.prog, ops->title, t.opts, t.given, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */

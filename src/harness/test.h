@@ -106,6 +106,10 @@ struct test_ops {
 	 * with run_status_take() (as cyclictest's), instead of killing. */
 	bool status_signals;
 	const void *data;		/* the test's own (pair: its transport) */
+	/* Started under the compat name: adjust the run's copy of the
+	 * option table (a default, a range the original clamps) before
+	 * parsing. NULL: the same table under both names. */
+	void (*compat_opts)(struct opt *tbl);
 	/*
 	 * rtlat suite: write the test's short arguments for d seconds at
 	 * SCHED_FIFO prio into buf; return about how long it runs (s).
@@ -197,6 +201,8 @@ int run_parse(const char *prog, const char *title, struct opt *tbl,
 	      bool *given, int argc, char **argv);
 /* "rtlat pmq": the base name of a path. */
 const char *run_base_name(const char *path);
+/* Started under the test's compatible name (argv[0] "trltp"). */
+bool run_compat(const struct test_run *t);
 
 /* The registry (src/tests.c), NULL-terminated. */
 extern const struct test_ops *const tests[];

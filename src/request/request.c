@@ -8,6 +8,7 @@
  * the run stops.
  */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,7 +33,7 @@ const char *const req_series[] = { "response", "total_jitter", NULL };
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 
 static const struct opt req_opts[] = {
-	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 1000, OPT_AT(struct req_config, rate_hz),
+	{ 'C', "rate", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, REQ_MAX_RATE, 1000, OPT_AT(struct req_config, rate_hz),
 	  "client's POSIX timer rate in Hz (with --clients: of clients 1..N-1, default 10)", NULL, "rate_hz" },
 	{ 'p', "port", OPT_INT, OPT_ARG_REQUIRED, "PORT", 1, 65535, 20000, OPT_AT(struct req_config, port),
 	  "TCP port of the server (the default with -s/-c; local: a free one)", NULL, "port" },
@@ -52,7 +53,7 @@ static const struct opt req_opts[] = {
 		      "the summary table only: no layout, per-round blocks or progress (-l still logs each round)"),
 	{ 0, "clients", OPT_INT, OPT_ARG_REQUIRED, "N", 1, REQ_MAX_CLIENTS, 1, OPT_AT(struct req_config, clients),
 	  "multi-client (ORB) test: client 0 at --rate0 and the highest priority, clients 1..N-1 at --rate and successively lower priorities", NULL, NULL },
-	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, 10000, 20, OPT_AT(struct req_config, rate0_hz),
+	{ 0, "rate0", OPT_INT, OPT_ARG_REQUIRED, "HZ", 1, REQ_MAX_RATE, 20, OPT_AT(struct req_config, rate0_hz),
 	  "with --clients: client 0's timer rate in Hz", NULL, NULL },
 	{ 0, "clients-sweep", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct req_config, sweep),
 	  "with --clients N: rounds with 1, 2, 4, ... N clients and no loads, instead of -i", NULL, NULL },
@@ -81,6 +82,51 @@ static const struct opt req_opts[] = {
 	OPT_ROW_HELP,
 	OPT_END
 };
+
+static bool given(const struct req_run *run, int short_name, const char *long_name)
+{
+	return opts_given(run->opts, run->given, short_name, long_name);
+}
+
+/*
+ * Started as trltp, the design's program: one round unless -i says
+ * otherwise (its TestLoop = 1), and -C out of 1..10000 clamped (its
+ * main(), with a line on stderr here) rather than refused: any int,
+ * as its atoi().
+ */
+static void req_compat_opts(struct opt *tbl)
+{
+	struct opt *o = opts_find(tbl, 'C', NULL);
+
+	o->min = INT_MIN;
+	o->max = INT_MAX;
+	o->help = "client's POSIX timer rate in Hz, clamped to 1..10000 as the design";
+	opts_find(tbl, 'i', NULL)->dflt = 1;
+}
+
+static void clamp_rate(struct req_run *run)
+{
+	long long v = run->cfg->rate_hz;
+	long long c = v < 1 ? 1 : v > REQ_MAX_RATE ? REQ_MAX_RATE : v;
+
+	if (c == v)
+		return;
+	fprintf(stderr, "%s: option -C/--rate: %lld is out of range; clamped to %lld, as the design (accepted: 1 to %d)\n",
+		run->prog, v, c, REQ_MAX_RATE);
+	run->cfg->rate_hz = c;
+}
+
+/* What the design's option parsing prints, before the run. */
+static void design_echo(const struct req_run *run)
+{
+	if (given(run, 'p', NULL))
+		printf("PORT %lld\n", run->cfg->port);
+	if (given(run, 'C', NULL))
+		printf("CYCLE %lld Hz\n", run->cfg->rate_hz);
+	if (run->cfg->host)
+		printf("address %s\n", run->cfg->host);
+	fflush(stdout);
+}
 
 static void list_text(char *buf, size_t len, const struct req_layout *l)
 {
@@ -126,10 +172,6 @@ static int make_layout(struct req_run *run)
 	return 0;
 }
 
-static bool given(const struct req_run *run, int short_name, const char *long_name)
-{
-	return opts_given(run->opts, run->given, short_name, long_name);
-}
 
 /* A round of the sweep: 1, 2, 4, ... clients, then N. */
 static int sweep_clients(int k, int n)
@@ -269,20 +311,43 @@ static void set_client(struct req_run *run, struct req_cstat *c, int i,
 		set_hist(&tg, &c->s[s], s, mem + (size_t)s * REQ_HIST_BUCKETS);
 }
 
+/* trltp -l: client i's design histograms, for as many clients as a
+ * round has at most. */
+static int alloc_design(struct req_run *run, int nclients)
+{
+	size_t heads = sizeof(struct histogram) * RS_N * (size_t)nclients;
+	uint64_t *mem;
+	int i;
+
+	if (!run->compat || !run->cfg->log)
+		return 0;
+	run->design_bytes = heads + hist_bytes(REQ_DESIGN_BINS) * RS_N * (size_t)nclients;
+	run->design_hist = shared_alloc(run->design_bytes);
+	if (!run->design_hist)
+		return -ENOMEM;
+	mem = (uint64_t *)((char *)run->design_hist + heads);
+	for (i = 0; i < RS_N * nclients; i++)
+		hist_init_mem(&run->design_hist[i], -REQ_DESIGN_ROUND_NS, REQ_LOG_BIN_NS,
+			      REQ_DESIGN_BINS, mem + (size_t)i * REQ_DESIGN_BINS);
+	return 0;
+}
+
 static int alloc_shared(struct req_run *run)
 {
-	int k, i, nr = (int)run->cfg->rounds, total = 0;
+	int k, i, nr = (int)run->cfg->rounds, total = 0, most = 0;
 	struct req_cstat *cs;
 	struct req_round tmp;
 
-	for (k = 0; k < nr; k++)
+	for (k = 0; k < nr; k++) {
 		total += plan_round(run, &tmp, k);
+		most = tmp.nclients > most ? tmp.nclients : most;
+	}
 	run->sh_bytes = sizeof(struct req_shared) + nr * sizeof(struct req_round) +
 			(size_t)total * sizeof(struct req_cstat);
 	run->sh = shared_alloc(run->sh_bytes);
 	run->hist_bytes = hist_bytes(REQ_HIST_BUCKETS) * RS_N * (size_t)total;
 	run->hist_mem = shared_alloc(run->hist_bytes);
-	if (!run->sh || !run->hist_mem)
+	if (!run->sh || !run->hist_mem || alloc_design(run, most))
 		return -ENOMEM;
 	run->sh->round = -1;
 	run_stop_flag(&run->sh->stop);
@@ -308,6 +373,9 @@ static int req_check(struct test_run *t)
 	run->opts = t->opts;
 	run->given = t->given;
 	run->listen_fd = run->conn_fd = -1;
+	run->compat = run_compat(t);
+	if (run->compat)
+		clamp_rate(run);
 	if (check_modes(run) || make_layout(run))
 		return -1;
 	if (run->mode == REQ_SERVER_ONLY && run->cfg->common.explain) {
@@ -361,6 +429,8 @@ static int req_run_measure(struct test_run *t)
 {
 	struct req_run *run = t->state;
 
+	if (run->compat)
+		design_echo(run);
 	if (run->mode == REQ_SERVER_ONLY)
 		return req_serve(run);
 	if (explain_clients(t))
@@ -411,6 +481,7 @@ const struct test_ops test_request = {
 	.cfg_size = sizeof(struct req_config),
 	.run_size = sizeof(struct req_run),
 	.stop = STOP_BY_HANDLER,
+	.compat_opts = req_compat_opts,
 	.suite_args = req_suite_args,
 	.check = req_check,
 	.setup = req_setup,

@@ -30,6 +30,16 @@
 #define REQ_HIST_BUCKET_NS	1000
 #define REQ_HIST_BUCKETS	10000
 #define REQ_LOG_BIN_NS		10000
+/*
+ * Started as trltp, the log's histograms are the design's: 10 us bins
+ * from 0 to 2 s (its MAX_HISTORY), a value rounded to the microsecond
+ * first ((int)(us + 0.5) / 10). One set per client and series, reused
+ * round after round (1.6 MB per series), only with -l.
+ */
+#define REQ_DESIGN_BINS		200000
+#define REQ_DESIGN_ROUND_NS	500
+/* -C: the design clamps to this range, rtlat request refuses outside. */
+#define REQ_MAX_RATE		10000
 
 /* Signals: the client's timer, and the start of a load process. */
 #define REQ_SIG_TIMER		(SIGRTMIN + 1)
@@ -110,6 +120,11 @@ struct req_run {
 	uint64_t *hist_mem;
 	size_t hist_bytes;
 	bool orb;			/* --clients or --clients-sweep */
+	bool compat;			/* started as trltp: the design's program */
+	/* trltp -l: the design's histograms of the round under way, per
+	 * client and series (shared memory; NULL: none). */
+	struct histogram *design_hist;
+	size_t design_bytes;
 	struct explain *explain;	/* --explain, or NULL */
 	bool max_clients_given;		/* --max-clients */
 	int listen_fd;			/* local and server-only modes */
@@ -169,6 +184,12 @@ static inline struct req_cstat *req_cs(const struct req_run *run, int k,
 {
 	return &run->sh->rounds[k].c[i];
 }
+/* Client i's design histograms (RS_N of them), or NULL. */
+static inline struct histogram *req_design_hist(const struct req_run *run,
+						int i)
+{
+	return run->design_hist ? run->design_hist + (size_t)i * RS_N : NULL;
+}
 /* request_load.c: never returns. */
 void req_load_child(struct req_run *run, int index);
 
@@ -211,8 +232,10 @@ void req_print_table(FILE *f, const struct req_run *run);
 void req_log_table(FILE *f, const struct req_run *run);
 void req_write_json(struct req_run *run, struct results *res);
 bool req_series_shown(const struct req_run *run, enum req_series s);
+/* The series' name on stdout, or in the log (log: they differ only
+ * under trltp, as in the design). */
 const char *req_series_name(const struct req_run *run, enum req_series s,
-			    char *buf, size_t len);
+			    bool log, char *buf, size_t len);
 /* Rounds with output: begun, and (for the last) measured or partial. */
 int req_rounds_reported(const struct req_run *run);
 bool req_round_partial(const struct req_run *run, int k);

@@ -3,7 +3,8 @@
  * request_client.c - the measured process. A POSIX interval timer at -C Hz
  * sends REQ_SIG_TIMER, waited for with sigwaitinfo. Per tick: t0, send the
  * 8-byte request, block for the 16-byte reply, t3; then the series go into
- * the current round's statistics in shared memory. Nothing else happens on
+ * the current round's statistics in shared memory (and, as trltp with -l,
+ * the design's histograms of the round). Nothing else happens on
  * that path: no allocation, no I/O but the socket under test.
  */
 #include <errno.h>
@@ -111,6 +112,7 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 {
 	struct req_shared *sh = c->run->sh;
 	struct req_round *r = &sh->rounds[k];
+	struct histogram *dh = req_design_hist(c->run, c->index);
 	struct req_cstat *cs;
 	int64_t v[RS_N];
 	int i;
@@ -122,8 +124,11 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 		goto out;
 	cs = &r->c[c->index];
 	req_series_compute(st, &c->tg, v);
-	for (i = 0; i < RS_N; i++)
+	for (i = 0; i < RS_N; i++) {
 		stats_add(&cs->s[i], v[i]);
+		if (dh)
+			hist_add(&dh[i], v[i]);
+	}
 	cs->overruns += (uint64_t)overrun;
 	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg->samples)
 		__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);

@@ -2,7 +2,9 @@
 /*
  * request_output.c - what the request test prints and writes: the layout,
  * per round a banner and one line per series (stdout) or CSV lines with
- * 10 us histograms (the -l log), the summary table, and the JSON.
+ * 10 us histograms (the -l log), the summary table, and the JSON. As
+ * trltp, the design's: its banner, tags, line formats and log, no layout
+ * or table (what else there is to say goes to stderr).
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,15 +29,32 @@ bool req_series_shown(const struct req_run *run, enum req_series s)
 }
 
 const char *req_series_name(const struct req_run *run, enum req_series s,
-			    char *buf, size_t len)
+			    bool log, char *buf, size_t len)
 {
 	const struct req_series_info *i = &req_series_info[s];
+	const char *name = i->name;
 
+	if (run->tg.two_hosts && i->estimate)
+		name = i->estimate;
+	else if (run->compat && i->design && !log)
+		name = i->design;
 	if (s == RS_SLEEP)
-		snprintf(buf, len, "nanosleep(%lldus) Time", run->cfg->sleep_us);
+		snprintf(buf, len, run->compat ? "nanosleep(%lld Micro Sec)" :
+			 "nanosleep(%lldus) Time", run->cfg->sleep_us);
 	else
-		snprintf(buf, len, "%s", run->tg.two_hosts && i->estimate ?
-			 i->estimate : i->name);
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+/* The design's calc() tags are 26 wide; its Total Jitter log line alone
+ * is not padded. */
+static const char *design_tag(const struct req_run *run, enum req_series s,
+			      bool log, char *buf, size_t len)
+{
+	char name[48];
+
+	req_series_name(run, s, log, name, sizeof(name));
+	snprintf(buf, len, log && s == RS_JITTER ? "%s" : "%-26s", name);
 	return buf;
 }
 
@@ -89,24 +108,32 @@ static long long read_ll(const char *path)
 
 /* Loads are RT tasks that never sleep: with RT throttling on, the CPU
  * they share with the client is throttled, client included. Say so, as
- * it explains stalls of tens of ms in loaded rounds. */
-static void throttling_note(FILE *f, const struct req_run *run)
+ * it explains stalls of tens of ms in loaded rounds. lead: "  " in the
+ * layout, "trltp: " on stderr. */
+static void throttling_note(FILE *f, const struct req_run *run,
+			    const char *lead)
 {
 	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us");
 	long long period = read_ll("/proc/sys/kernel/sched_rt_period_us");
 
 	if (run->cfg->rounds < 2 || rt < 0 || period <= 0)
 		return;
-	fprintf(f, "  note: RT throttling is on (sched_rt_runtime_us %lld of %lld): a CPU busy with loads may stall its RT tasks for up to %lld us per period\n",
-		rt, period, period - rt);
+	fprintf(f, "%snote: RT throttling is on (sched_rt_runtime_us %lld of %lld): a CPU busy with loads may stall its RT tasks for up to %lld us per period\n",
+		lead, rt, period, period - rt);
 }
 
 void req_print_layout(FILE *f, const struct req_run *run)
 {
 	const struct req_layout *l = &run->layout;
 	bool local = run->mode == REQ_LOCAL;
+	char lead[80];
 	int i;
 
+	if (run->compat) {
+		snprintf(lead, sizeof(lead), "%s: ", run->prog);
+		throttling_note(stderr, run, lead);
+		return;
+	}
 	fprintf(f, "Layout (%s):\n", l->rule);
 	fprintf(f, "  main    CPU%d SCHED_FIFO %d\n", l->main_cpu, l->main_prio);
 	if (run->mode != REQ_CLIENT_ONLY)
@@ -133,7 +160,18 @@ void req_print_layout(FILE *f, const struct req_run *run)
 	fprintf(f, " SCHED_RR %d  up to %d process%s\n", l->load_prio,
 		run->sh->rounds[run->cfg->rounds - 1].nloads,
 		run->sh->rounds[run->cfg->rounds - 1].nloads == 1 ? "" : "es");
-	throttling_note(f, run);
+	throttling_note(f, run, "  ");
+}
+
+/* The design's banner, on stdout and in the log: round (loads) and rate. */
+static void design_banner(FILE *f, const struct req_run *run, int k, int i)
+{
+	fprintf(f, "********************************************* \n");
+	fprintf(f, "****  Low priority Client Number %4d:   **** \n",
+		run->sh->rounds[k].nloads);
+	fprintf(f, "****  Posix Timer Cycle %4lld Hz          **** \n",
+		req_client_rate(run, i));
+	fprintf(f, "********************************************* \n");
 }
 
 static void banner(FILE *f, const struct req_run *run, int k, int i)
@@ -141,6 +179,11 @@ static void banner(FILE *f, const struct req_run *run, int k, int i)
 	const struct req_round *r = &run->sh->rounds[k];
 	uint64_t n = r->c[i].s[RS_RESPONSE].n;
 
+	if (run->compat) {
+		design_banner(f, run, k, i);
+		if (!run->orb)
+			return;
+	}
 	if (run->orb)
 		fprintf(f, "=== Clients: %d, client %d (SCHED_FIFO %d), load processes: %d, POSIX timer %lld Hz (round %d of %lld, %llu samples",
 			r->nclients, i, req_client_prio(run, i), r->nloads,
@@ -155,20 +198,54 @@ static void banner(FILE *f, const struct req_run *run, int k, int i)
 	fprintf(f, ") ===\n");
 }
 
+/* As trltp, what rtlat adds to the design's block goes to stderr. */
+static void design_notes(const struct req_run *run, int k, int i)
+{
+	uint64_t n = req_cs(run, k, i)->s[RS_RESPONSE].n;
+	char who[32] = "";
+
+	if (run->orb)
+		snprintf(who, sizeof(who), ", client %d", i);
+	if (req_round_partial(run, k) && i == 0)
+		fprintf(stderr, "%s: round %d%s: partial, stopped after %llu of %lld samples\n",
+			run->prog, k, who, (unsigned long long)n, run->cfg->samples);
+	if (req_cs(run, k, i)->overruns)
+		fprintf(stderr, "%s: round %d%s: %llu timer overruns\n", run->prog,
+			k, who, (unsigned long long)req_cs(run, k, i)->overruns);
+}
+
+/* Client i's series s of round k: its line on stdout or in the log,
+ * rtlat's or (as trltp) the design's. */
+static void series_line(FILE *f, const struct req_run *run, int k, int i,
+			enum req_series s, bool log)
+{
+	static const char *const fmt[2][2] = {
+		{ "%-25s  min %.1f(MicroSec) avr %.1f(MicroSec) max %.1f(MicroSec) S %.1f\n",
+		  "%s,Min,%.1f,(MicroSeconds),Avr,%.1f,(MicroSeconds),Max,%.1f,(MicroSeconds),Standard deviation,%.1f\n" },
+		{ "%s\tmin %8.1f(MicroSec) avr %8.1f(MicroSec) max %8.1f(MicroSec) S %8.1f\n",
+		  "%s\t,Min,%8.1f,(MicroSeconds),Avr,%8.1f,(MicroSeconds),Max,%8.1f,(MicroSeconds),Standard deviation,%8.1f\n" },
+	};
+	struct fig g = figures(run, k, i, s);
+	char name[48];
+
+	if (run->compat)
+		design_tag(run, s, log, name, sizeof(name));
+	else
+		req_series_name(run, s, log, name, sizeof(name));
+	fprintf(f, fmt[run->compat][log], name, g.min, g.avg, g.max, g.sd);
+}
+
 static void print_client(FILE *f, const struct req_run *run, int k, int i)
 {
-	char name[48];
-	struct fig g;
 	int s;
 
 	banner(f, run, k, i);
-	for (s = 0; s < RS_N; s++) {
-		if (!req_series_shown(run, s))
-			continue;
-		g = figures(run, k, i, s);
-		fprintf(f, "%-25s  min %.1f(MicroSec) avr %.1f(MicroSec) max %.1f(MicroSec) S %.1f\n",
-			req_series_name(run, s, name, sizeof(name)),
-			g.min, g.avg, g.max, g.sd);
+	for (s = 0; s < RS_N; s++)
+		if (req_series_shown(run, s))
+			series_line(f, run, k, i, s, false);
+	if (run->compat) {
+		design_notes(run, k, i);
+		return;
 	}
 	if (req_cs(run, k, i)->overruns)
 		fprintf(f, "Timer overruns: %llu\n",
@@ -184,20 +261,25 @@ void req_print_round(FILE *f, const struct req_run *run, int k)
 	fflush(f);
 }
 
-/* Non-empty 10 us bins of a 1 us histogram, as "start_us,count". */
-static void log_hist(FILE *f, const struct histogram *h)
+/*
+ * Non-empty 10 us bins of a histogram of 1 us (or 10 us) buckets, as
+ * "start_us,count". shift: how far the buckets start before their bin
+ * (the design's, REQ_DESIGN_ROUND_NS: a value is rounded to the us).
+ */
+static void log_hist(FILE *f, const struct histogram *h, int64_t shift)
 {
 	int64_t bin = -1, b;
 	uint64_t sum = 0;
 	uint32_t i;
 
 	if (h->underflow)
-		fprintf(f, "Below(%lld),%llu\n", (long long)(h->origin / NSEC_PER_USEC),
+		fprintf(f, "Below(%lld),%llu\n",
+			(long long)((h->origin + shift) / NSEC_PER_USEC),
 			(unsigned long long)h->underflow);
 	for (i = 0; i < h->nbuckets; i++) {
 		if (!h->count[i])
 			continue;
-		b = hist_bucket_start(h, i) / REQ_LOG_BIN_NS;
+		b = (hist_bucket_start(h, i) + shift) / REQ_LOG_BIN_NS;
 		if (b != bin && sum)
 			fprintf(f, "%lld,%llu\n", (long long)(bin * REQ_LOG_BIN_NS / NSEC_PER_USEC),
 				(unsigned long long)sum);
@@ -211,34 +293,43 @@ static void log_hist(FILE *f, const struct histogram *h)
 			(unsigned long long)sum);
 	if (h->overflow)
 		fprintf(f, "Above(%lld),%llu\n",
-			(long long)(hist_bucket_start(h, h->nbuckets) / NSEC_PER_USEC),
+			(long long)((hist_bucket_start(h, h->nbuckets) + shift) / NSEC_PER_USEC),
 			(unsigned long long)h->overflow);
 }
 
+/*
+ * Client i's round k in the log. As trltp the design's: its banner, then
+ * per series its calc() lines: the figures, "Time(MicroSeconds),Number
+ * of Times", the non-empty 10 us bins to 2 s, two blank lines (with
+ * --clients, rtlat's head line after the banner says which client).
+ */
 static void log_client(FILE *f, const struct req_run *run, int k, int i)
 {
 	const struct req_round *r = &run->sh->rounds[k];
-	char name[48];
-	struct fig g;
+	const struct histogram *dh = req_design_hist(run, i);
 	int s;
 
-	fprintf(f, "Load processes,%d,Rate,%lld,(Hz),Samples,%llu", r->nloads,
-		req_client_rate(run, i),
-		(unsigned long long)r->c[i].s[RS_RESPONSE].n);
-	if (run->orb)
-		fprintf(f, ",Clients,%d,Client,%d,Priority,%d", r->nclients, i,
-			req_client_prio(run, i));
-	fprintf(f, "%s\n", req_round_partial(run, k) ? ",partial" : "");
+	if (run->compat)
+		design_banner(f, run, k, i);
+	if (!run->compat || run->orb) {
+		fprintf(f, "Load processes,%d,Rate,%lld,(Hz),Samples,%llu", r->nloads,
+			req_client_rate(run, i),
+			(unsigned long long)r->c[i].s[RS_RESPONSE].n);
+		if (run->orb)
+			fprintf(f, ",Clients,%d,Client,%d,Priority,%d", r->nclients, i,
+				req_client_prio(run, i));
+		fprintf(f, "%s\n", req_round_partial(run, k) ? ",partial" : "");
+	}
 	for (s = 0; s < RS_N; s++) {
 		if (!req_series_shown(run, s))
 			continue;
-		g = figures(run, k, i, s);
-		fprintf(f, "%s,Min,%.1f,(MicroSeconds),Avr,%.1f,(MicroSeconds),Max,%.1f,(MicroSeconds),Standard deviation,%.1f\n",
-			req_series_name(run, s, name, sizeof(name)),
-			g.min, g.avg, g.max, g.sd);
+		series_line(f, run, k, i, s, true);
 		fprintf(f, "Time(MicroSeconds),Number of Times\n");
-		log_hist(f, &r->c[i].s[s].hist);
-		fprintf(f, "\n");
+		if (dh)
+			log_hist(f, &dh[s], REQ_DESIGN_ROUND_NS);
+		else
+			log_hist(f, &r->c[i].s[s].hist, 0);
+		fprintf(f, run->compat ? "\n\n" : "\n");
 	}
 }
 

@@ -6,10 +6,12 @@
 const struct req_series_info req_series_info[RS_N] = {
 	[RS_INTERVAL] = { "interval", "POSIX Timer Interval Time", NULL },
 	[RS_SEND] = { "send", "Send Time", "Send Time (estimate)" },
+	/* Named with the sleep asked (request_output.c). */
 	[RS_SLEEP] = { "sleep", "nanosleep Time", NULL },
 	[RS_RECEIVE] = { "receive", "Receive Time", "Receive Time (estimate)" },
 	[RS_RESPONSE] = { "response", "Response Time", NULL },
-	[RS_JITTER] = { "total_jitter", "Total Jitter", NULL },
+	/* The design's log line says "Total Jitter", its stdout this. */
+	[RS_JITTER] = { "total_jitter", "Total Jitter", NULL, "Total Jitter Time" },
 	[RS_ROUNDTRIP] = { "round_trip", "Network Round Trip", NULL },
 };
 

@@ -38,6 +38,7 @@ struct req_series_info {
 	const char *key;	/* JSON key */
 	const char *name;	/* stdout and log name */
 	const char *estimate;	/* name in two-host mode, NULL: same */
+	const char *design;	/* name as trltp (the design's), NULL: same */
 };
 
 extern const struct req_series_info req_series_info[RS_N];

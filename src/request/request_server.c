@@ -3,8 +3,9 @@
  * request_server.c - the request test's server: one thread per
  * connection, up to max_clients at once, each running at the SCHED_FIFO
  * priority its client's frames ask for (capped at max_prio), or at the
- * server's own with --server-priority fixed. Per request: poll, take t1,
- * read the 8-byte frame, nanosleep, take t2, reply with (t1, t2). It is a
+ * server's own with --server-priority fixed. Per request: poll, read the
+ * whole 8-byte frame, take t1 (the request has been received, as the
+ * design), nanosleep, take t2, reply with (t1, t2). It is a
  * network service, so it trusts nothing: a malformed, truncated,
  * oversized or wrong-version frame, a priority out of range, a client
  * that goes silent or one past the limit get one log line on stderr and a
@@ -87,7 +88,7 @@ static void drop(struct req_server *s, struct conn *c, bool error)
 	c->fd = -1;
 }
 
-/* Read one frame; t1 was taken when poll said it is there.
+/* Read one frame (poll said something is there).
  * Returns 0, 1 if nothing was there after all, -1 to drop the client on
  * an error, -2 when it hung up. */
 static int read_request(struct req_server *s, struct conn *c,
@@ -175,11 +176,16 @@ static int take_prio(struct req_server *s, struct conn *c, int asked)
 	return 0;
 }
 
-static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
+/*
+ * One request. t1 is taken once the whole frame has been read (and the
+ * thread runs at the priority it asks): the read is part of Send Time,
+ * not of the server's sleep, as the design's "receive, then t1".
+ */
+static void serve_one(struct req_server *s, struct conn *c)
 {
 	uint8_t in[READ_CHUNK], out[REQ_REPLY_LEN];
 	uint32_t seq;
-	int64_t t2;
+	int64_t t1, t2;
 	int err;
 
 	err = read_request(s, c, in, &seq);
@@ -190,6 +196,7 @@ static void serve_one(struct req_server *s, struct conn *c, int64_t t1)
 			drop(s, c, err == -1);
 		return;
 	}
+	t1 = clock_now_ns();
 	sleep_ns(s->sleep_ns);
 	t2 = clock_now_ns();
 	req_encode_reply(out, seq, t1, t2);
@@ -230,18 +237,16 @@ static void *conn_thread(void *arg)
 		{ .fd = c->fd, .events = POLLIN },
 		{ .fd = s->wake, .events = POLLIN },
 	};
-	int64_t t1;
 	int n;
 
 	prctl(PR_SET_NAME, "rtlat-conn");
 	while (c->fd >= 0) {
 		p[0].revents = p[1].revents = 0;
 		n = poll(p, 2, poll_timeout_ms(s, c));
-		t1 = clock_now_ns();
 		if (p[1].revents || (n < 0 && errno != EINTR))
 			break;
 		if (n > 0 && p[0].revents)
-			serve_one(s, c, t1);
+			serve_one(s, c);
 		if (c->fd >= 0 && clock_now_ns() - c->last_ns >= s->idle_ns) {
 			slog(s, c, "silent for %lld s; connection closed",
 			     (long long)(s->idle_ns / NSEC_PER_SEC));
