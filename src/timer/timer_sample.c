@@ -143,7 +143,11 @@ static bool record(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t mis
 	}
 	if (!face_sample(c, exp, lat))
 		return false;
-	return !c->run->face.loops || c->cycles < c->run->face.loops;
+	if (!c->run->face.loops || c->cycles < c->run->face.loops)
+		return true;
+	/* -l: as cyclictest, the first thread at -l ends them all. */
+	__atomic_store_n(&c->run->stop, 1, __ATOMIC_RELAXED);
+	return false;
 }
 
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
