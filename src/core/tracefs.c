@@ -17,6 +17,7 @@ static const char *const tracefs_dirs[] = {
 static const char *dir;
 static int on_fd = -1;
 static int marker_fd = -1;
+static int snapshot_fd = -1;	/* tracefs_open_snapshot() */
 static int tracer_fd = -1;	/* the top-level tracer's lock */
 /* What tracefs_probe() mounted and has not said yet (see tracefs.h). */
 static const char *probed_at;
@@ -187,6 +188,41 @@ int tracefs_open(const char *prog, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * The snapshot buffer (CONFIG_TRACER_SNAPSHOT), allocated now so that
+ * taking one later allocates nothing: "1" allocates and swaps, "2" then
+ * clears it and keeps it. Returns 0, or -1 where the kernel has none.
+ */
+int tracefs_open_snapshot(void)
+{
+	char path[128];
+	int fd;
+
+	if (snapshot_fd >= 0)
+		return 0;
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/snapshot", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, "1", 1) != 1 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    write(fd, "2", 1) != 1) {
+		close(fd);
+		return -1;
+	}
+	snapshot_fd = fd;
+	return 0;
+}
+
+bool tracefs_snapshot(const char *msg)
+{
+	if (snapshot_fd < 0)
+		return false;
+	tracefs_mark(msg);
+	return write(snapshot_fd, "1", 1) == 1;
+}
+
 bool tracefs_is_open(void)
 {
 	return on_fd >= 0;
@@ -275,5 +311,7 @@ void tracefs_close(void)
 		close(on_fd);
 	if (marker_fd >= 0)
 		close(marker_fd);
-	on_fd = marker_fd = -1;
+	if (snapshot_fd >= 0)
+		close(snapshot_fd);
+	on_fd = marker_fd = snapshot_fd = -1;
 }

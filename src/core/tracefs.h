@@ -19,6 +19,11 @@ void tracefs_probe_end(const char *prog, bool keep);
  * with one line in err. Call before the run. */
 int tracefs_open(const char *prog, char *err, size_t len);
 bool tracefs_is_open(void);
+/* After tracefs_open: the snapshot buffer, allocated; -1 without one. */
+int tracefs_open_snapshot(void);
+/* Mark, then swap the live trace into the snapshot buffer (tracing goes
+ * on): false without one (tracefs_open_snapshot failed or not called). */
+bool tracefs_snapshot(const char *msg);
 /* Write msg to trace_marker, then 0 to tracing_on. No allocation. */
 void tracefs_break(const char *msg);
 /* Write a marker only. */

@@ -76,7 +76,8 @@ struct json *results_open(struct results *r, int return_code)
 	/* rt-tests' keys, including its trailing colons, for its parsers. */
 	json_int(&r->jw, "file_version", 1);
 	put_cmdline(&r->jw, "cmdline:", r->argc, r->argv);
-	json_str(&r->jw, "rt_test_version:", RTLAT_VERSION);
+	json_str(&r->jw, "rt_test_version:",
+		 r->format_version ? r->format_version : RTLAT_VERSION);
 	put_time(&r->jw, "start_time", r->start);
 	put_time(&r->jw, "end_time", time(NULL));
 	/* A run that ends well but over a threshold exits 3 (fleet_end). */

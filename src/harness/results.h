@@ -20,6 +20,9 @@ struct results {
 	const char *prog;	/* for messages: "rtlat cyclictest"... */
 	const char *path;	/* NULL: no JSON asked */
 	const char *test;	/* "pmq", "timer"... */
+	/* "rt_test_version:": the rt-tests version whose format a face
+	 * follows ("2.40"); NULL: rtlat's own (rtlat.version has it always) */
+	const char *format_version;
 	int argc;
 	char **argv;
 	time_t start;

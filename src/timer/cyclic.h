@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include "timer/timer.h"
 
+/* The rt-tests release whose cyclictest this face follows: its JSON's
+ * "rt_test_version:" (rtlat's own version is in "rtlat": {"version"}). */
+#define CYC_RT_TESTS_VERSION	"2.40"
 #define CYC_MAX_HIST_US	1000000	/* -h: 1 us rows, 8 MB a thread at most */
 
 enum { CYC_POLICY_FIFO, CYC_POLICY_RR, CYC_POLICY_OTHER, CYC_POLICY_NORMAL };

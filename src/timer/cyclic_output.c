@@ -7,6 +7,7 @@
  * (num_threads, resolution_in_ns, thread.N) with rtlat's ns figures as
  * extra keys. Values come from the timer's samplers, in ns.
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -217,11 +218,37 @@ static int histogram(const struct timer_run *run)
 	return outfile_close(&of, run->prog);
 }
 
+/*
+ * The thread's "node": cyclictest 2.40 asks libnuma for its CPU's node,
+ * and writes -1 under -S (which leaves NUMA out). Here from sysfs: the
+ * cpuN/nodeM link; a kernel without NUMA has none, its one node is 0.
+ */
+static int cpu_node(const struct timer_run *run, int cpu)
+{
+	char path[64], name[32];
+	struct dirent *e;
+	int node = 0;
+	DIR *d;
+
+	if (cfg_of(run)->smp)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "node%d%31s", &node, name) == 1)
+			break;
+	closedir(d);
+	return node;
+}
+
 static void json_thread(struct json *j, const struct timer_cpu *c)
 {
 	const struct timer_run *run = c->run;
 	const struct stats *a = &c->all;
 	const struct histogram *h = &a->hist;
+	int cpu = c->cpu >= 0 ? c->cpu : c->last_cpu;
 	char key[24];
 	uint32_t k;
 
@@ -241,8 +268,8 @@ static void json_thread(struct json *j, const struct timer_cpu *c)
 	json_int(j, "max", a->n ? unit(run, (double)a->max) : 0);
 	/* cyclictest's avg has two decimals, in its unit. */
 	json_double(j, "avg", round(stats_mean(a) / (cfg_of(run)->nsecs ? 1.0 : 1000.0) * 100.0) / 100.0);
-	json_int(j, "cpu", c->cpu >= 0 ? c->cpu : c->last_cpu);
-	json_int(j, "node", 0);
+	json_int(j, "cpu", cpu);
+	json_int(j, "node", cpu_node(run, cpu));
 	/* rtlat's own, at full resolution (cyclictest's readers skip them). */
 	json_int(j, "min_ns", a->n ? a->min : 0);
 	json_double(j, "avg_ns", stats_mean(a));
@@ -253,9 +280,11 @@ static void json_thread(struct json *j, const struct timer_cpu *c)
 
 static int write_json(struct test_run *t, const struct timer_run *run, int status)
 {
-	struct json *j = results_open(&t->res, status);
+	struct json *j;
 	int i;
 
+	t->res.format_version = CYC_RT_TESTS_VERSION;
+	j = results_open(&t->res, status);
 	if (!j)
 		return run->cfg->common.json ? -1 : 0;
 	json_int(j, "num_threads", run->ncpu);

@@ -43,14 +43,14 @@ static const struct opt timer_opts[] = {
 	  "print statistics of min, avg, max latencies", NULL, NULL },
 	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, gnuplot),
 	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, NULL },
-	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 300, OPT_AT(struct timer_config, cells),
-	  "histogram size; the last cell takes the overflow", NULL, "histogram_cells" },
+	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 200, OPT_AT(struct timer_config, cells),
+	  "histogram size; the last cell takes the overflow; increase it if the last cell is full", NULL, "histogram_cells" },
 	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, OPT_AT(struct timer_config, bucket_ns),
 	  "histogram bucket size in ns", NULL, "bucket_ns" },
 	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, OPT_AT(struct timer_config, lines),
 	  "data lines per header; 0: no headers", NULL, "data_lines" },
 	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, quiet),
-	  "no RTT/RTH/RTD lines, only the summary (needs -T)", NULL, "quiet" },
+	  "no RTT/RTH/RTD lines, only the summary (only with -T: without it, a warning and the lines)", NULL, "quiet" },
 	{ 'c', NULL, OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct timer_config, cpus),
 	  "a sampling thread pinned to each CPU of LIST (3, 0-3,6 or all) [default 0]", NULL, NULL },
 	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, OPT_AT(struct timer_config, prio),
@@ -61,7 +61,7 @@ static const struct opt timer_opts[] = {
 	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, OPT_AT(struct timer_config, mode),
 	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, "mode" },
 	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, freeze),
-	  "freeze the trace at a new maximum: ftrace marker, tracing stopped", NULL, "freeze_trace" },
+	  "freeze the trace at each new maximum: ftrace marker, trace snapshot (the largest's kept)", NULL, "freeze_trace" },
 	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, break_switch),
 	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, "break_on_switch" },
 	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, OPT_AT(struct timer_config, method),
@@ -142,24 +142,29 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 	const char *prog = t->prog;
 	char err[256];
 
-	if (cfg->quiet && !cfg->duration_s) {
-		opts_error(prog, opts_find(t->opts, 'q', NULL),
-			   "needs -T SECONDS; accepted: -q together with -T 1 or more");
-		return -1;
-	}
 	if (check_mode(t, cfg) || check_cpus(t, cfg) || check_explain(t, cfg))
 		return -1;
 	if (cfg->freeze && tracefs_open(prog, err, sizeof(err))) {
 		opts_error(prog, opts_find(t->opts, 'f', NULL), "%s", err);
 		return -1;
 	}
+	if (cfg->freeze && tracefs_open_snapshot())
+		fprintf(stderr, "%s: -f: no trace snapshot here (CONFIG_TRACER_SNAPSHOT, or a latency tracer has it): tracing stops at the first new maximum\n",
+			prog);
 	return 0;
 }
 
 static int timer_check(struct test_run *t)
 {
-	const struct timer_config *cfg = t->cfg;
+	struct timer_config *cfg = t->cfg;
 	struct timer_run *run = t->state;
+
+	/* As the original: -q without -T is a warning, and the lines stay. */
+	if (cfg->quiet && !cfg->duration_s) {
+		fprintf(stderr, "%s: -q only works with -T SECONDS; printing the RTD lines until ^C\n",
+			t->prog);
+		cfg->quiet = false;
+	}
 
 	if (check_config(t, cfg))
 		return -1;
@@ -487,15 +492,13 @@ void timer_report_end(struct timer_run *run)
 		if (c->switched)
 			fprintf(stderr, "%s: -b: the sampling thread%s was preempted (involuntary context switch); stopped\n",
 				run->prog, run->ncpu > 1 ? " of a CPU" : "");
-		if (c->frozen_ns)
-			fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
-				run->prog, (double)c->frozen_ns / NSEC_PER_USEC);
 		if (c->moved) {
 			timer_moved_text(c, cpus, sizeof(cpus));
 			fprintf(stderr, "%s: -c: CPU %d went offline or its sampler was unpinned (now on CPUs %s) after %llu s measured: that sampler stopped and its figures are not CPU %d's alone\n",
 				run->prog, c->cpu, cpus, (unsigned long long)c->moved_s, c->cpu);
 		}
 	}
+	timer_freeze_report(run);
 	if (run->tl.lost)
 		fprintf(stderr, "%s: timerlat's trace lost %llu samples (its buffer overflowed: the reader fell behind); the figures leave them out\n",
 			run->prog, (unsigned long long)run->tl.lost);
@@ -534,6 +537,8 @@ static int timer_report(struct test_run *t, int status)
 	timer_print_hist(stdout, run);
 	if (timer_write_gnuplot(run, actual))
 		status = 1;
+	if (strcmp(t->prog, t->ops->compat))	/* latency's is Xenomai's */
+		timer_print_jitter(stdout, run);
 	timer_print_rts(stdout, run, actual, requested);
 	fflush(stdout);
 	timer_report_end(run);

@@ -130,12 +130,16 @@ static inline bool ring_pop(struct timer_ring *r, struct timer_second *s)
 
 /* What RTS, the JSON and the gnuplot header report: folded per second. */
 struct timer_summary {
-	uint64_t seconds;	/* records folded (full and partial) */
-	uint64_t full_seconds;
+	/* What the RTD lines showed: complete seconds only (a second cut
+	 * short by a stop signal never had its line, so RTS leaves it out). */
+	uint64_t seconds;	/* complete seconds folded */
+	uint64_t partial;	/* seconds cut short, counted apart */
 	int64_t min, max;	/* best and worst */
 	double avg_sum;		/* sum of per-second averages */
-	uint64_t overruns;
+	uint64_t overruns;	/* as of the last complete second */
 	uint64_t msw;
+	uint64_t overruns_end;	/* as of the last record, partial or not */
+	uint64_t msw_end;
 	uint64_t samples;	/* every sample folded, their sum, the last */
 	double lat_sum;
 	int64_t last;
@@ -261,8 +265,8 @@ struct timer_cpu {
 	struct stats all;		/* every sample after warm-up, ns */
 	struct histogram avg;		/* |lat| / bucket: Xenomai's "avg" */
 	struct timer_ring ring;
-	int64_t worst;			/* -f: worst so far, warm-up included */
-	int64_t frozen_ns;		/* -f: latency that stopped tracing */
+	int64_t frozen_ns;		/* -f: latency of the trace kept */
+	uint64_t snapshots;		/* -f: snapshots this sampler took */
 	uint64_t overruns;
 	volatile int error;		/* errno of a failing wait method */
 	volatile int switched;		/* -b hit */
@@ -317,6 +321,7 @@ struct timer_run {
 	struct timer_plan plan[TIMER_MAX_CPUS];	/* one per sampler */
 	struct timer_cpu *cpu;		/* ncpu of them, in -c's order */
 	/* -b: the sampler that broke and its latency (set once). */
+	int64_t freeze_max;		/* -f: the run's maximum so far */
 	int broke;			/* index + 1; 0: none */
 	int64_t broke_ns;
 	/* Every CPU folded (report time); with one CPU, that CPU. */
@@ -384,6 +389,10 @@ void timer_print_second(FILE *f, const struct timer_cpu *c,
 /* The CPU whose worst second is the worst (several CPUs). */
 int timer_worst_cpu(const struct timer_run *run);
 void timer_print_hist(FILE *f, const struct timer_run *run);
+/* -f's end line on stderr: where the largest maximum's trace is. */
+void timer_freeze_report(const struct timer_run *run);
+/* The jitter line of rtlat timer's summary (not under latency's name). */
+void timer_print_jitter(FILE *f, const struct timer_run *run);
 void timer_print_rts(FILE *f, const struct timer_run *run,
 		     long long actual_s, long long requested_s);
 /* HSS figures of a Xenomai histogram, in bucket units. */

@@ -46,8 +46,8 @@ static void json_seconds(struct json *j, const struct timer_cpu *c)
 	const struct timer_summary *t = &c->sum;
 
 	json_obj_open(j, "seconds");
-	json_uint(j, "count", t->seconds);
-	json_uint(j, "full", t->full_seconds);
+	json_uint(j, "count", t->seconds + t->partial);
+	json_uint(j, "full", t->seconds);
 	json_uint(j, "dropped", c->ring.dropped);
 	json_moments(j, "min", &t->sec_min);
 	json_moments(j, "avg", &t->sec_avg);
@@ -104,6 +104,8 @@ static void json_rts(struct json *j, const struct timer_cpu *c,
 	json_int(j, "min_ns", t->seconds ? t->min : 0);
 	json_double(j, "avg_ns", summary_avg(t));
 	json_int(j, "max_ns", t->seconds ? t->max : 0);
+	/* The jitter, as the design's timer test: max - min. */
+	json_int(j, "jitter_ns", t->seconds ? t->max - t->min : 0);
 	json_uint(j, "overruns", t->overruns);
 	json_uint(j, "msw", t->msw);
 	json_int(j, "actual_s", actual_s);
@@ -118,8 +120,8 @@ static void json_figures(struct json *j, const struct timer_cpu *c,
 			 long long actual_s, long long requested_s)
 {
 	results_stats(j, "latency", &c->all, NULL);
-	json_uint(j, "overruns", c->sum.overruns);
-	json_uint(j, "msw", c->sum.msw);
+	json_uint(j, "overruns", c->sum.overruns_end);
+	json_uint(j, "msw", c->sum.msw_end);
 	json_rts(j, c, actual_s, requested_s);
 	json_seconds(j, c);
 	json_histograms(j, c);

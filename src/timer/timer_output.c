@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "harness/results.h"
 #include "core/outfile.h"
+#include "core/tracefs.h"
 #include "timer/timer.h"
 
 const char *const timer_mode_names[] = {
@@ -192,6 +193,36 @@ int timer_worst_cpu(const struct timer_run *run)
 		    (!run->cpu[w].sum.seconds || run->cpu[i].sum.max > run->cpu[w].sum.max))
 			w = i;
 	return run->cpu[w].cpu;
+}
+
+/* -f: where the trace of the largest maximum is. */
+void timer_freeze_report(const struct timer_run *run)
+{
+	uint64_t snaps = 0;
+	int64_t max = 0;
+	int i;
+
+	for (i = 0; i < run->ncpu; i++) {
+		snaps += run->cpu[i].snapshots;
+		if (run->cpu[i].frozen_ns > max)
+			max = run->cpu[i].frozen_ns;
+	}
+	if (snaps)
+		fprintf(stderr, "%s: -f: %llu new maxima, each a trace snapshot; %s/snapshot holds the largest's, %.3f us\n",
+			run->prog, (unsigned long long)snaps, tracefs_dir(),
+			(double)max / NSEC_PER_USEC);
+	else if (max)
+		fprintf(stderr, "%s: -f: tracing stopped at a new maximum of %.3f us\n",
+			run->prog, (double)max / NSEC_PER_USEC);
+}
+
+/* rtlat timer's (not latency's): the run's jitter, lat max - lat min of
+ * what RTS reports, before the dashes so that RTS stays the last line. */
+void timer_print_jitter(FILE *f, const struct timer_run *run)
+{
+	const struct timer_summary *t = &run->whole->sum;
+
+	fprintf(f, "== Jitter (lat max - lat min): %.3f us\n", worst(t) - best(t));
 }
 
 /* One CPU: Xenomai's line. Several: one per CPU, then all of them. */

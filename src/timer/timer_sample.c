@@ -28,10 +28,31 @@ static uint64_t involuntary_switches(void)
 	return (uint64_t)ru.ru_nivcsw;
 }
 
-/* -f: a constant marker, so the sampling thread formats nothing; the
- * latency is reported at the end. */
+/* -f: lat is the run's new maximum (every CPU's, warm-up included; 0
+ * at first: a maximum is a delay). The trace is the whole machine's, so
+ * one maximum for the run keeps the snapshot the largest's. */
+static bool new_max(struct timer_run *run, int64_t lat)
+{
+	int64_t cur = __atomic_load_n(&run->freeze_max, __ATOMIC_RELAXED);
+
+	while (lat > cur)
+		if (__atomic_compare_exchange_n(&run->freeze_max, &cur, lat, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* -f, at each new maximum: a constant marker (the sampling thread
+ * formats nothing), then the trace swapped into the snapshot buffer, so
+ * that it keeps the largest's while tracing goes on, as the original's
+ * frozen trace. Without a snapshot buffer tracing stops at the first. */
 static void freeze(struct timer_cpu *c, int64_t lat)
 {
+	if (tracefs_snapshot("rtlat timer: new maximum latency, trace snapshot taken\n")) {
+		c->frozen_ns = lat;
+		c->snapshots++;
+		return;
+	}
 	tracefs_break("rtlat timer: new maximum latency, tracing stopped\n");
 	if (!c->frozen_ns)
 		c->frozen_ns = lat;
@@ -137,13 +158,15 @@ static bool record(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t mis
 	hist_add_abs(&c->avg, lat);
 	c->overruns += missed;
 	c->cycles++;
-	if (c->run->cfg->freeze && lat > c->worst) {
-		c->worst = lat;
+	if (c->run->cfg->freeze && new_max(c->run, lat))
 		freeze(c, lat);
-	}
 	if (!face_sample(c, exp, lat))
 		return false;
-	return !c->run->face.loops || c->cycles < c->run->face.loops;
+	if (!c->run->face.loops || c->cycles < c->run->face.loops)
+		return true;
+	/* -l: as cyclictest, the first thread at -l ends them all. */
+	__atomic_store_n(&c->run->stop, 1, __ATOMIC_RELAXED);
+	return false;
 }
 
 uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period)
@@ -161,7 +184,6 @@ void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw)
 	sp->msw_base = sp->msw = 0;
 	sp->watch = false;
 	second_reset(&sp->cur, 0);
-	c->worst = INT64_MIN;
 }
 
 bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed)
@@ -180,8 +202,8 @@ bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t misse
 			explain_note(c->explain, exp, lat);
 		return more;
 	}
-	else if (lat > c->worst)	/* -f: beat the warm-up too */
-		c->worst = lat;
+	else if (c->run->cfg->freeze)	/* -f: beat the warm-up too */
+		new_max(c->run, lat);
 	return true;
 }
 

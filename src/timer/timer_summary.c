@@ -34,17 +34,21 @@ void summary_add(struct timer_summary *t, const struct timer_second *s)
 {
 	if (!s->n)
 		return;
+	t->samples += s->n;
+	t->lat_sum += (double)s->sum;
+	t->last = s->last;
+	t->overruns_end = s->overruns;
+	t->msw_end = s->msw;
+	if (s->partial) {	/* no RTD line: not in RTS nor min/max cells */
+		t->partial++;
+		return;
+	}
 	if (!t->seconds || s->min < t->min)
 		t->min = s->min;
 	if (!t->seconds || s->max > t->max)
 		t->max = s->max;
 	t->seconds++;
-	if (!s->partial)
-		t->full_seconds++;
 	t->avg_sum += (double)second_avg(s);
-	t->samples += s->n;
-	t->lat_sum += (double)s->sum;
-	t->last = s->last;
 	t->overruns = s->overruns;
 	t->msw = s->msw;
 	stats_add(&t->sec_min, s->min);
@@ -56,6 +60,11 @@ void summary_add(struct timer_summary *t, const struct timer_second *s)
 
 void summary_merge(struct timer_summary *t, const struct timer_summary *o)
 {
+	t->samples += o->samples;
+	t->lat_sum += o->lat_sum;
+	t->partial += o->partial;
+	t->overruns_end += o->overruns_end;
+	t->msw_end += o->msw_end;
 	if (!o->seconds)
 		return;
 	if (!t->seconds || o->min < t->min)
@@ -63,10 +72,7 @@ void summary_merge(struct timer_summary *t, const struct timer_summary *o)
 	if (!t->seconds || o->max > t->max)
 		t->max = o->max;
 	t->seconds += o->seconds;
-	t->full_seconds += o->full_seconds;
 	t->avg_sum += o->avg_sum;
-	t->samples += o->samples;
-	t->lat_sum += o->lat_sum;
 	t->overruns += o->overruns;
 	t->msw += o->msw;
 	stats_merge(&t->sec_min, &o->sec_min);

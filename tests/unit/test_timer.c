@@ -75,11 +75,27 @@ UNIT_TEST(timer_summary_folds_seconds)
 	summary_add(&t, &s);
 	second_reset(&s, 3);		/* empty: ignored */
 	summary_add(&t, &s);
+	/* The partial second (no RTD line) is counted apart: RTS, the
+	 * |min|/|max| cells and the overruns are the complete seconds'. */
+	CHECK_EQ_LL(t.seconds, 1);
+	CHECK_EQ_LL(t.partial, 1);
+	CHECK_EQ_LL(t.min, 2000);
+	CHECK_EQ_LL(t.max, 4000);
+	CHECK_EQ_LL(t.overruns, 1);
+	CHECK_EQ_LL(t.overruns_end, 4);
+	CHECK_EQ_LL(t.samples, 4);
+	CHECK_EQ_LL(t.last, 50000);
+	CHECK_NEAR(summary_avg(&t), 3000.0, 1e-9);
+	/* A second complete again after it counts as before. */
+	second_reset(&s, 4);
+	second_add(&s, -1500);
+	second_add(&s, 50000);
+	s.overruns = 5;
+	summary_add(&t, &s);
 	CHECK_EQ_LL(t.seconds, 2);
-	CHECK_EQ_LL(t.full_seconds, 1);
 	CHECK_EQ_LL(t.min, -1500);
 	CHECK_EQ_LL(t.max, 50000);
-	CHECK_EQ_LL(t.overruns, 4);
+	CHECK_EQ_LL(t.overruns, 5);
 	/* Mean of the per-second averages: (3000 + 24250) / 2. */
 	CHECK_NEAR(summary_avg(&t), 13625.0, 1e-9);
 	/* |min| of each second: 2 us and 1.5 us -> cells 2 and 1. */
