@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Issue 31, set-up on a fresh machine and the LAVA script's output.
+
+- lava/rtlat.sh writes its results where it is run (output/ in the
+  current directory, as Linaro's test-definitions do) or in the directory
+  -o names, never beside itself: from a package that is
+  /usr/share/rtlat/lava, which apt-get purge would leave behind. A bad
+  -o is refused like every other param: one line, exit 2, nothing written.
+- The README's first command works in a root shell without sudo (a
+  container, a minimal install) and for a user with sudo; apt-get is not
+  called when everything is installed.
+- make fuzz, make fuzz-build and make check-tsan without clang: one line
+  naming the package (or clang installed, as make check installs what it
+  needs), never make's Error 127."""
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import RTLAT, ROOT
+from test_attacks_lava import shell, shell_cmd, stub  # noqa: F401 (a fixture)
+
+LAVA_FILES = {"rtlat.sh", "rtlat.yaml", "send-to-lava.sh"}
+AS_NOBODY = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
+
+
+@pytest.fixture
+def open_tmp():
+    """A temporary directory that nobody can reach (pytest's are root's
+    alone)."""
+    with tempfile.TemporaryDirectory(prefix="rtlat-setup-") as d:
+        os.chmod(d, 0o755)
+        yield Path(d)
+
+
+def install_tree(tmp_path):
+    """lava/ as the package installs it: usr/share/rtlat/lava, read-only
+    (mode 555, as dpkg leaves a directory to a user)."""
+    d = tmp_path / "usr" / "share" / "rtlat" / "lava"
+    d.parent.mkdir(parents=True)
+    for f in sorted(LAVA_FILES):
+        d.mkdir(exist_ok=True)
+        shutil.copy2(ROOT / "lava" / f, d / f)
+    d.chmod(0o555)
+    return d
+
+
+def listing(d):
+    return sorted(str(p.relative_to(d)) for p in d.rglob("*"))
+
+
+def lava_run(shell, script, cwd, args, timeout=30):
+    cmd, path = shell
+    return subprocess.run(cmd + [str(script)] + args, cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env=dict(os.environ, PATH=path))
+
+
+# ---------------------------------------------------------------------------
+# Item: lava/rtlat.sh writes output/ where it is run or where it is told.
+
+def test_lava_results_go_where_it_is_run_not_beside_it(shell, tmp_path):
+    lava = install_tree(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    exe, record = stub(tmp_path)
+    r = lava_run(shell, lava / "rtlat.sh", work, ["-t", "pmq", "-r", str(exe), "-s", "true"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (work / "output" / "result.txt").read_text().splitlines()[-1] == "pmq-run pass"
+    # rtlat was told to write its outputs there too
+    args = record.read_text().splitlines()
+    assert args[args.index("--json") + 1] == str(work / "output" / "rtlat-pmq.json")
+    assert listing(lava) == sorted(LAVA_FILES), "written beside the script"
+    # the installed send-to-lava.sh reads them from there
+    s = subprocess.run([str(lava / "send-to-lava.sh"), "output/result.txt"], cwd=work,
+                       capture_output=True, text=True, timeout=30)
+    assert s.returncode == 0 and "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pmq-run RESULT=pass>" \
+        in s.stdout, s.stdout + s.stderr
+
+
+def test_lava_real_run_from_the_install_tree(tmp_path, leakcheck):
+    """The real rtlat, 200 cycles: its JSON and JUnit beside result.txt in
+    the caller's output/, nothing in the install tree."""
+    lava = install_tree(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    r = lava_run(shell_cmd("dash", tmp_path), lava / "rtlat.sh", work,
+                 ["-t", "pmq", "-D", "10", "-a", "-l 200 -i 500", "-r", RTLAT, "-s", "true"],
+                 timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = work / "output"
+    assert (out / "result.txt").read_text().splitlines()[-1] == "pmq-run pass"
+    assert (out / "rtlat-pmq.json").stat().st_size > 0
+    assert (out / "rtlat-pmq.junit.xml").stat().st_size > 0
+    assert listing(lava) == sorted(LAVA_FILES)
+    leakcheck()
+
+
+@pytest.mark.parametrize("where", ["new-relative", "existing-absolute"])
+def test_lava_results_in_the_directory_given(shell, tmp_path, where):
+    lava = install_tree(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    exe, record = stub(tmp_path)
+    if where == "new-relative":
+        arg, dest = "res", work / "res"
+    else:
+        dest = tmp_path / "results dir"
+        dest.mkdir()
+        arg = str(dest)
+    r = lava_run(shell, lava / "rtlat.sh", work,
+                 ["-t", "timer", "-o", arg, "-r", str(exe), "-s", "true"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (dest / "result.txt").read_text().splitlines()[-1] == "timer-run pass"
+    args = record.read_text().splitlines()
+    assert args[args.index("--json") + 1] == str(dest / "rtlat-timer.json")
+    assert not (work / "output").exists()
+    assert listing(lava) == sorted(LAVA_FILES)
+
+
+@pytest.mark.parametrize("value", ["", "file", "missing/parent", "/nonexistent-rtlat/x",
+                                   "out\nput", "$(touch pwned)/x"])
+def test_lava_refuses_a_bad_output_directory(tmp_path, value):
+    """In dash: one line naming -o, exit 2, nothing written anywhere (not
+    even result.txt: the directory for it is the bad one), rtlat not run.
+    A bad TEST beside it changes nothing."""
+    lava = install_tree(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "file").write_text("")
+    exe, record = stub(tmp_path)
+    for extra in ([], ["-t", "nope"]):
+        r = lava_run(shell_cmd("dash", tmp_path), lava / "rtlat.sh", work,
+                     ["-t", "pmq", "-r", str(exe), "-s", "true", "-o", value] + extra)
+        assert r.returncode == 2, r.stdout + r.stderr
+        (line,) = r.stderr.splitlines()
+        assert line.startswith("rtlat.sh: OUTPUT (-o): ") and "accepted: " in line, line
+        assert listing(work) == ["file"], "written in the current directory"
+        assert not Path("/nonexistent-rtlat").exists()
+        assert not record.exists(), "rtlat ran"
+        assert listing(lava) == sorted(LAVA_FILES)
