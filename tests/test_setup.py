@@ -141,3 +141,91 @@ def test_lava_refuses_a_bad_output_directory(tmp_path, value):
         assert not Path("/nonexistent-rtlat").exists()
         assert not record.exists(), "rtlat ran"
         assert listing(lava) == sorted(LAVA_FILES)
+
+
+# ---------------------------------------------------------------------------
+# Helpers: a copy of the tree, a PATH without some commands, make's
+# environment.
+
+def source_tree(dest):
+    """The tree as a clone has it, with this checkout's build (mtimes kept,
+    so make finds it up to date when it is)."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    built = [p.relative_to(ROOT) for p in (ROOT / "build").rglob("*")
+             if p.is_file() and (p.suffix in (".o", ".d", ".1", ".bash")
+                                 or p.name in (".target", ".done"))
+             and not p.relative_to(ROOT).parts[1] in ("kernels", "deb", "cross", "static")]
+    for f in files + ["rtlat"] + [str(p) for p in built]:
+        src = ROOT / f
+        if src.is_file():
+            (dest / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / f, follow_symlinks=False)
+    return dest
+
+
+def path_without(tmp_path, names, extra=None):
+    """A PATH directory: links to every command of this PATH but names;
+    extra: {name: script} put there instead."""
+    d = tmp_path / "bin"
+    d.mkdir()
+    for p in os.environ["PATH"].split(":"):
+        if not os.path.isdir(p):
+            continue
+        for n in sorted(os.listdir(p)):
+            f = os.path.join(p, n)
+            if (any(n == x or n.startswith(x + "-") for x in names) or (d / n).exists()
+                    or not os.access(f, os.X_OK) or os.path.isdir(f)):
+                continue
+            (d / n).symlink_to(f)
+    for n, text in (extra or {}).items():
+        (d / n).write_text(text)
+        (d / n).chmod(0o755)
+    return d
+
+
+def clean_env(**kw):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "RTLAT_NO_INSTALL")}
+    env.update(kw)
+    return env
+
+
+# ---------------------------------------------------------------------------
+# Item: make fuzz and make check-tsan without clang.
+
+@pytest.mark.parametrize("target", ["fuzz", "fuzz-build", "check-tsan"])
+@pytest.mark.parametrize("who", ["no-install", "nobody"])
+def test_make_without_clang_names_the_package(open_tmp, target, who):
+    bindir = path_without(open_tmp, ["clang"])
+    env = clean_env(PATH=str(bindir))
+    cmd = ["make", "-j1", "-C", str(ROOT), target]
+    if who == "no-install":
+        env["RTLAT_NO_INSTALL"] = "1"
+    elif os.geteuid() == 0:
+        cmd = AS_NOBODY + cmd
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode != 0
+    out = r.stdout + r.stderr
+    assert "127" not in out and "No such file" not in out and "not found" not in out, out
+    named = [ln for ln in r.stderr.splitlines() if "apt-get install clang" in ln]
+    assert len(named) == 1 and named[0].startswith(
+        "make fuzz and make check-tsan need: clang"), r.stderr
+    # nothing else but make's own line saying which target stopped
+    others = [ln for ln in r.stderr.splitlines() if ln not in named]
+    assert all(ln.startswith("make: ") for ln in others), r.stderr
+
+
+@pytest.mark.slow
+def test_fuzz_build_with_clang(tmp_path):
+    """clang here (installed by the target where it is missing, as root):
+    a libFuzzer harness builds through make fuzz-build's rule and runs."""
+    if not shutil.which("clang") and os.geteuid() != 0:
+        pytest.skip("no clang, and not root to install it")
+    tree = source_tree(tmp_path / "rtlat")
+    r = subprocess.run(["make", "build-fuzz/fuzz_opts"], cwd=tree, capture_output=True,
+                       text=True, timeout=600, env=clean_env())
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    r = subprocess.run(["./build-fuzz/fuzz_opts", "-runs=50", "fuzz/corpus/fuzz_opts"],
+                       cwd=tree, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
