@@ -13,6 +13,7 @@
   naming the package (or clang installed, as make check installs what it
   needs), never make's Error 127."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -144,8 +145,13 @@ def test_lava_refuses_a_bad_output_directory(tmp_path, value):
 
 
 # ---------------------------------------------------------------------------
-# Helpers: a copy of the tree, a PATH without some commands, make's
-# environment.
+# Item: the README's first command without sudo, and with it.
+
+def readme_first_command():
+    """The first line of the README's first sh block, as a newcomer copies it."""
+    m = re.search(r"^```sh\n(.*)\n", (ROOT / "README.md").read_text(), re.M)
+    return m[1]
+
 
 def source_tree(dest):
     """The tree as a clone has it, with this checkout's build (mtimes kept,
@@ -184,11 +190,105 @@ def path_without(tmp_path, names, extra=None):
     return d
 
 
+RECORDER = """#!/bin/sh
+echo "{name} $*" >> {record}
+{then}
+"""
+
+
 def clean_env(**kw):
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "RTLAT_NO_INSTALL")}
     env.update(kw)
     return env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sudo", ["without-sudo", "with-real-sudo"])
+def test_readme_first_command_as_root(tmp_path, sudo, leakcheck):
+    """Root's shell, sudo absent (a container) or real: the README's first
+    line builds rtlat and runs the suite; apt-get (a recorder that fails)
+    is never called, everything being installed here."""
+    if os.geteuid() != 0:
+        pytest.skip("the line as root: run as root")
+    if sudo == "with-real-sudo" and not shutil.which("sudo"):
+        pytest.skip("sudo is not installed")
+    tree = source_tree(tmp_path / "rtlat")
+    record = tmp_path / "calls"
+    recorder = RECORDER.format(name="apt-get", record=record, then="exit 100")
+    bindir = path_without(tmp_path, ["sudo"] if sudo == "without-sudo" else [],
+                          {"apt-get": recorder})
+    line = readme_first_command()
+    r = subprocess.run(["sh", "-c", line], cwd=tree, capture_output=True, text=True,
+                       timeout=600, env=clean_env(PATH=str(bindir)))
+    assert r.returncode == 0, f"{line}\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
+    assert "command not found" not in r.stderr and "sudo: " not in r.stderr, r.stderr
+    assert not record.exists(), "apt-get was called: " + record.read_text()
+    m = re.search(r"^results: (results/rtlat-\S+)$", r.stdout, re.M)
+    assert m, r.stdout[-2000:]
+    assert sorted(p.name for p in (tree / m[1]).glob("*.json"))
+    leakcheck()
+
+
+def test_readme_first_command_as_a_user_with_sudo(open_tmp):
+    """A user (nobody) whose sudo is a recorder: rtlat's run goes through
+    sudo, the build does not, apt-get is not called (all installed)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become nobody")
+    tmp_path = open_tmp
+    tree = source_tree(tmp_path / "rtlat")
+    record = tmp_path / "calls"
+    record.touch()
+    record.chmod(0o666)
+    bindir = path_without(tmp_path, ["sudo", "apt-get"], {
+        "sudo": RECORDER.format(name="sudo", record=record, then="exit 0"),
+        "apt-get": RECORDER.format(name="apt-get", record=record, then="exit 100")})
+    subprocess.run(["chown", "-R", "nobody", str(tree)], check=True)
+    r = subprocess.run(AS_NOBODY + ["sh", "-c", readme_first_command()],
+                       cwd=tree, capture_output=True, text=True, timeout=600,
+                       env=clean_env(PATH=str(bindir), HOME=str(tree)))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    calls = record.read_text().splitlines()
+    args = readme_first_command().split()[1:]
+    assert calls == ["sudo ./rtlat suite " + " ".join(args)], calls
+
+
+@pytest.mark.parametrize("who", ["root", "nobody"])
+def test_build_tools_missing_are_named(open_tmp, who):
+    """No C compiler: install-deps --build names build-essential in one
+    line and fails, when it may not install (RTLAT_NO_INSTALL=1, or a user
+    without sudo); the README's line then stops there, nothing built."""
+    bindir = path_without(open_tmp, ["cc", "gcc", "make", "sudo", "apt-get"])
+    env = clean_env(PATH=str(bindir))
+    cmd = ["sh", "-c", readme_first_command()]
+    if who == "root":
+        env["RTLAT_NO_INSTALL"] = "1"
+    elif os.geteuid() == 0:
+        cmd = AS_NOBODY + cmd
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (line,) = r.stderr.splitlines()
+    assert "build-essential" in line and "apt-get install build-essential" in line, line
+
+
+def test_build_tools_installed_through_sudo_for_a_user(open_tmp):
+    """A user (nobody) with sudo (a recorder) and no C compiler: apt-get
+    through sudo, the package list updated first (a container's is empty)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become nobody")
+    record = open_tmp / "calls"
+    record.touch()
+    record.chmod(0o666)
+    bindir = path_without(open_tmp, ["cc", "gcc", "make", "sudo", "apt-get"], {
+        "sudo": RECORDER.format(name="sudo", record=record, then="exit 0"),
+        "apt-get": RECORDER.format(name="apt-get", record=record, then="exit 100")})
+    r = subprocess.run(AS_NOBODY + ["tests/install-deps", "--build"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60,
+                       env=clean_env(PATH=str(bindir)))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert record.read_text().splitlines() == [
+        "sudo apt-get update -q",
+        "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q build-essential"]
 
 
 # ---------------------------------------------------------------------------
