@@ -252,11 +252,17 @@ FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_SRCS := $(filter-out src/main.c src/manpage.c,$(SRCS))
+FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:src/%.c=build-fuzz/lib/%.o)
 
-build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard src/*/*.h) | need-clang
-	@mkdir -p build-fuzz
+# The library compiled once for every harness, instrumented for
+# libFuzzer's coverage (fuzzer-no-link); each harness is linked with it.
+build-fuzz/lib/%.o: src/%.c $(wildcard src/*.h src/*/*.h) | need-clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(INCLUDES) -c -o $@ $<
+
+$(FUZZERS:%=build-fuzz/%): build-fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJS) | need-clang
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(INCLUDES) -o $@ $< \
-		$(FUZZ_LIB_SRCS) $(LDLIBS)
+		$(FUZZ_LIB_OBJS) $(LDLIBS)
 
 fuzz-build: $(FUZZERS:%=build-fuzz/%)
 
