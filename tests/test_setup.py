@@ -271,24 +271,32 @@ def test_build_tools_missing_are_named(open_tmp, who):
     assert "build-essential" in line and "apt-get install build-essential" in line, line
 
 
-def test_build_tools_installed_through_sudo_for_a_user(open_tmp):
-    """A user (nobody) with sudo (a recorder) and no C compiler: apt-get
-    through sudo, the package list updated first (a container's is empty)."""
+@pytest.mark.parametrize("who", ["root-without-sudo", "user-with-sudo"])
+def test_build_tools_installed_when_missing(open_tmp, who):
+    """No C compiler: apt-get (a recorder) installs build-essential, the
+    package list updated first (a container's is empty); as root directly
+    (no sudo on the PATH), as a user (nobody) through sudo (a recorder)."""
     if os.geteuid() != 0:
-        pytest.skip("needs root to become nobody")
+        pytest.skip("needs root")
     record = open_tmp / "calls"
     record.touch()
     record.chmod(0o666)
-    bindir = path_without(open_tmp, ["cc", "gcc", "make", "sudo", "apt-get"], {
-        "sudo": RECORDER.format(name="sudo", record=record, then="exit 0"),
-        "apt-get": RECORDER.format(name="apt-get", record=record, then="exit 100")})
-    r = subprocess.run(AS_NOBODY + ["tests/install-deps", "--build"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=60,
+    extra = {"apt-get": RECORDER.format(name="apt-get", record=record, then="exit 0")}
+    cmd = ["tests/install-deps", "--build"]
+    if who == "user-with-sudo":
+        extra["sudo"] = RECORDER.format(name="sudo", record=record, then="exit 0")
+        cmd = AS_NOBODY + cmd
+    bindir = path_without(open_tmp, ["cc", "gcc", "make", "sudo", "apt-get"], extra)
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env=clean_env(PATH=str(bindir)))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert record.read_text().splitlines() == [
-        "sudo apt-get update -q",
-        "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q build-essential"]
+    if who == "user-with-sudo":
+        assert record.read_text().splitlines() == [
+            "sudo apt-get update -q",
+            "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q build-essential"]
+    else:
+        assert record.read_text().splitlines() == [
+            "apt-get update -q", "apt-get install -y -q build-essential"]
 
 
 # ---------------------------------------------------------------------------
