@@ -217,6 +217,11 @@ TSAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 # is installed (clang-tidy pulls it in without the plain name).
 CLANG ?= $(or $(shell for c in clang clang-19 clang-18 clang-17 clang-16 \
 	clang-15 clang-14; do command -v $$c && break; done),clang)
+# clang when missing: installed as make check installs what it needs
+# (tests/install-deps), or one line naming the package, never Error 127.
+need-clang:
+	@CLANG=$(CLANG) tests/install-deps --clang
+
 TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py \
 	tests/test_explain.py tests/test_cyclictest.py tests/test_timer_cpus.py \
 	tests/test_determinism.py
@@ -230,7 +235,7 @@ TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py \
 TSAN_DESELECT := not fork and not -f] and not ptsem_types_end_by_signal and not endings_by_signal \
 	and not latency_test[request] and not sync_switch_stops_on_sigint_in_test_2
 
-check-tsan: venv
+check-tsan: need-clang venv
 	rm -rf build-tsan && mkdir -p build-tsan
 	$(CLANG) $(TSAN_FLAGS) $(INCLUDES) -o build-tsan/rtlat $(SRCS) $(LDLIBS)
 	RTLAT_BIN=$(CURDIR)/build-tsan/rtlat \
@@ -247,11 +252,17 @@ FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_SRCS := $(filter-out src/main.c src/manpage.c,$(SRCS))
+FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:src/%.c=build-fuzz/lib/%.o)
 
-build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard src/*/*.h)
-	@mkdir -p build-fuzz
+# The library compiled once for every harness, instrumented for
+# libFuzzer's coverage (fuzzer-no-link); each harness is linked with it.
+build-fuzz/lib/%.o: src/%.c $(wildcard src/*.h src/*/*.h) | need-clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(INCLUDES) -c -o $@ $<
+
+$(FUZZERS:%=build-fuzz/%): build-fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJS) | need-clang
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(INCLUDES) -o $@ $< \
-		$(FUZZ_LIB_SRCS) $(LDLIBS)
+		$(FUZZ_LIB_OBJS) $(LDLIBS)
 
 fuzz-build: $(FUZZERS:%=build-fuzz/%)
 
@@ -354,4 +365,4 @@ endif
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: check-offline FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: check-offline FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan need-clang chaos lint install install-bin install-report install-compat uninstall deb man clean venv

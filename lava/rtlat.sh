@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # rtlat in Linaro test-definitions' layout: run as root, results in
-# output/ beside this script, one line per case in output/result.txt
-# ("NAME pass|fail [MEASUREMENT UNITS]"), which send-to-lava.sh hands to
-# LAVA (lava-test-case) or, without LAVA, prints as the signals Linaro's
+# output/ in the current directory (as test-definitions' OUTPUT="$(pwd)/
+# output"), or in the directory -o OUTPUT names, never beside this script
+# (from a package that is /usr/share/rtlat/lava, whose purge would leave
+# them behind); one line per case in OUTPUT/result.txt ("NAME pass|fail
+# [MEASUREMENT UNITS]"), which send-to-lava.sh hands to LAVA
+# (lava-test-case) or, without LAVA, prints as the signals Linaro's
 # test-runner.py reads. So the definition works with and without LAVA.
 #
 # Cases: per series TEST-SERIES-min|avg|p99|max, per thread (a pair, a
@@ -12,17 +15,20 @@
 # (TEST-t<N>-... under the suite), and TEST-run: fail when rtlat is
 # missing, crashes, ends with an error, or a threshold or the baseline is
 # exceeded. The JSON (and the suite's results directory and report) stay
-# in output/ as artifacts.
+# in OUTPUT as artifacts.
 #
 # Every parameter is checked with case patterns before it is used, and
 # none is ever evaluated: no eval, no arithmetic on it, no unquoted
 # expansion but ARGS' split into words, with globbing off. A bad one: one
 # line on stderr naming it and what is accepted, the case TEST-run
-# (rtlat-run when TEST is the bad one) failed in result.txt, exit 2.
+# (rtlat-run when TEST is the bad one) failed in result.txt, exit 2 (a bad
+# OUTPUT: nothing written at all).
 
 TEST_DIR=$(dirname "$(realpath "$0")")
-OUTPUT="${TEST_DIR}/output"
-RESULT_FILE="${OUTPUT}/result.txt"
+# -o: where the results go; made absolute, checked by output_dir.
+OUTPUT="output"
+OUTPUT_OK=false
+RESULT_FILE=""
 
 TEST="suite"
 DURATION="30s"
@@ -42,7 +48,7 @@ usage() {
 	cat <<EOF
 Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
           [-m MAX_LATENCY] [-p MAX_P99] [-b BASELINE] [-T TOLERANCE]
-          [-a ARGS] [-r RTLAT] [-s true|false]
+          [-a ARGS] [-r RTLAT] [-s true|false] [-o OUTPUT]
   TEST         suite, pmq, sigwait, svsem, ptsem, timer, cyclictest,
                bintime, response, sync or request (its options: ARGS)
   DURATION     per test, N[s|m|h|d] with N from 1 (default 30s)
@@ -56,6 +62,8 @@ Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
   BASELINE     an earlier run's --json; TOLERANCE: percent (default 10)
   ARGS         more options for the test, separated by spaces: "-l 1000 -t 2"
   RTLAT        rtlat on the PATH, or its path
+  OUTPUT       the results' directory: an existing one, or a new one in
+               an existing directory (default: output in the current one)
 EOF
 }
 
@@ -65,10 +73,10 @@ shown() {
 }
 
 # A bad parameter ends the script: $1 names it, $2 is its value, $3 says
-# what is accepted.
+# what is accepted. The failed case goes to OUTPUT unless OUTPUT is bad.
 bad() {
 	echo "rtlat.sh: ${1}: $(shown "$2") is not accepted; accepted: ${3}" >&2
-	mkdir -p "${OUTPUT}" && echo "${RUN_CASE} fail" > "${RESULT_FILE}"
+	output_dir && echo "${RUN_CASE} fail" > "${RESULT_FILE}"
 	exit 2
 }
 
@@ -108,10 +116,30 @@ limits() {
 	return 0
 }
 
+# OUTPUT checked, made absolute and made (one level: a mistyped parent
+# creates nothing) once; RESULT_FILE set. Not writable: refused.
+output_dir() {
+	[ "${OUTPUT_OK}" = true ] && return 0
+	case "${OUTPUT}" in
+	'' | *[[:cntrl:]]*) return 1 ;;
+	/*) dir="${OUTPUT}" ;;
+	*) dir="$(pwd)/${OUTPUT}" ;;
+	esac
+	if [ ! -d "${dir}" ]; then
+		mkdir "${dir}" 2> /dev/null || return 1
+	fi
+	[ -w "${dir}" ] && [ -x "${dir}" ] || return 1
+	OUTPUT="${dir}"
+	RESULT_FILE="${OUTPUT}/result.txt"
+	OUTPUT_OK=true
+}
+
 LIMITS_ACCEPTED="empty, or microseconds: a whole number, or a comma-separated list of [TEST[/SERIES]=]US"
 RTLAT_ACCEPTED="rtlat's name on the PATH, or its path"
 
 check_params() {
+	output_dir ||
+		bad "OUTPUT (-o)" "${OUTPUT}" "a directory this user can write to, or a new one in an existing directory (default: output in the current directory)"
 	case "${TEST}" in
 	suite | pmq | sigwait | svsem | ptsem | timer | cyclictest | bintime | response | sync | request)
 		RUN_CASE="${TEST}-run" ;;
@@ -143,7 +171,7 @@ check_params() {
 	# BACKGROUND_CMD is shell code by definition: sh -c alone runs it.
 }
 
-while getopts ":t:D:w:i:m:p:b:T:a:r:s:h" opt; do
+while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:h" opt; do
 	case "${opt}" in
 	t) TEST="${OPTARG}" ;;
 	D) DURATION="${OPTARG}" ;;
@@ -156,9 +184,10 @@ while getopts ":t:D:w:i:m:p:b:T:a:r:s:h" opt; do
 	a) ARGS="${OPTARG}" ;;
 	r) RTLAT="${OPTARG}" ;;
 	s) SKIP_INSTALL="${OPTARG}" ;;
+	o) OUTPUT="${OPTARG}" ;;
 	h) usage; exit 0 ;;
 	:) bad "option -${OPTARG}" "" "a value after it (-h: usage)" ;;
-	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s, -h: usage" ;;
+	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s -o, -h: usage" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -349,7 +378,6 @@ cases() {
 }
 
 # An earlier run's cases are removed first, whatever this run comes to.
-mkdir -p "${OUTPUT}"
 rm -f "${RESULT_FILE}"
 [ "$(id -u)" = 0 ] || give_up "please run this script as root"
 find_rtlat || give_up "no rtlat: '${RTLAT}' is not on the PATH nor built (see ${OUTPUT}/build.log)"
