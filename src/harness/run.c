@@ -66,7 +66,7 @@ int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
 static void doctor_line(const struct test_run *t)
 {
 	if (!isatty(STDERR_FILENO) || !t->ops->suite_args ||
-	    (t->ops->compat && !strcmp(t->prog, t->ops->compat)) ||
+	    run_is_compat(t) ||
 	    getenv("RTLAT_SUMMARY_FD"))
 		return;
 	preflight_print_short(stderr, t->prog);

@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "harness/fleet.h"
 #include "core/opts.h"
 #include "harness/results.h"
@@ -183,6 +184,13 @@ int run_explain_start(struct test_run *t);
 /* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
  * errno. */
 int run_thread(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* Run under the test's compatible name (argv[0] "pmqtest"): behave and
+ * print as the original. */
+static inline bool run_is_compat(const struct test_run *t)
+{
+	return t->ops->compat && !strcmp(t->prog, t->ops->compat);
+}
 
 /*
  * A test inside another (rtlat sync runs a pair test): t as run_test sets
