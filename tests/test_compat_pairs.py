@@ -3,12 +3,18 @@
 (issue 31): -l with several pairs under rt-tests' names, sync between
 processes with every primitive of the design's table, response's fft work
 larger than the last-level cache."""
+import json
+import os
 import re
+import signal
+import time
 
 import pytest
 
 import rtjson
-from conftest import registry_compat, registry_names, run
+from conftest import (children_of, registry_compat, registry_names, run,
+                      running, stop)
+from test_determinism import SYNC1, SYNC2, load
 
 COMPAT = registry_compat("pair")
 TESTS = registry_names("pair")
@@ -59,3 +65,85 @@ def test_loops_are_per_pair_under_rtlat_names(tmp_path, leakcheck, test):
     assert cycles(r, js) == [5, 5, 5]
     leakcheck()
 
+
+# The design's Sync table: POSIX named and unnamed semaphores and pthread
+# mutexes, thread to thread or process to process.
+SYNC_TYPES = ["posix", "named", "mutex", "sysv"]
+
+
+@pytest.mark.parametrize("typ", SYNC_TYPES)
+def test_sync_between_processes(typ, tmp_path, leakcheck):
+    js = tmp_path / "s.json"
+    r = run(["sync", "-f", "--type", typ, "--test", "switch", "-l", "300",
+             "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert SYNC1.match(lines[1])[1] == typ
+    m = SYNC2.match(lines[2])
+    assert m and m[1] == typ and m[2] == "processes" and m[3] == "300", r.stdout
+    d = load(js, "sync")
+    assert d["settings"]["mode"] == "processes"
+    assert d["settings"]["type"] == typ
+    assert d["switch"]["handoff"]["samples"] == 300
+    leakcheck()
+
+
+def workers(pid):
+    """rtlat's forked workers (not its janitor)."""
+    out = []
+    for c in children_of(pid):
+        try:
+            comm = open(f"/proc/{c}/comm").read().strip()
+        except OSError:
+            continue
+        if comm != "rtlat-janitor":
+            out.append(c)
+    return out
+
+
+def named_sems(pid):
+    return [n for n in os.listdir("/dev/shm")
+            if n.startswith(f"sem.rtlat-{pid}-")]
+
+
+ENDINGS = ["SIGINT", "SIGTERM", "SIGKILL-worker", "SIGKILL-main"]
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("typ", ["posix", "named", "mutex"])
+def test_sync_processes_every_ending(typ, ending, tmp_path, leakcheck):
+    """Test 2 between processes ended every way: the named semaphores
+    (which the workers open by name) are gone from /dev/shm, the workers
+    reaped; a stop signal is a normal ending, a worker's death an error."""
+    js = tmp_path / "s.json"
+    # Test 1 runs 3 s, then test 2 3 s: the ending comes in test 2.
+    with running(["sync", "-f", "--type", typ, "--test", "switch", "-l", "0",
+                  "-D", "3", "--json", str(js)]) as p:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(workers(p.pid)) < 2:
+            time.sleep(0.05)
+        kids = workers(p.pid)
+        assert len(kids) == 2, "test 2's processes never started"
+        if typ == "named":
+            assert len(named_sems(p.pid)) == 2, os.listdir("/dev/shm")
+        time.sleep(0.2)
+        if ending == "SIGKILL-worker":
+            os.kill(kids[-1], signal.SIGKILL)
+            rc, out, err = p.wait(timeout=15), *p.communicate()
+        elif ending == "SIGKILL-main":
+            p.kill()
+            rc = p.wait(timeout=15)
+        else:
+            rc, out, err = stop(p, getattr(signal, ending))
+    if ending in ("SIGINT", "SIGTERM"):
+        assert rc == 0, err
+        assert SYNC2.match(out.splitlines()[2])[2] == "processes", out
+        d = load(js, "sync")
+        assert d["return_code"] == 0 and d["switch"]["handoff"]["samples"] > 0
+    elif ending == "SIGKILL-worker":
+        assert rc == 1, err
+        assert "killed by signal 9" in err, err
+        assert load(js, "sync")["return_code"] == 1
+    leakcheck()
+    # (After SIGKILL of the main process, its janitor removes them.)
+    assert not named_sems(p.pid)

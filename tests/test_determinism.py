@@ -208,7 +208,8 @@ def test_sync_inversion_protocols(proto, leakcheck):
 
 
 @pytest.mark.parametrize("args,opt", [
-    (["-f"], "--fork"), (["--protocol", "ceiling"], "--protocol"),
+    (["-f", "--test", "inversion"], "--fork"),
+    (["--protocol", "ceiling"], "--protocol"),
     (["-p", "2"], "--prio"), (["--hog", "0"], "--hog"),
     (["--hog", "101"], "--hog"), (["--test", "4"], "--test")])
 def test_sync_bad_input(args, opt, leakcheck):
