@@ -3,7 +3,7 @@
 (issue 31): -l with several pairs under rt-tests' names, sync between
 processes with every primitive of the design's table, response's fft work
 larger than the last-level cache."""
-import json
+import glob
 import os
 import re
 import signal
@@ -14,7 +14,7 @@ import pytest
 import rtjson
 from conftest import (children_of, registry_compat, registry_names, run,
                       running, stop)
-from test_determinism import SYNC1, SYNC2, load
+from test_determinism import RESP_HEAD, SYNC1, SYNC2, load
 
 COMPAT = registry_compat("pair")
 TESTS = registry_names("pair")
@@ -147,3 +147,57 @@ def test_sync_processes_every_ending(typ, ending, tmp_path, leakcheck):
     leakcheck()
     # (After SIGKILL of the main process, its janitor removes them.)
     assert not named_sems(p.pid)
+
+
+def sysfs_llc():
+    """The largest data or unified cache of CPU 0, in bytes."""
+    best = 0
+    for d in sorted(glob.glob("/sys/devices/system/cpu/cpu0/cache/index*")):
+        with open(f"{d}/type") as f:
+            if f.read().strip() == "Instruction":
+                continue
+        with open(f"{d}/size") as f:
+            v = f.read().strip()
+        best = max(best, int(v.rstrip("KM")) *
+                   {"K": 1024, "M": 1 << 20}.get(v[-1], 1))
+    return best
+
+
+def test_response_fft_larger_than_the_llc(tmp_path, leakcheck):
+    """The design's fft work causes cache misses: by default its data and
+    twiddles (32 bytes a point) exceed the last-level cache, the smallest
+    power of two that does; the block stays calibrated to --block."""
+    js = tmp_path / "r.json"
+    r = run(["response", "--work", "fft", "--block", "2", "-l", "3",
+             "--json", str(js)], timeout=120)
+    assert r.returncode == 0, r.stderr
+    cal = load(js, "response")["calibration"]
+    n, llc = cal["fft_points"], cal["llc_bytes"]
+    assert llc == sysfs_llc() or not sysfs_llc()
+    assert n & (n - 1) == 0 and cal["fft_bytes"] == 32 * n
+    if llc:
+        assert 32 * n > llc and (n == 1024 or 32 * n // 2 <= llc), cal
+    h = RESP_HEAD.match(r.stdout.splitlines()[0])
+    assert h and h[2] == "2" and int(h[5]) == n, r.stdout
+    assert cal["block_ns"] == pytest.approx(2e6, rel=0.5)
+    leakcheck()
+
+
+def test_response_fft_points_option(tmp_path, leakcheck):
+    js = tmp_path / "r.json"
+    r = run(["response", "--work", "fft", "--fft-points", "4096",
+             "--block", "1", "-l", "3", "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    assert int(RESP_HEAD.match(r.stdout.splitlines()[0])[5]) == 4096
+    d = load(js, "response")
+    assert d["calibration"]["fft_points"] == 4096
+    assert d["settings"]["fft_points"] == 4096
+    leakcheck()
+
+
+@pytest.mark.parametrize("n", ["1000", "512", "3072", str(1 << 27), "-1"])
+def test_response_fft_points_refused(n, leakcheck):
+    r = run(["response", "--work", "fft", "--fft-points", n])
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and "--fft-points" in r.stderr
+    leakcheck()
