@@ -21,7 +21,9 @@ BT_LINE = re.compile(
     rf"p50 (\d+) p99 (\d+) p99\.99 (\d+) max (\d+) ns, blocking ({NUM}) ns, "
     rf"over (\d+) us: (\d+) \((\d+) ns\)$")
 RESP_HEAD = re.compile(rf"^# response: work (\w+) calibrated to (\d+) ms: "
-                       rf"(\d+) units of ({NUM}) ns(?: \(64 KiB copies\))?$")
+                       rf"(\d+) units of ({NUM}) ns"
+                       rf"(?: \(64 KiB copies\)|"
+                       rf" \(1024 butterflies of a (\d+)-point transform\))?$")
 RESP_LINE = re.compile(
     rf"^work (\w+): blocks (\d+), min ({NUM}) avg ({NUM}) p50 ({NUM}) "
     rf"p99 ({NUM}) max ({NUM}) us, stddev ({NUM}) us \(({NUM}) %\), "
@@ -208,7 +210,8 @@ def test_sync_inversion_protocols(proto, leakcheck):
 
 
 @pytest.mark.parametrize("args,opt", [
-    (["-f"], "--fork"), (["--protocol", "ceiling"], "--protocol"),
+    (["-f", "--test", "inversion"], "--fork"),
+    (["--protocol", "ceiling"], "--protocol"),
     (["-p", "2"], "--prio"), (["--hog", "0"], "--hog"),
     (["--hog", "101"], "--hog"), (["--test", "4"], "--test")])
 def test_sync_bad_input(args, opt, leakcheck):

@@ -23,4 +23,29 @@ void fft_plan_free(struct fft_plan *p);
 void fft_forward(const struct fft_plan *p, double *re, double *im);
 void fft_inverse(const struct fft_plan *p, double *re, double *im);
 
+/*
+ * The same transforms a few butterflies at a time, for work that must be
+ * cut into short units whatever n is (rtlat response --work fft on arrays
+ * larger than the last-level cache): forward by decimation in frequency
+ * (natural order in, bit-reversed out), then inverse by decimation in time
+ * (bit-reversed in, natural order out, halved at each stage), again and
+ * again. No permutation pass: every step is one butterfly, and each
+ * forward-inverse cycle (n/2 * log2(n) * 2 steps) gives the input back.
+ * Each stage reads its own twiddles in order (n - 1 of them in all), so
+ * every stage streams through memory alike.
+ */
+struct fft_walk {
+	size_t n;
+	double *cos_t, *sin_t;	/* stage of span len: from len/2 - 1 */
+	size_t len;		/* the stage's butterfly span */
+	size_t i, k;		/* the next butterfly: group start, offset */
+	int inverse;
+};
+
+/* Returns 0 or -EINVAL / -ENOMEM. */
+int fft_walk_init(struct fft_walk *w, size_t n);
+void fft_walk_free(struct fft_walk *w);
+void fft_walk_steps(struct fft_walk *w, double *re, double *im,
+		    unsigned long long steps);
+
 #endif

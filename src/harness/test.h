@@ -201,7 +201,8 @@ int run_parse(const char *prog, const char *title, struct opt *tbl,
 	      bool *given, int argc, char **argv);
 /* "rtlat pmq": the base name of a path. */
 const char *run_base_name(const char *path);
-/* Started under the test's compatible name (argv[0] "trltp"). */
+/* Started under the test's compatible name (argv[0] "trltp", "pmqtest"):
+ * behave and print as the original. */
 bool run_compat(const struct test_run *t);
 
 /* The registry (src/tests.c), NULL-terminated. */

@@ -41,7 +41,7 @@ const struct opt pair_opts[] = {
 	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 1000,
 	  OPT_AT(struct pair_config, interval_us), "base interval in us", NULL, "interval_us" },
 	OPT_ROW_LOOPS(struct pair_config, loops, 1LL << 62, 0,
-		      "cycles per pair; 0: until stopped"),
+		      "cycles per pair; under the rt-tests name the run ends when the first pair has done them; 0: until stopped"),
 	OPT_ROW_PRIO(struct pair_config, prio, 0, 99, 0,
 		     "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER"),
 	OPT_ROW_QUIET(struct pair_config, quiet,
@@ -101,6 +101,7 @@ int pair_check(struct test_run *t)
 	run->cfg = t->cfg;
 	run->opts = t->opts;
 	run->tcfg = t->extra;
+	run->cfg->first_ends = run_compat(t);
 	if (check_config(t, t->cfg, run))
 		return -1;
 	if (run->ops->setup && run->ops->setup(run))

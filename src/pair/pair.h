@@ -109,6 +109,10 @@ struct pair_config {
 	bool smp;			/* -S */
 	bool quiet;			/* -q */
 	bool fork;			/* -f where the transport takes it */
+	/* Under rt-tests' names: the first pair to finish its -l loops
+	 * ends the run (as rt-tests); under rtlat's, each pair does its
+	 * own (SPEC §1). */
+	bool first_ends;
 	/* Stream mode, set by the transport's setup: the sender sends
 	 * without waiting, the receiver counts; one run per size. */
 	bool stream;

@@ -214,6 +214,9 @@ static void receiver_loop(struct pair *p)
 			break;
 		}
 	}
+	/* rt-tests' names: this pair's loops done, every pair stops. */
+	if (p->loops && i == p->loops && p->run->cfg->first_ends)
+		pair_stop(p->run);
 }
 
 static void run_role(struct pair *p, enum pair_role role)

@@ -3,7 +3,8 @@
  * ptsem.h - the hand-off types of rtlat ptsem (ptsematest), one ops table
  * each: mutex (ptsem_mutex.c), condvar (ptsem_condvar.c), sem
  * (ptsem_sem.c), named-sem (ptsem_named.c). transport_ptsem.c picks one
- * by --type. Threads only.
+ * by --type. Threads under ptsematest's options; sem, named-sem and mutex
+ * also between forked processes (rtlat sync -f sets cfg->fork).
  */
 #ifndef RTLAT_PTSEM_H
 #define RTLAT_PTSEM_H

@@ -8,7 +8,8 @@
  * receiver holds z and waits for x. Sending is unlocking x (the receiver
  * wakes owning it); the sender then waits for z, which the receiver
  * unlocks to send back, and the roles of (x, y, z) rotate by one. Every
- * unlock is by the owner.
+ * unlock is by the owner. The batons live in the pair's shared memory, so
+ * forked workers pass them too (rtlat sync -f).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,23 +23,40 @@ struct baton_priv {
 	unsigned int turn[2];		/* per role: cycles it went through */
 };
 
+/*
+ * Threads: default attributes, as ptsematest (the fast private futex
+ * path). Forked workers (rtlat sync -f): process-shared, and robust, so
+ * that a worker that dies holding a baton wakes its partner (EOWNERDEAD)
+ * rather than leaving it blocked.
+ */
 static int baton_open(struct pair *p)
 {
 	struct baton_priv *s = p->priv;
-	int i, err = 0;
+	pthread_mutexattr_t a;
+	int i, err;
 
-	/* Default attributes, as ptsematest: the fast private futex path. */
+	err = pthread_mutexattr_init(&a);
+	if (!err && pair_is_fork(p))
+		err = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	if (!err && pair_is_fork(p))
+		err = pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	for (i = 0; i < BATONS && !err; i++)
-		err = pthread_mutex_init(&s->baton[i], NULL);
+		err = pthread_mutex_init(&s->baton[i], &a);
 	while (err && i-- > 1)
 		pthread_mutex_destroy(&s->baton[i - 1]);
+	pthread_mutexattr_destroy(&a);
 	return -err;
 }
 
-static void baton_lock(struct baton_priv *s, enum pair_role r, unsigned int i)
+/* 0, or -EOWNERDEAD: the partner died holding it (the baton is ours). */
+static int baton_lock(struct baton_priv *s, enum pair_role r, unsigned int i)
 {
-	pthread_mutex_lock(&s->baton[i % BATONS]);
+	int err = pthread_mutex_lock(&s->baton[i % BATONS]);
+
+	if (err == EOWNERDEAD)
+		pthread_mutex_consistent(&s->baton[i % BATONS]);
 	s->held[r][i % BATONS] = true;
+	return -err;
 }
 
 static void baton_unlock(struct baton_priv *s, enum pair_role r, unsigned int i)
@@ -89,11 +107,11 @@ static int baton_receive(struct pair *p, enum pair_dir dir)
 	struct baton_priv *s = p->priv;
 	enum pair_role r = dir == DIR_FWD ? ROLE_RECEIVER : ROLE_SENDER;
 	unsigned int t = s->turn[r];
+	int err = baton_lock(s, r, dir == DIR_FWD ? t : t + 2);
 
-	baton_lock(s, r, dir == DIR_FWD ? t : t + 2);
 	if (dir == DIR_BACK)
 		s->turn[r] = t + 1;
-	return ptsem_stopping(p) ? -EINTR : 0;
+	return ptsem_stopping(p) ? -EINTR : err;
 }
 
 static void baton_detach(struct pair *p, enum pair_role r)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ptsem_sem.c - ptsem --type sem: an unnamed sem_t per direction, private
- * to the process (threads only). */
+/* ptsem_sem.c - ptsem --type sem: an unnamed sem_t per direction, in the
+ * pair's shared memory: private to the process for threads, process-shared
+ * (pshared 1) when the workers are forked (rtlat sync -f). */
 #include <errno.h>
 #include <semaphore.h>
 #include "pair/ptsem.h"
@@ -12,10 +13,11 @@ struct sem_priv {
 static int sem_open_pair(struct pair *p)
 {
 	struct sem_priv *s = p->priv;
+	int pshared = pair_is_fork(p);
 
-	if (sem_init(&s->sem[0], 0, 0))
+	if (sem_init(&s->sem[0], pshared, 0))
 		return -errno;
-	if (sem_init(&s->sem[1], 0, 0)) {
+	if (sem_init(&s->sem[1], pshared, 0)) {
 		int err = errno;
 
 		sem_destroy(&s->sem[0]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * transport_ptsem.c - pthread mutex or POSIX semaphore hand-off
- * (ptsematest), threads only: --type picks one of four ops tables
+ * (ptsematest), threads (rtlat sync -f: processes): --type picks one of four ops tables
  * (ptsem.h), one file each.
  */
 #include "core/opts.h"

@@ -21,7 +21,7 @@
 static const char *const resp_series[] = { "time", NULL };
 
 struct resp_config {
-	long long work, block_ms, loops, duration_s, prio, cpu;
+	long long work, block_ms, loops, duration_s, prio, cpu, fft_points;
 	bool quiet;
 	struct test_common common;
 };
@@ -56,6 +56,10 @@ static const struct opt resp_opts[] = {
 	{ 0, "work", OPT_CHOICE, OPT_ARG_REQUIRED, "WORK", 0, 0, 0, OPT_AT(struct resp_config, work),
 	  "add (integer loop), copy (memcpy from a source larger than the LLC), whetstone (floating-point mix), fft",
 	  work_names, "work" },
+	{ 0, "fft-points", OPT_INT, OPT_ARG_REQUIRED, "N", 0, (long long)WORK_FFT_MAX_POINTS, 0,
+	  OPT_AT(struct resp_config, fft_points),
+	  "fft: transform size, a power of two from 1024 to 67108864; 0: the smallest whose data and twiddles (32 bytes a point) exceed the last-level cache",
+	  NULL, "fft_points" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct resp_config, common), "write results to FILE as JSON"),
 	OPT_END
 };
@@ -78,6 +82,20 @@ static void resp_loop(struct bench_thread *bt)
 	}
 }
 
+static int resp_check(struct test_run *t)
+{
+	const struct resp_config *c = t->cfg;
+	unsigned long long n = (unsigned long long)c->fft_points;
+
+	if (n && (n < WORK_FFT_MIN_POINTS || (n & (n - 1)))) {
+		opts_error(t->prog, opts_find(t->opts, 0, "fft-points"),
+			   "%llu is not a power of two from %llu to %llu; accepted: such a power of two, or 0 for the default",
+			   n, WORK_FFT_MIN_POINTS, WORK_FFT_MAX_POINTS);
+		return -1;
+	}
+	return 0;
+}
+
 static int resp_setup(struct test_run *t)
 {
 	struct resp_config *c = t->cfg;
@@ -92,7 +110,7 @@ static int resp_setup(struct test_run *t)
 	r->thread.cpu = (int)c->cpu;
 	r->thread.prio = (int)c->prio;
 	r->thread.fn = resp_loop;
-	if (work_init(&r->work, (enum work_kind)c->work))
+	if (work_init(&r->work, (enum work_kind)c->work, (uint64_t)c->fft_points))
 		return -1;
 	return stats_init(&r->times, 0, (uint64_t)block / RESP_BUCKETS_PER_BLOCK,
 			  4 * RESP_BUCKETS_PER_BLOCK) ? -1 : 0;
@@ -148,6 +166,9 @@ static void json_body(struct json *j, void *arg)
 	json_double(j, "ns_per_unit", r->ns_per_unit);
 	json_double(j, "block_ns", (double)r->units * r->ns_per_unit);
 	json_uint(j, "copy_bytes", r->work.copy_bytes);
+	json_uint(j, "fft_points", r->work.fft_points);
+	json_uint(j, "fft_bytes", r->work.fft_points * WORK_FFT_BYTES_PER_POINT);
+	json_uint(j, "llc_bytes", r->work.llc_bytes);
 	json_obj_close(j);
 	json_double(j, "max_min_ratio", ratio(&r->times));
 	results_stats(j, "times", &r->times, NULL);
@@ -164,10 +185,17 @@ static int resp_report(struct test_run *t, int status)
 		r->error = "stopped by a signal before the first block";
 	if (r->error)
 		status = 1;
-	if (r->calibrated && !c->quiet)
-		printf("# response: work %s calibrated to %lld ms: %llu units of %.1f ns%s\n",
+	if (r->calibrated && !c->quiet) {
+		printf("# response: work %s calibrated to %lld ms: %llu units of %.1f ns",
 		       work_names[c->work], c->block_ms, (unsigned long long)r->units,
-		       r->ns_per_unit, c->work == WORK_COPY ? " (64 KiB copies)" : "");
+		       r->ns_per_unit);
+		if (c->work == WORK_COPY)
+			printf(" (64 KiB copies)");
+		else if (c->work == WORK_FFT)
+			printf(" (%d butterflies of a %llu-point transform)", WORK_FFT_UNIT,
+			       (unsigned long long)r->work.fft_points);
+		printf("\n");
+	}
 	if (r->times.n)
 		print_result(c, r);
 	fflush(stdout);
@@ -198,6 +226,6 @@ const struct test_ops test_response = {
 	.family = "determinism", .series = resp_series,
 	.opts = resp_opts, .common = OPT_AT_STRUCT(struct resp_config, common),
 	.cfg_size = sizeof(struct resp_config), .run_size = sizeof(struct resp_run), .stop = STOP_BY_HANDLER,
-	.suite_args = resp_suite_args, .setup = resp_setup, .rt_apply = resp_rt_apply,
+	.suite_args = resp_suite_args, .check = resp_check, .setup = resp_setup, .rt_apply = resp_rt_apply,
 	.measure = resp_measure, .report = resp_report, .teardown = resp_teardown,
 };

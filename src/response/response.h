@@ -19,15 +19,33 @@ struct work {
 	enum work_kind kind;
 	char *copy_src, *copy_dst;	/* copy */
 	uint64_t copy_bytes, copy_off;
-	struct fft_plan plan;		/* fft */
+	struct fft_walk walk;		/* fft */
 	double *fft_re, *fft_im;
+	uint64_t fft_points;
+	uint64_t llc_bytes;		/* the last-level cache, 0: unknown */
 };
 
-/* Allocate what the work needs (copy: a source larger than the LLC). */
-int work_init(struct work *w, enum work_kind k);
+/* fft: a unit is this many butterflies of the walk (fft.h). */
+#define WORK_FFT_UNIT		1024
+/* --fft-points: powers of two in this range. */
+#define WORK_FFT_MIN_POINTS	1024ULL
+#define WORK_FFT_MAX_POINTS	(1ULL << 26)
+/* Data (re, im) and the walk's twiddles (cos, sin, n - 1 each): 32 bytes
+ * a point. */
+#define WORK_FFT_BYTES_PER_POINT (4 * sizeof(double))
+
+/* Allocate what the work needs (copy: a source larger than the LLC; fft:
+ * fft_points points, 0: the default). */
+int work_init(struct work *w, enum work_kind k, uint64_t fft_points);
 void work_fini(struct work *w);
 /* Run units units of the work. */
 void work_run(struct work *w, uint64_t units);
+
+/* The last-level cache of CPU 0 in bytes (sysfs), 0: unknown. */
+uint64_t work_llc_bytes(void);
+/* The fft default: the smallest power of two whose working set exceeds
+ * llc (WORK_FFT_MIN_POINTS .. WORK_FFT_MAX_POINTS). Pure. */
+uint64_t work_fft_default_points(uint64_t llc);
 
 /*
  * Calibration math: units_probe units took ns_probe ns; how many units

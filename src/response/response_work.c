@@ -4,7 +4,10 @@
  * add: an integer recurrence the compiler cannot fold; copy: memcpy of
  * 64 KiB chunks walking a source a quarter larger than the last-level
  * cache into one chunk, so the reads miss; whetstone: a floating-point mix of our own (arithmetic, branches,
- * calls into libm, array updates); fft: the shared radix-2 FFT.
+ * calls into libm, array updates); fft: the shared radix-2 FFT (its walk) on a
+ * transform whose data and twiddles are larger than the last-level cache
+ * (the design's load processes: 65536 points, to cause cache misses),
+ * walked WORK_FFT_UNIT butterflies per unit so a block stays ~--block ms.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,7 +21,6 @@
 
 #define COPY_CHUNK	(64 * 1024)
 #define COPY_MIN	(16ULL << 20)
-#define FFT_POINTS	1024
 
 const char *const work_names[] = { "add", "copy", "whetstone", "fft", NULL };
 
@@ -52,23 +54,32 @@ static long sysfs_llc_bytes(void)
 	return best;
 }
 
-static uint64_t llc_bytes(void)
+/* The kernel's figure (sysfs), else the C library's. */
+uint64_t work_llc_bytes(void)
 {
-	long v = 0;
+	long v = sysfs_llc_bytes();
 
 #ifdef _SC_LEVEL3_CACHE_SIZE
-	v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (v <= 0)
+		v = sysconf(_SC_LEVEL3_CACHE_SIZE);
 	if (v <= 0)
 		v = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-	if (v <= 0)
-		v = sysfs_llc_bytes();
 	return v > 0 ? (uint64_t)v : 0;
+}
+
+uint64_t work_fft_default_points(uint64_t llc)
+{
+	uint64_t n = WORK_FFT_MIN_POINTS;
+
+	while (n < WORK_FFT_MAX_POINTS && n * WORK_FFT_BYTES_PER_POINT <= llc)
+		n *= 2;
+	return n;
 }
 
 static int copy_init(struct work *w)
 {
-	w->copy_bytes = llc_bytes() + llc_bytes() / 4;
+	w->copy_bytes = w->llc_bytes + w->llc_bytes / 4;
 	if (w->copy_bytes < COPY_MIN)
 		w->copy_bytes = COPY_MIN;
 	w->copy_bytes -= w->copy_bytes % COPY_CHUNK;
@@ -82,27 +93,32 @@ static int copy_init(struct work *w)
 	return 0;
 }
 
-static int fft_init(struct work *w)
+/* Everything allocated and written here, before measuring. */
+static int fft_init(struct work *w, uint64_t points)
 {
-	int i;
+	uint64_t i;
 
-	w->fft_re = calloc(FFT_POINTS, sizeof(double));
-	w->fft_im = calloc(FFT_POINTS, sizeof(double));
-	if (!w->fft_re || !w->fft_im || fft_plan_init(&w->plan, FFT_POINTS))
+	w->fft_points = points ? points : work_fft_default_points(w->llc_bytes);
+	w->fft_re = malloc(w->fft_points * sizeof(double));
+	w->fft_im = malloc(w->fft_points * sizeof(double));
+	if (!w->fft_re || !w->fft_im || fft_walk_init(&w->walk, w->fft_points))
 		return -ENOMEM;
-	for (i = 0; i < FFT_POINTS; i++)
-		w->fft_re[i] = sin(0.1 * i) + 0.5 * cos(0.37 * i);
+	for (i = 0; i < w->fft_points; i++) {
+		w->fft_re[i] = sin(0.1 * (double)i) + 0.5 * cos(0.37 * (double)i);
+		w->fft_im[i] = 0;
+	}
 	return 0;
 }
 
-int work_init(struct work *w, enum work_kind k)
+int work_init(struct work *w, enum work_kind k, uint64_t fft_points)
 {
 	memset(w, 0, sizeof(*w));
 	w->kind = k;
+	w->llc_bytes = work_llc_bytes();
 	if (k == WORK_COPY)
 		return copy_init(w);
 	if (k == WORK_FFT)
-		return fft_init(w);
+		return fft_init(w, fft_points);
 	return 0;
 }
 
@@ -112,8 +128,7 @@ void work_fini(struct work *w)
 	free(w->copy_dst);
 	free(w->fft_re);
 	free(w->fft_im);
-	if (w->plan.n)
-		fft_plan_free(&w->plan);
+	fft_walk_free(&w->walk);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -164,12 +179,7 @@ static void work_whetstone(uint64_t units)
 
 static void work_fft(struct work *w, uint64_t units)
 {
-	uint64_t u;
-
-	for (u = 0; u < units; u++) {
-		fft_forward(&w->plan, w->fft_re, w->fft_im);
-		fft_inverse(&w->plan, w->fft_re, w->fft_im);
-	}
+	fft_walk_steps(&w->walk, w->fft_re, w->fft_im, units * WORK_FFT_UNIT);
 	work_fsink = w->fft_re[1];
 }
 

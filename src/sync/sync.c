@@ -26,7 +26,7 @@ static const struct opt sync_opts[] = {
 	OPT_ROW_DURATION(struct sync_config, duration_s, 0,
 			 "stop each test after TIME (N[s|m|h|d]); 0: none"),
 	{ 'f', "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sync_config, fork),
-	  "test 2 between two processes (needs --type sysv)", NULL, NULL },
+	  "tests 1, 2: process-shared objects, test 2 between two processes", NULL, NULL },
 	OPT_ROW_HELP,
 	OPT_ROW_LOOPS(struct sync_config, loops, 1LL << 40, 10000,
 		      "calls (test 1) and hand-offs (test 2); 0: until -D or stopped"),
@@ -61,9 +61,9 @@ static int sync_check(struct test_run *t)
 {
 	struct sync_config *c = t->cfg;
 
-	if (c->fork && c->type != TYPE_SYSV) {
+	if (c->fork && !wants(c, SYNC_COST)) {
 		opts_error(t->prog, opts_find(t->opts, 'f', NULL),
-			   "processes need a shared semaphore; accepted: -f with --type sysv");
+			   "forks the processes of tests 1 and 2; accepted: -f with --test all, cost or switch");
 		return -1;
 	}
 	if (!SYNC_HAVE_PRIOCEILING && c->protocol == PROTO_PROTECT && wants(c, SYNC_INVERSION)) {

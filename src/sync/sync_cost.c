@@ -24,12 +24,24 @@ struct cost_ctx {
 	int64_t end_ns;
 };
 
+/* -f: the kind of mutex test 2 passes between processes. */
 static void cost_mutex(struct bench_thread *bt)
 {
-	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_t m;
+	pthread_mutexattr_t a;
 	const struct cost_ctx *x = bt->arg;
 	uint64_t i, loops = (uint64_t)x->c->loops;
 	int64_t t0;
+
+	pthread_mutexattr_init(&a);
+	if (x->c->fork) {
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	}
+	bt->err = pthread_mutex_init(&m, &a);
+	pthread_mutexattr_destroy(&a);
+	if (bt->err)
+		return;
 
 	for (i = 0; !loops || i < loops; i++) {
 		if (bench_stopping() || (x->end_ns && clock_now_ns() >= x->end_ns))

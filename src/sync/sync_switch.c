@@ -4,7 +4,10 @@
  * pair test and its hand-off (posix: ptsem sem, named: ptsem named-sem,
  * sysv: svsem, mutex: ptsem mutex), test 1 uses its transport from one
  * thread, test 2 runs it as a pair: two threads (or, -f, processes) on
- * one CPU hand off and back, so every hand-off is a context switch.
+ * one CPU hand off and back, so every hand-off is a context switch. With
+ * -f every type is made process-shared: an unnamed sem_t with pshared 1
+ * and robust PTHREAD_PROCESS_SHARED mutexes in shared anonymous memory,
+ * a named semaphore each process opens by its name, a System V set.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +60,8 @@ int sync_pair_prepare(const struct sync_config *c, const char *prog,
 	pc->threads = 1;
 	pc->interval_us = SWITCH_INTERVAL_US;
 	pc->quiet = true;
+	/* svsem takes -f as an option, the ptsem types from here. */
+	pc->fork = c->fork;
 	if (pair_type_opts(c, prog, pt) || pair_check(pt))
 		return -1;
 	return pair_setup(pt) ? -1 : 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "bintime/bintime.h"
 #include "response/response.h"
+#include "core/fft.h"
 #include "sync/sync.h"
 #include "unit.h"
 
@@ -26,13 +27,67 @@ UNIT_TEST(response_calibrates_add_near_target)
 	double per;
 	uint64_t u;
 
-	CHECK(work_init(&w, WORK_ADD) == 0);
+	CHECK(work_init(&w, WORK_ADD, 0) == 0);
 	u = work_calibrate(&w, 1000000, &per);
 	work_fini(&w);
 
 	CHECK(u >= 1 && per > 0);
 	/* The scale is the probe's: units * ns/unit is the target. */
 	CHECK(fabs((double)u * per - 1e6) <= per);
+}
+
+/* The smallest power of two whose 32 bytes a point exceed the cache. */
+UNIT_TEST(response_fft_default_exceeds_llc)
+{
+	CHECK_EQ_LL(work_fft_default_points(0), 1024);
+	/* 1.5 MiB: 49152 points would do, 65536 is the next power of two. */
+	CHECK_EQ_LL(work_fft_default_points(3 << 19), 65536);
+	/* 48 MiB: 2^21 points are 64 MiB, 2^20 only 32 MiB. */
+	CHECK_EQ_LL(work_fft_default_points(48 << 20), 1 << 21);
+	/* Exactly 32 MiB is not exceeded by 2^20 points. */
+	CHECK_EQ_LL(work_fft_default_points(32 << 20), 1 << 21);
+	CHECK_EQ_LL(work_fft_default_points(1ULL << 40), WORK_FFT_MAX_POINTS);
+}
+
+/* The walk: a forward pass is fft_forward in bit-reversed order, and a
+ * forward-inverse cycle gives the input back, however it is cut. */
+UNIT_TEST(fft_walk_matches_and_returns)
+{
+	enum { N = 64, LOG = 6 };
+	double re[N], im[N], fr[N], fi[N];
+	struct fft_plan p;
+	struct fft_walk w;
+	unsigned long long done = 0, cut = 7;
+	int j, rev, b;
+
+	CHECK_EQ_LL(fft_plan_init(&p, N), 0);
+	for (j = 0; j < N; j++) {
+		re[j] = fr[j] = sin(0.3 * j) + 0.25 * j;
+		im[j] = fi[j] = cos(0.7 * j);
+	}
+	fft_forward(&p, fr, fi);
+	CHECK_EQ_LL(fft_walk_init(&w, N), 0);
+	while (done < (unsigned long long)N / 2 * LOG) {
+		unsigned long long m = done + cut > N / 2 * LOG ? N / 2 * LOG - done : cut;
+
+		fft_walk_steps(&w, re, im, m);
+		done += m;
+	}
+	for (j = 0; j < N; j++) {
+		for (rev = 0, b = 0; b < LOG; b++)
+			rev |= ((j >> b) & 1) << (LOG - 1 - b);
+		CHECK_NEAR(re[rev], fr[j], 1e-9);
+		CHECK_NEAR(im[rev], fi[j], 1e-9);
+	}
+	fft_walk_steps(&w, re, im, N / 2 * LOG);
+	for (j = 0; j < N; j++) {
+		CHECK_NEAR(re[j], sin(0.3 * j) + 0.25 * j, 1e-9);
+		CHECK_NEAR(im[j], cos(0.7 * j), 1e-9);
+	}
+	/* The next cycle starts over: forward again. */
+	CHECK(!w.inverse && w.len == N && w.i == 0 && w.k == 0);
+	fft_walk_free(&w);
+	fft_plan_free(&p);
 }
 
 UNIT_TEST(sync_context_switch_estimate)
