@@ -167,6 +167,16 @@ static void json_limit(struct json *j, const char *key, long long us)
 		json_null(j, key);
 }
 
+/* A figure of a series; null when it measured nothing (never a made-up 0). */
+static void json_figure(struct json *j, const char *key,
+			const struct fleet_rec *r, long long ns)
+{
+	if (r->n)
+		json_int(j, key, ns);
+	else
+		json_null(j, key);
+}
+
 static void json_series(struct json *j, int i)
 {
 	const struct fleet_rec *r = fleet_get(i);
@@ -182,21 +192,26 @@ static void json_series(struct json *j, int i)
 	}
 	json_uint(j, "samples", r->n);
 	json_double(j, "seconds", r->secs);
-	json_int(j, "min_ns", r->min);
-	json_double(j, "avg_ns", r->avg);
-	json_int(j, "max_ns", r->max);
-	json_int(j, "p99_ns", r->p99);
-	json_int(j, "p99.99_ns", r->p9999);
-	json_int(j, "worst_ns", v.worst_ns);
+	json_figure(j, "min_ns", r, r->min);
+	if (r->n)
+		json_double(j, "avg_ns", r->avg);
+	else
+		json_null(j, "avg_ns");
+	json_figure(j, "max_ns", r, r->max);
+	json_figure(j, "p99_ns", r, r->p99);
+	json_figure(j, "p99.99_ns", r, r->p9999);
+	json_figure(j, "worst_ns", r, v.worst_ns);
 	json_limit(j, "max_latency_us", v.lat_us);
 	json_limit(j, "max_p99_us", v.p99_us);
 	if (v.base_ns >= 0)
 		json_int(j, "baseline_max_ns", v.base_ns);
 	else
 		json_null(j, "baseline_max_ns");
-	json_str(j, "result", v.failure ? "fail" : "pass");
+	json_str(j, "result", v.failure ? "fail" : r->n ? "pass" : "skip");
 	if (v.failure)
 		json_str(j, "failure", v.why);
+	else if (!r->n)
+		json_str(j, "skipped", FLEET_NO_SAMPLE);
 	json_obj_close(j);
 }
 
@@ -244,7 +259,8 @@ void fleet_json(struct json *j, int status)
 	if (!fleet_count())
 		return;
 	json_obj_open(j, "fleet");
-	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" : "pass");
+	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" :
+		 fleet_measured() ? "pass" : "none");
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);
