@@ -7,13 +7,18 @@
   samples. Made on purpose, not by load: `rtlat sync -l 0` measures test 1
   until stopped, and a stop signal ends the run before tests 2 and 3.
 - promtool (Prometheus' lint) takes every --openmetrics file.
-- --baseline reads its file as JSON whatever its layout.
+- --baseline reads its file as JSON whatever its layout (jq -c, jq
+  --indent 4, Python's json.tool, keys reordered), and refuses what is not
+  JSON in one line, exit 2.
 - JUnit's <error> carries its message as text (GitLab shows the text).
 No latency value is asserted."""
 import json
 import os
 import re
+import shutil
 import stat
+import subprocess
+import sys
 import time
 import xml.etree.ElementTree as ET
 
@@ -171,6 +176,72 @@ def test_promtool_accepts_the_openmetrics_of(argv, tmp_path):
     fams = {f.name: f for f in text_string_to_metric_families(om.read_text())}
     assert fams[QUANTILE].type == "summary"
     promtool_check(om)
+
+
+# ---------------------------------------------------------------------------
+# --baseline: the file read as JSON, whatever its layout.
+
+def reordered(o):
+    """Every object's keys in the reverse order."""
+    if isinstance(o, dict):
+        return {k: reordered(o[k]) for k in reversed(list(o))}
+    if isinstance(o, list):
+        return [reordered(x) for x in o]
+    return o
+
+
+def layouts(own, tmp_path):
+    """rtlat's own file, and the same JSON as jq -c, jq --indent 4, Python's
+    json.tool --indent 4 write it, and with its keys in reverse order."""
+    if not shutil.which("jq"):
+        pytest.skip("jq is not installed (Debian package jq; tests/install-deps)")
+    out = {"own": own}
+    for name, cmd in (("jq-c", ["jq", "-c", "."]), ("jq-4", ["jq", "--indent", "4", "."]),
+                      ("json.tool", [sys.executable, "-m", "json.tool", "--indent", "4"])):
+        out[name] = tmp_path / f"{name}.json"
+        with open(own) as src, open(out[name], "w") as dst:
+            subprocess.run(cmd, stdin=src, stdout=dst, check=True, timeout=30)
+    out["reordered"] = tmp_path / "reordered.json"
+    out["reordered"].write_text(json.dumps(reordered(json.loads(own.read_text())), indent=2))
+    return out
+
+
+@pytest.mark.parametrize("base_ns,status", [(1, 3), (10**12, 0)], ids=["fail", "pass"])
+def test_baseline_in_any_layout_gives_the_same_verdict(tmp_path, base_ns, status):
+    """A baseline maximum of 1 ns fails any run, one of 1000 s passes it:
+    the same verdict, and the same figure read, from every layout."""
+    own = tmp_path / "own.json"
+    r = run(["pmq", "-l", "300", "-i", "500", "-q", "--json", str(own)])
+    assert r.returncode == 0, r.stderr
+    measured = json.loads(own.read_text())["fleet"]["series"][0]["max_ns"]
+    # the figure set in rtlat's own layout (a stats object's max_ns of the
+    # same value too: only the fleet's is read)
+    text = own.read_text()
+    assert f'"max_ns": {measured},' in text
+    own.write_text(text.replace(f'"max_ns": {measured},', f'"max_ns": {base_ns},'))
+    said = f"pmq/latency: worst [\\d.]+ us, baseline {base_ns / 1e3:.3f} us"
+    for name, path in layouts(own, tmp_path).items():
+        r = run(["pmq", "-l", "300", "-i", "500", "-q", "--baseline", str(path)])
+        assert r.returncode == status, (name, r.stderr)
+        assert re.search(said, r.stderr), (name, r.stderr)
+
+
+@pytest.mark.parametrize("text", ["not json\n", '{"fleet": {"series": [\n', "",
+                                  '{"fleet": {"series": [{"test": "pmq"}]}}',
+                                  '{"a": "\\x"}', "{\"fleet\": 1}\n\x00",
+                                  # figures in a text that is not JSON
+                                  'x "fleet": { "series": [{"test": "pmq", '
+                                  '"series": "latency", "max_ns": 5}]'],
+                         ids=["text", "truncated", "empty", "no-max", "bad-escape", "nul",
+                              "figures-in-garbage"])
+def test_baseline_not_json_is_one_line_exit_2(tmp_path, text):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    r = run(["pmq", "-l", "300", "-i", "500", "-q", "--baseline", str(bad)])
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith(f"rtlat pmq: option --baseline: cannot use '{bad}': ")
+    assert "accepted: a --json file of an earlier run of this rtlat" in r.stderr
 
 
 # ---------------------------------------------------------------------------
