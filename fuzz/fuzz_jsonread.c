@@ -2,7 +2,8 @@
 /*
  * fuzz_jsonread.c - libFuzzer harness for the JSON reader (jsonread.c).
  *
- * The input's first byte chooses the keep depth, the rest is the text.
+ * The input's first byte chooses the keep depth (and whether only one
+ * member of the root is kept), the rest is the text.
  * Whatever the text, the reader must end (no crash, leak, UB: ASan and
  * UBSan) and, when it refuses, say where in one line. When it takes the
  * text whole (kept to any depth), every string must be as long as its
@@ -125,15 +126,18 @@ static void round_trip(const struct jr_value *root)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct jr_doc d;
+	const char *only;
 	int keep;
 
 	if (!size)
 		return 0;
-	keep = data[0] % (JR_MAX_DEPTH + 2);
-	if (jr_parse(&d, (const char *)data + 1, size - 1, keep)) {
+	/* the high bit: of the root object only member "a" kept */
+	only = data[0] & 0x80 ? "a" : NULL;
+	keep = (data[0] & 0x7f) % (JR_MAX_DEPTH + 2);
+	if (jr_parse_only(&d, (const char *)data + 1, size - 1, only, keep)) {
 		if (!d.error[0] || strchr(d.error, '\n') || strncmp(d.error, "line ", 5))
 			abort();
-	} else if (keep > JR_MAX_DEPTH && depth_of(d.root) < JSON_MAX_DEPTH - 1) {
+	} else if (!only && keep > JR_MAX_DEPTH && depth_of(d.root) < JSON_MAX_DEPTH - 1) {
 		round_trip(d.root);
 	}
 	jr_free(&d);

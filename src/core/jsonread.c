@@ -16,6 +16,7 @@ struct reader {
 	const unsigned char *p, *start, *end;
 	struct jr_doc *d;
 	int keep;
+	const char *only;	/* of the root object, the member kept; NULL: all */
 	bool failed;
 };
 
@@ -223,7 +224,7 @@ static size_t raw_length(const unsigned char *p, const unsigned char *end)
 static int read_string(struct reader *r, char **s, size_t *len)
 {
 	const unsigned char *open = r->p++;
-	char *buf = NULL, tmp[4];
+	char *buf = NULL, tmp[4] = { 0 };
 	size_t n = 0, k = 0;
 
 	if (s) {
@@ -307,7 +308,7 @@ static int literal(struct reader *r, const char *word)
 {
 	size_t n = strlen(word);
 
-	if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n))
+	if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
 		return fail(r, "not a JSON value");
 	r->p += n;
 	return 0;
@@ -315,11 +316,18 @@ static int literal(struct reader *r, const char *word)
 
 static int read_value(struct reader *r, int depth, struct jr_value **out);
 
+/* A member of the root that jr_parse_only does not keep (the root not an
+ * object: none of them); key: NULL in an array. */
+static bool skipped(const struct reader *r, int depth, const char *key)
+{
+	return r->only && !depth && (!key || strcmp(key, r->only) != 0);
+}
+
 /* A container's members: values (an array) or "key": value (an object),
  * kept in their order under v (NULL: not kept). */
 static int read_members(struct reader *r, int depth, struct jr_value *v, bool obj)
 {
-	const char close = obj ? '}' : ']';
+	const unsigned char close = obj ? '}' : ']';
 	struct jr_value **tail = v ? &v->first : NULL, *m;
 	char *key = NULL;
 	size_t klen;
@@ -344,7 +352,7 @@ static int read_members(struct reader *r, int depth, struct jr_value *v, bool ob
 		if (obj)
 			r->p++;
 		m = NULL;
-		if (read_value(r, depth + 1, v ? &m : NULL)) {
+		if (read_value(r, depth + 1, v && !skipped(r, depth, key) ? &m : NULL)) {
 			free(key);
 			return -1;
 		}
@@ -412,9 +420,16 @@ static int read_value(struct reader *r, int depth, struct jr_value **out)
 
 int jr_parse(struct jr_doc *d, const char *text, size_t len, int keep)
 {
+	return jr_parse_only(d, text, len, NULL, keep);
+}
+
+int jr_parse_only(struct jr_doc *d, const char *text, size_t len,
+		  const char *member, int keep)
+{
 	struct reader r = {
 		.p = (const unsigned char *)text, .start = (const unsigned char *)text,
 		.end = (const unsigned char *)text + len, .d = d, .keep = keep,
+		.only = member,
 	};
 
 	memset(d, 0, sizeof(*d));

@@ -52,6 +52,10 @@ struct jr_doc {
  * at most keep levels below the root (the root is level 0). 0, or -1 with
  * d->error set; jr_free() in both cases. */
 int jr_parse(struct jr_doc *d, const char *text, size_t len, int keep);
+/* The same, keeping of the root object only its member (its members)
+ * named member: a file's other parts are checked, not kept. */
+int jr_parse_only(struct jr_doc *d, const char *text, size_t len,
+		  const char *member, int keep);
 void jr_free(struct jr_doc *d);
 /* An object's member named key (the last, when a key repeats, as Python
  * and jq read it), or NULL (no such member, or obj not an object). */

@@ -48,8 +48,9 @@ static int base_series(const struct jr_value *v)
  * The "fleet" object rtlat writes into every --json (fleet_json below),
  * read as JSON whatever its layout (rtlat's, jq -c's, another tool's
  * indentation, keys in any order): its "series" (the whole series; their
- * threads are not a baseline). Only the top levels are kept: a file's
- * histograms are checked, not stored. NULL: taken; else why not.
+ * threads are not a baseline). Only "fleet" is kept, 4 levels deep: the
+ * rest of the file (histograms, per-second records) is checked, not
+ * stored, so its size costs no memory. NULL: taken; else why not.
  */
 static const char *parse_baseline(const char *text, size_t len, char *why, size_t wlen)
 {
@@ -58,7 +59,7 @@ static const char *parse_baseline(const char *text, size_t len, char *why, size_
 	const char *ret = NULL;
 
 	nbase = 0;
-	if (jr_parse(&d, text, len, 4)) {
+	if (jr_parse_only(&d, text, len, "fleet", 4)) {
 		snprintf(why, wlen, "not JSON (%s)", d.error);
 		ret = why;
 	}

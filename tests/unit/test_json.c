@@ -204,6 +204,13 @@ UNIT_TEST(jsonread_bounds)
 	jr_free(&d);
 	CHECK(jr_parse(&d, unkept, strlen(unkept), 1) == -1);
 	jr_free(&d);
+	/* one member of the root kept, the others checked */
+	CHECK(jr_parse_only(&d, kept, strlen(kept), "c", 8) == 0);
+	CHECK(!jr_get(d.root, "a") && jr_get(d.root, "c"));
+	CHECK_EQ_LL(d.nvalues, 2);
+	jr_free(&d);
+	CHECK(jr_parse_only(&d, unkept, strlen(unkept), "c", 8) == -1);
+	jr_free(&d);
 	/* a number too long to be read exactly */
 	memset(num, '1', sizeof(num) - 1);
 	num[sizeof(num) - 1] = '\0';
