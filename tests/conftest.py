@@ -273,6 +273,18 @@ def children_of(pid):
     return [int(x) for x in out.split()]
 
 
+def handler_installed(pid, sig):
+    """Is sig caught (SigCgt) by pid right now? False before main()."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
 def stop(proc, sig=signal.SIGINT, timeout=15):
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=timeout)
@@ -293,3 +305,17 @@ def read_pty(master):
         data += chunk
     os.close(master)
     return data
+
+
+def promtool_check(path):
+    """Prometheus' own lint of a metrics file (promtool check metrics, the
+    Debian package prometheus: tests/install-deps): clean, or the test
+    fails with what it says. Not installed: a skip saying so."""
+    exe = shutil.which("promtool")
+    if not exe:
+        pytest.skip("promtool is not installed (Debian package prometheus; "
+                    "tests/install-deps)")
+    with open(path, "rb") as f:
+        r = subprocess.run([exe, "check", "metrics"], stdin=f,
+                           capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", ""), (path, r.stdout + r.stderr)

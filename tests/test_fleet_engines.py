@@ -28,12 +28,12 @@ import pytest
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import RTLAT, ROOT, run, settled_leaks, snapshot
+from conftest import RTLAT, ROOT, promtool_check, run, settled_leaks, snapshot
 
 XSD = ROOT / "tests" / "fixtures" / "junit-10.xsd"
 FAMILIES = {
     "rtlat_latency_seconds": "histogram",
-    "rtlat_latency_quantile_seconds": "gauge",
+    "rtlat_latency_quantile_seconds": "summary",
     "rtlat_threshold_exceeded": "gauge",
     "rtlat_run_timestamp_seconds": "gauge",
     "rtlat_info": "gauge",
@@ -203,7 +203,8 @@ def test_openmetrics_labels_for_fleets(fleet, name):
                 "rtlat_threshold_exceeded"):
         for s in fams[fam].samples:
             assert {"test", "series", "thread", "cpu"} <= set(s.labels), s
-    q = fams["rtlat_latency_quantile_seconds"].samples
+    q = [s for s in fams["rtlat_latency_quantile_seconds"].samples
+         if s.name == "rtlat_latency_quantile_seconds"]
     assert {s.labels["quantile"] for s in q} == QUANTILES
     # one family: no gauge per figure any more
     assert not any(re.match(r"rtlat_latency_(min|avg|p50|p99|p9999|max)_seconds", n)
@@ -227,6 +228,14 @@ def test_openmetrics_labels_for_fleets(fleet, name):
     stamps = fams["rtlat_run_timestamp_seconds"].samples
     assert {s.labels["test"] for s in stamps} == tests
     assert all(int(start) <= s.value <= end + 1 for s in stamps), (start, end, stamps)
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_promtool_accepts_every_file(fleet, name):
+    """Prometheus' own lint (promtool check metrics) beside the parser
+    above and node_exporter below: quantiles on a summary, no other
+    complaint."""
+    promtool_check(fleet[0][name][2])
 
 
 def node_exporter():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, run, running, start, stop
+from conftest import RTLAT, handler_installed, run, running, start, stop
 
 PAIR = ["svsem", "-l", "200", "-i", "100", "-q"]
 TIMER = ["timer", "-T", "1", "-q", "-p", "1000"]
@@ -234,18 +234,6 @@ def test_bad_bind_and_client_say_the_forms():
 
 
 # --- 6.: a stop signal at a random moment ------------------------------------
-
-def handler_installed(pid, sig):
-    """Is sig caught (SigCgt) by pid right now? False before main()."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
-    except OSError:
-        pass
-    return False
-
 
 @pytest.mark.parametrize("extra", [[], ["-f", "-t", "2"]],
                          ids=["threads", "fork"])

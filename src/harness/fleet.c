@@ -229,6 +229,16 @@ int fleet_count(void)
 	return merged.n;
 }
 
+bool fleet_measured(void)
+{
+	int i;
+
+	for (i = 0; i < merged.n; i++)
+		if (merged.rec[i].n)
+			return true;
+	return false;
+}
+
 const struct fleet_rec *fleet_get(int i)
 {
 	return &merged.rec[i];

@@ -89,6 +89,11 @@ struct fleet_rec {
 	uint64_t le[FLEET_NLE];			/* cumulative counts */
 };
 
+/* Why a series that was asked for has no figures: it is still in every
+ * output (JUnit <skipped>, LAVA skip, OpenMetrics count 0, JSON samples
+ * 0), never left out. */
+#define FLEET_NO_SAMPLE "no sample was measured"
+
 /* Threshold and baseline judgement of one series. */
 struct fleet_judged {
 	long long lat_us, p99_us;	/* the thresholds that applied; 0: none */
@@ -134,6 +139,8 @@ double fleet_elapsed(void);
 
 /* For the writers (fleet_out.c). */
 int fleet_count(void);
+/* Has any series a sample? (no: the run measured nothing) */
+bool fleet_measured(void);
 const struct fleet_rec *fleet_get(int i);
 void fleet_judge(int i, struct fleet_judged *v);
 const char *fleet_host(void);

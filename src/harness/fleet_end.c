@@ -51,7 +51,11 @@ static void print_verdict(const char *prog, bool judged, int status)
 			continue;
 		fleet_judge(i, &v);
 		rec_name(name, sizeof(name), r);
-		print_baseline(prog, name, r, &v);
+		if (!r->n)
+			fprintf(stderr, "%s: %s: %s, not judged\n", prog, name,
+				FLEET_NO_SAMPLE);
+		else
+			print_baseline(prog, name, r, &v);
 		nser += r->thread < 0;
 		nthr += r->thread >= 0;
 		if (!v.failure)
@@ -62,7 +66,7 @@ static void print_verdict(const char *prog, bool judged, int status)
 			threads++;
 		fprintf(stderr, "%s: %s: FAIL: %s\n", prog, name, v.why);
 	}
-	if (judged && !fleet_count())
+	if (judged && !fleet_measured())
 		fprintf(stderr, "%s: verdict: %s (%sno series was measured)\n", prog,
 			*err ? "ERROR" : "none", err);
 	else if (judged && nthr)

@@ -28,6 +28,24 @@ static void xml_escape(FILE *f, const char *s)
 	}
 }
 
+/*
+ * A case's <failure>, <error> or <skipped>: the message both as the
+ * attribute and as the text, since readers show one or the other (GitLab
+ * the text: without it, the element's attributes as a hash).
+ */
+static void junit_result(FILE *f, const char *elem, const char *type,
+			 const char *msg)
+{
+	fprintf(f, "      <%s ", elem);
+	if (type)
+		fprintf(f, "type=\"%s\" ", type);
+	fputs("message=\"", f);
+	xml_escape(f, msg);
+	fputs("\">", f);
+	xml_escape(f, msg);
+	fprintf(f, "</%s>\n", elem);
+}
+
 /* "latency", or a thread's part "latency.t1". */
 static void case_name(char *buf, size_t len, const struct fleet_rec *r)
 {
@@ -55,16 +73,18 @@ static void junit_case(FILE *f, int i)
 	fprintf(f, "\" name=\"");
 	xml_escape(f, name);
 	fprintf(f, "\" time=\"%.3f\">\n", r->secs);
-	if (v.failure) {
-		fprintf(f, "      <failure type=\"%s\" message=\"", v.failure);
-		xml_escape(f, v.why);
-		fprintf(f, "\">");
-		xml_escape(f, v.why);
-		fprintf(f, "</failure>\n");
-	}
+	if (v.failure)
+		junit_result(f, "failure", v.failure, v.why);
+	else if (!r->n)
+		junit_result(f, "skipped", NULL, FLEET_NO_SAMPLE);
 	fprintf(f, "      <system-out>samples %llu\n", (unsigned long long)r->n);
 	if (r->cpu >= 0)
 		fprintf(f, "cpu %d\n", r->cpu);
+	if (!r->n) {
+		/* No figure: min, max... of nothing would be made up. */
+		fprintf(f, "</system-out>\n    </testcase>\n");
+		return;
+	}
 	fprintf(f, "min_us %.3f\navg_us %.3f\np99_us %.3f\np99.99_us %.3f\nmax_us %.3f\nworst_us %.3f\n",
 		r->min / 1e3, r->avg / 1e3, r->p99 / 1e3, r->p9999 / 1e3,
 		r->max / 1e3, v.worst_ns / 1e3);
@@ -111,7 +131,7 @@ static bool junit_kept(int i)
 }
 
 struct junit_count {
-	int cases, failures;
+	int cases, failures, skipped;
 	double secs;
 };
 
@@ -128,6 +148,7 @@ static void junit_count(const char *test, struct junit_count *c)
 		fleet_judge(i, &v);
 		c->cases++;
 		c->failures += v.failure != NULL;
+		c->skipped += !v.failure && !fleet_get(i)->n;
 		if (fleet_get(i)->secs > c->secs)
 			c->secs = fleet_get(i)->secs;
 	}
@@ -141,8 +162,8 @@ static void junit_suite(FILE *f, const char *test, const char *stamp)
 	junit_count(test, &c);
 	fprintf(f, "  <testsuite name=\"rtlat.");
 	xml_escape(f, test);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
-		c.cases, c.failures, c.secs, stamp);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
+		c.cases, c.failures, c.skipped, c.secs, stamp);
 	xml_escape(f, fleet_host());
 	fprintf(f, "\">\n");
 	junit_props(f);
@@ -166,7 +187,8 @@ static void junit_run(FILE *f, const char *prog, const char *stamp, int errors,
 	junit_props(f);
 	fprintf(f, "    <testcase classname=\"rtlat\" name=\"run\" time=\"%.3f\">\n", secs);
 	if (errors)
-		fprintf(f, "      <error type=\"error\" message=\"the run ended with an error (exit status 1)\"/>\n");
+		junit_result(f, "error", "error",
+			     "the run ended with an error (exit status 1): its message is on its standard error");
 	fprintf(f, "    </testcase>\n  </testsuite>\n");
 }
 
@@ -259,6 +281,12 @@ static void family(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n", name, help);
 }
 
+/* The sum of a series' latencies, in seconds. */
+static double om_sum(const struct fleet_rec *r)
+{
+	return r->n ? r->avg * (double)r->n / 1e9 : 0.0;
+}
+
 static void om_histogram(FILE *f)
 {
 	const char *m = "rtlat_latency_seconds";
@@ -281,28 +309,39 @@ static void om_histogram(FILE *f)
 		labels(f, r, NULL, NULL);
 		fprintf(f, "%llu\n%s_sum", (unsigned long long)r->n, m);
 		labels(f, r, NULL, NULL);
-		fprintf(f, "%.9g\n", r->avg * (double)r->n / 1e9);
+		fprintf(f, "%.9g\n", om_sum(r));
 	}
 }
 
-/* min, median, p99, p99.99 and max as quantiles 0 to 1 of one family. */
+/*
+ * min, median, p99, p99.99 and max as quantiles 0 to 1 of one summary
+ * (the type a quantile label belongs to: Prometheus' lint refuses it on a
+ * gauge), with the summary's _sum and _count. A series that measured
+ * nothing has its count 0 and no quantile: a figure of nothing would be
+ * made up.
+ */
 static void om_quantiles(FILE *f)
 {
 	static const char *const q[] = { "0", "0.5", "0.99", "0.9999", "1" };
 	const char *m = "rtlat_latency_quantile_seconds";
 	int i, k;
 
-	family(f, m, "gauge", "seconds",
+	family(f, m, "summary", "seconds",
 	       "Latency quantiles of each series and thread (0: min, 1: max).");
 	for (i = 0; i < fleet_count(); i++) {
 		const struct fleet_rec *r = fleet_get(i);
 		const long long v[] = { r->min, r->p50, r->p99, r->p9999, r->max };
 
-		for (k = 0; k < 5; k++) {
+		for (k = 0; k < 5 && r->n; k++) {
 			fputs(m, f);
 			labels(f, r, "quantile", q[k]);
 			fprintf(f, "%.9g\n", v[k] / 1e9);
 		}
+		fprintf(f, "%s_count", m);
+		labels(f, r, NULL, NULL);
+		fprintf(f, "%llu\n%s_sum", (unsigned long long)r->n, m);
+		labels(f, r, NULL, NULL);
+		fprintf(f, "%.9g\n", om_sum(r));
 	}
 }
 
@@ -386,6 +425,14 @@ static void lava_rec(FILE *f, int i, const char *test)
 	char id[96];
 	int k;
 
+	/* Nothing measured: the cases are there, skipped, with no
+	 * measurement; lava-test-case has no room for a reason, so it is the
+	 * comment line before them, in the job's log. */
+	if (!r->n && r->thread < 0)
+		fprintf(f, "# %s-%s: skip: %s\n", r->test, r->series, FLEET_NO_SAMPLE);
+	else if (!r->n)
+		fprintf(f, "# %s-%s t%d: skip: %s\n", r->test, r->series, r->thread,
+			FLEET_NO_SAMPLE);
 	fleet_judge(i, &v);
 	p99_failed = v.failure && !strcmp(v.failure, "max-p99");
 	max_failed = v.failure && !p99_failed;
@@ -397,9 +444,12 @@ static void lava_rec(FILE *f, int i, const char *test)
 				 name[k]);
 		else
 			snprintf(id, sizeof(id), "t%d-%s-latency", r->thread, name[k]);
-		fprintf(f, "lava-test-case %s --result %s --measurement %.3f --units us\n",
-			id, (k == 2 && p99_failed) || (k == 3 && max_failed) ? "fail" : "pass",
-			fig[k] / 1e3);
+		if (!r->n)
+			fprintf(f, "lava-test-case %s --result skip\n", id);
+		else
+			fprintf(f, "lava-test-case %s --result %s --measurement %.3f --units us\n",
+				id, (k == 2 && p99_failed) || (k == 3 && max_failed) ?
+				"fail" : "pass", fig[k] / 1e3);
 	}
 }
 
@@ -412,5 +462,5 @@ void fleet_print_lava(FILE *f, const char *test, int status)
 	/* The run itself: fail on an error, on nothing measured, and on a
 	 * threshold or baseline exceeded (as the exit status 3). */
 	fprintf(f, "lava-test-case %s-run --result %s\n", test,
-		status == 1 || !fleet_count() || fleet_exceeded() ? "fail" : "pass");
+		status == 1 || !fleet_measured() || fleet_exceeded() ? "fail" : "pass");
 }

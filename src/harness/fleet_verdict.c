@@ -10,6 +10,7 @@
 #include <string.h>
 #include "harness/fleet.h"
 #include "core/json.h"
+#include "core/jsonread.h"
 
 #define BASE_MAX 64
 #define BASE_FILE_MAX (256L << 20)
@@ -22,75 +23,85 @@ struct base_rec {
 static struct base_rec base[BASE_MAX];
 static int nbase;
 
-/* The value of "key": in [p, end), as a number or a string. */
-static int field(const char *p, const char *end, const char *key, char *out, size_t len)
+/* A series of the baseline's "fleet" object: its test, series and max_ns
+ * (null: it measured nothing, so it is no baseline for anything). 1:
+ * kept; 0: not a figure; -1: not the shape rtlat writes. */
+static int base_series(const struct jr_value *v)
 {
-	char pat[48];
-	const char *v;
-	size_t n;
+	const struct jr_value *test = jr_get(v, "test"), *series = jr_get(v, "series"),
+			      *max = jr_get(v, "max_ns");
+	struct base_rec *b = &base[nbase];
 
-	snprintf(pat, sizeof(pat), "\"%s\": ", key);
-	v = strstr(p, pat);
-	if (!v || v >= end)
+	if (!test || test->type != JR_STRING || !series || series->type != JR_STRING ||
+	    !max || (max->type != JR_NULL && (max->type != JR_NUMBER || !max->is_int)))
 		return -1;
-	v += strlen(pat);
-	if (*v == '"')
-		v++;
-	n = strcspn(v, "\",\n}");
-	if (n >= len)
-		return -1;
-	memcpy(out, v, n);
-	out[n] = '\0';
-	return 0;
+	if (max->type == JR_NULL || nbase >= BASE_MAX ||
+	    snprintf(b->key, sizeof(b->key), "%s/%s", test->s, series->s) >=
+	    (int)sizeof(b->key))
+		return 0;
+	b->max_ns = max->i;
+	nbase++;
+	return 1;
 }
 
 /*
- * The "fleet" object rtlat writes into every --json (fleet_json below):
- * read with the writer's own layout in mind (each series a flat object),
- * which is all a baseline needs; anything else is "not a baseline".
+ * The "fleet" object rtlat writes into every --json (fleet_json below),
+ * read as JSON whatever its layout (rtlat's, jq -c's, another tool's
+ * indentation, keys in any order): its "series" (the whole series; their
+ * threads are not a baseline). Only "fleet" is kept, 4 levels deep: the
+ * rest of the file (histograms, per-second records) is checked, not
+ * stored, so its size costs no memory. NULL: taken; else why not.
  */
-static int parse_baseline(const char *text)
+static const char *parse_baseline(const char *text, size_t len, char *why, size_t wlen)
 {
-	const char *p = strstr(text, "\"fleet\": {"), *end, *stop;
-	char test[24], series[32], max[32];
+	const struct jr_value *fleet, *series, *v;
+	struct jr_doc d;
+	const char *ret = NULL;
 
-	p = p ? strstr(p, "\"series\": [") : NULL;
-	/* The whole series only: the array ends before "threads". */
-	stop = p ? strchr(p, ']') : NULL;
-	while (p && (p = strchr(p + 1, '{')) != NULL && p < stop && nbase < BASE_MAX) {
-		end = strchr(p, '}');
-		if (!end || field(p, end, "test", test, sizeof(test)) ||
-		    field(p, end, "series", series, sizeof(series)) ||
-		    field(p, end, "max_ns", max, sizeof(max)) ||
-		    parse_ll(max, &base[nbase].max_ns))
-			break;
-		snprintf(base[nbase].key, sizeof(base[nbase].key), "%s/%s", test, series);
-		nbase++;
-		p = end;
+	nbase = 0;
+	if (jr_parse_only(&d, text, len, "fleet", 4)) {
+		snprintf(why, wlen, "not JSON (%s)", d.error);
+		ret = why;
 	}
-	return nbase ? 0 : -1;
+	fleet = ret ? NULL : jr_get(d.root, "fleet");
+	series = jr_get(fleet, "series");
+	if (!ret && (!series || series->type != JR_ARRAY))
+		ret = "no rtlat figures in it";
+	for (v = series ? series->first : NULL; !ret && v; v = v->next)
+		if (base_series(v) < 0)
+			ret = "a \"fleet\" series not as rtlat writes it";
+	if (!ret && !nbase)
+		ret = "no rtlat figures in it";
+	jr_free(&d);
+	return ret;
 }
 
 static int load_baseline(const char *prog, struct opt *o, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *text = NULL;
+	const char *why = NULL;
+	char *text = NULL, buf[160];
 	long size = -1;
-	int ret = -1;
 
 	if (f && !fseek(f, 0, SEEK_END))
 		size = ftell(f);
 	if (size >= 0 && size < BASE_FILE_MAX && !fseek(f, 0, SEEK_SET))
 		text = calloc(1, (size_t)size + 1);
-	if (text && fread(text, 1, (size_t)size, f) == (size_t)size)
-		ret = parse_baseline(text);
-	if (!f || ret)
+	if (!f)
+		why = strerror(errno);
+	else if (size >= BASE_FILE_MAX)
+		why = "larger than 256 MiB";
+	else if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
+		why = "cannot be read";
+	else
+		why = parse_baseline(text, (size_t)size, buf, sizeof(buf));
+	if (why)
 		opts_error(prog, o, "cannot use '%s': %s; accepted: a --json file of an earlier run of this rtlat",
-			   path, f ? "no rtlat figures in it" : strerror(errno));
+			   path, why);
 	if (f)
 		fclose(f);
 	free(text);
-	return ret;
+	return why ? -1 : 0;
 }
 
 int fleet_check(const char *prog, struct opt *tbl)
@@ -167,6 +178,16 @@ static void json_limit(struct json *j, const char *key, long long us)
 		json_null(j, key);
 }
 
+/* A figure of a series; null when it measured nothing (never a made-up 0). */
+static void json_figure(struct json *j, const char *key,
+			const struct fleet_rec *r, long long ns)
+{
+	if (r->n)
+		json_int(j, key, ns);
+	else
+		json_null(j, key);
+}
+
 static void json_series(struct json *j, int i)
 {
 	const struct fleet_rec *r = fleet_get(i);
@@ -182,21 +203,26 @@ static void json_series(struct json *j, int i)
 	}
 	json_uint(j, "samples", r->n);
 	json_double(j, "seconds", r->secs);
-	json_int(j, "min_ns", r->min);
-	json_double(j, "avg_ns", r->avg);
-	json_int(j, "max_ns", r->max);
-	json_int(j, "p99_ns", r->p99);
-	json_int(j, "p99.99_ns", r->p9999);
-	json_int(j, "worst_ns", v.worst_ns);
+	json_figure(j, "min_ns", r, r->min);
+	if (r->n)
+		json_double(j, "avg_ns", r->avg);
+	else
+		json_null(j, "avg_ns");
+	json_figure(j, "max_ns", r, r->max);
+	json_figure(j, "p99_ns", r, r->p99);
+	json_figure(j, "p99.99_ns", r, r->p9999);
+	json_figure(j, "worst_ns", r, v.worst_ns);
 	json_limit(j, "max_latency_us", v.lat_us);
 	json_limit(j, "max_p99_us", v.p99_us);
 	if (v.base_ns >= 0)
 		json_int(j, "baseline_max_ns", v.base_ns);
 	else
 		json_null(j, "baseline_max_ns");
-	json_str(j, "result", v.failure ? "fail" : "pass");
+	json_str(j, "result", v.failure ? "fail" : r->n ? "pass" : "skip");
 	if (v.failure)
 		json_str(j, "failure", v.why);
+	else if (!r->n)
+		json_str(j, "skipped", FLEET_NO_SAMPLE);
 	json_obj_close(j);
 }
 
@@ -244,7 +270,8 @@ void fleet_json(struct json *j, int status)
 	if (!fleet_count())
 		return;
 	json_obj_open(j, "fleet");
-	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" : "pass");
+	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" :
+		 fleet_measured() ? "pass" : "none");
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);

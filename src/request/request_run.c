@@ -417,9 +417,13 @@ static int start_server(struct req_run *run)
 	return 0;
 }
 
-/* The headline of the most loaded round measured, for rtlat suite. */
+/* The headline of the most loaded round measured, for rtlat suite and
+ * the fleet outputs; with no round measured, the series with no sample
+ * (skipped there, never gone). */
 static void suite_summary(const struct req_run *run)
 {
+	static const struct stats none;
+	const struct stats *resp = &none, *jit = &none;
 	int k;
 
 	for (k = run->rounds_begun - 1; k >= 0; k--) {
@@ -427,10 +431,12 @@ static void suite_summary(const struct req_run *run)
 
 		if (!r->s[RS_RESPONSE].n)
 			continue;
-		results_summary(req_series[0], &r->s[RS_RESPONSE]);
-		results_summary(req_series[1], &r->s[RS_JITTER]);
-		return;
+		resp = &r->s[RS_RESPONSE];
+		jit = &r->s[RS_JITTER];
+		break;
 	}
+	results_summary(req_series[0], resp);
+	results_summary(req_series[1], jit);
 }
 
 /* Print and write what was measured, however the run ended. */
