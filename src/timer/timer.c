@@ -537,7 +537,7 @@ static int timer_report(struct test_run *t, int status)
 	timer_print_hist(stdout, run);
 	if (timer_write_gnuplot(run, actual))
 		status = 1;
-	if (strcmp(t->prog, t->ops->compat))	/* latency's is Xenomai's */
+	if (!run_compat(t))	/* latency's is Xenomai's */
 		timer_print_jitter(stdout, run);
 	timer_print_rts(stdout, run, actual, requested);
 	fflush(stdout);
