@@ -42,9 +42,14 @@ def test_every_thread_of_every_iteration_is_judged(tmp_path, leakcheck, threads,
     fleet = json.load(open(js))["fleet"]
     assert fleet["iterations"] == iterations
     assert [t["thread"] for t in fleet["threads"]] == list(range(threads))
-    # Each thread measures its own -l wake-ups: all of them are counted.
-    assert fleet["series"][0]["samples"] == threads * 3 * iterations
-    assert {t["samples"] for t in fleet["threads"]} == {3 * iterations}
+    # Every thread's wake-ups are counted in the series, in every
+    # iteration. (As cyclictest, the first thread to reach -l ends each
+    # iteration, so the others' counts depend on timing: not asserted.)
+    counts = [t["samples"] for t in fleet["threads"]]
+    assert fleet["series"][0]["samples"] == sum(counts)
+    # Each iteration ends when one thread has its 3: at least that many.
+    assert all(0 <= c <= 3 * iterations for c in counts)
+    assert sum(counts) >= 3 * iterations
     cases = [c for s in junitparser.JUnitXml.fromfile(str(j)) for c in s]
     assert len(cases) == threads + 1
     leakcheck()

@@ -4,15 +4,15 @@
 #include "request/request_series.h"
 
 const struct req_series_info req_series_info[RS_N] = {
-	[RS_INTERVAL] = { "interval", "POSIX Timer Interval Time", NULL },
-	[RS_SEND] = { "send", "Send Time", "Send Time (estimate)" },
+	[RS_INTERVAL] = { "interval", "POSIX Timer Interval Time", NULL, NULL },
+	[RS_SEND] = { "send", "Send Time", "Send Time (estimate)", NULL },
 	/* Named with the sleep asked (request_output.c). */
-	[RS_SLEEP] = { "sleep", "nanosleep Time", NULL },
-	[RS_RECEIVE] = { "receive", "Receive Time", "Receive Time (estimate)" },
-	[RS_RESPONSE] = { "response", "Response Time", NULL },
+	[RS_SLEEP] = { "sleep", "nanosleep Time", NULL, NULL },
+	[RS_RECEIVE] = { "receive", "Receive Time", "Receive Time (estimate)", NULL },
+	[RS_RESPONSE] = { "response", "Response Time", NULL, NULL },
 	/* The design's log line says "Total Jitter", its stdout this. */
 	[RS_JITTER] = { "total_jitter", "Total Jitter", NULL, "Total Jitter Time" },
-	[RS_ROUNDTRIP] = { "round_trip", "Network Round Trip", NULL },
+	[RS_ROUNDTRIP] = { "round_trip", "Network Round Trip", NULL, NULL },
 };
 
 static int64_t abs64(int64_t v)
