@@ -6,7 +6,9 @@ import json
 import re
 import subprocess
 
-from conftest import ROOT, run
+import pytest
+
+from conftest import ROOT, registry_names, run
 
 TESTS = ["pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
          "response", "sync", "doctor", "cyclictest"]
@@ -73,3 +75,52 @@ def test_install_compat_links_every_compatible_name(tmp_path):
     links = sorted(p.name for p in bindir.iterdir() if p.is_symlink())
     assert links == sorted(COMPAT)
     assert all(os.readlink(bindir / n) == "rtlat" for n in links)
+
+
+def test_list_carries_what_the_checks_restated():
+    """Each row carries the suite's arguments (at its defaults, where the
+    suite runs the test) and the checks' short run: arguments and a line
+    of the output, what cross-check and the autopkgtest listed by hand."""
+    for t in json.loads(run(["--list"]).stdout)["tests"]:
+        in_suite = t["name"] not in NOT_IN_SUITE
+        assert (t["suite_args"] is not None) == in_suite, t["name"]
+        if in_suite:
+            assert re.fullmatch(r"\S+( \S+)*", t["suite_args"]), t
+        assert isinstance(t["check_args"], str), t["name"]
+        assert t["check_line"] and re.compile(t["check_line"]), t["name"]
+    doctor, = [t for t in json.loads(run(["--list"]).stdout)["tests"]
+               if t["name"] == "doctor"]
+    assert doctor["check_args"] == ""
+
+
+def test_list_plain_is_the_registry_for_shell_scripts():
+    """rtlat --list-plain: a test a line, "NAME FAMILY ORDER ARGS...",
+    the same rows as --list ("-": not in the suite)."""
+    r = run(["--list-plain"])
+    assert r.returncode == 0 and r.stderr == ""
+    tests = json.loads(run(["--list"]).stdout)["tests"]
+    lines = r.stdout.splitlines()
+    assert [ln.split()[0] for ln in lines] == TESTS
+    for ln, t in zip(lines, tests):
+        order = "-" if t["suite_order"] is None else str(t["suite_order"])
+        assert ln == " ".join(w for w in (t["name"], t["family"], order,
+                                          t["check_args"]) if w)
+    assert "--list-plain" in run(["--help"]).stdout
+    assert "--list-plain" in run(["--man", "rtlat"]).stdout.replace("\\-", "-")
+
+
+@pytest.mark.parametrize("name", registry_names())
+def test_every_test_runs_its_check(name, tmp_path, leakcheck):
+    """The checks' short run of every test in the registry (as make
+    cross-check and the autopkgtest run it): exit 0, the line its row
+    names, its JSON written, nothing left behind."""
+    t, = [t for t in json.loads(run(["--list"]).stdout)["tests"]
+          if t["name"] == name]
+    js = tmp_path / f"{name}.json"
+    r = run([name] + t["check_args"].split() + ["--json", str(js)],
+            cwd=tmp_path, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert re.search(t["check_line"], r.stdout, re.M), r.stdout[-800:]
+    d = json.loads(js.read_text())
+    assert d["file_version"] == 1 and d["return_code"] == 0
+    leakcheck()
