@@ -360,7 +360,8 @@ static void man_rtlat(FILE *f)
 
 	head(f, "rtlat", "real-time latency benchmark suite");
 	fputs(".SH SYNOPSIS\n.B rtlat\n.I subcommand\n.RI [ options ]\n.br\n.B rtlat\n"
-	      ".BR \\-\\-version \" | \" \\-\\-list\\-compat \" | \" \\-\\-help\n.br\n"
+	      ".BR \\-\\-version \" | \" \\-\\-list \" | \" \\-\\-list\\-plain \" | \" "
+	      "\\-\\-list\\-compat \" | \" \\-\\-help\n.br\n"
 	      ".B rtlat \\-\\-man\n.I name\n.br\n.B rtlat \\-\\-completion\n"
 	      ".SH DESCRIPTION\n.B rtlat\nmeasures the latencies that decide whether a "
 	      "Linux system is fit for\nreal\\-time work. Started under a compatible name "
@@ -377,7 +378,13 @@ static void man_rtlat(FILE *f)
 	fputs(".TP\n.BR suite \" (\" rtlat\\-suite (1))\n", f);
 	roff(f, suite_title);
 	fputs(".\n.SH GLOBAL OPTIONS\n.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nList the subcommands.\n"
-	      ".TP\n\\fB\\-\\-version\\fR\nPrint the version.\n.TP\n\\fB\\-\\-list\\-compat\\fR\n"
+	      ".TP\n\\fB\\-\\-version\\fR\nPrint the version.\n"
+	      ".TP\n\\fB\\-\\-list\\fR\nWrite the registry of tests as JSON: each test's name, "
+	      "compatible name, title,\nfamily, series, whether it takes \\-\\-explain, its place "
+	      "and arguments in the suite,\nand its short check run (arguments, a line its output has).\n"
+	      ".TP\n\\fB\\-\\-list\\-plain\\fR\nThe registry for shell scripts, a test a line: "
+	      "name, family, place in the\nsuite (\\- when not in it), the short check run's arguments.\n"
+	      ".TP\n\\fB\\-\\-list\\-compat\\fR\n"
 	      "Print the compatible names, one a line (what \\fBmake install\\-compat\\fR links).\n"
 	      ".TP\n\\fB\\-\\-man\\fR \\fINAME\\fR\nWrite the man page of rtlat, a subcommand or "
 	      "the suite to standard output.\n.TP\n\\fB\\-\\-completion\\fR\n"
@@ -545,7 +552,7 @@ static void completion(FILE *f)
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"", f);
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);
-	fputs("suite --help --version --list-compat --man --completion\" -- \"$cur\"))\n"
+	fputs("suite --help --version --list --list-plain --list-compat --man --completion\" -- \"$cur\"))\n"
 	      "\telif [ \"${COMP_WORDS[1]}\" = --man ]; then\n\t\tCOMPREPLY=($(compgen -W \"rtlat suite ", f);
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);
