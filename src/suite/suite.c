@@ -81,16 +81,16 @@ static bool runs(int i)
 
 /* The tests the suite runs: thresholds may name these only (an entry for
  * a test not run would judge nothing, silently: bad input). */
-static const struct test_ops *const *measured(void)
+static int measured(struct fleet_test *list, int max)
 {
-	static const struct test_ops *list[32];
 	int i, n = 0;
 
-	for (i = 0; tests[i] && n < 31; i++)
-		if (runs(i))
-			list[n++] = tests[i];
-	list[n] = NULL;
-	return list;
+	for (i = 0; tests[i] && n < max; i++)
+		if (runs(i)) {
+			list[n].name = tests[i]->name;
+			list[n++].series = tests[i]->series;
+		}
+	return n;
 }
 
 /* --only names tests; doctor is a registry row but no measurement. */
@@ -147,7 +147,7 @@ static long long build_args(const struct test_ops *t, char **av, int *n,
 
 /* The test's records: its series for the table, its threads' parts
  * (one per CPU: many on a big machine) for the fleet outputs only. */
-static void read_rows(int fd, const char *test)
+static void read_rows(struct fleet *fl, int fd, const char *test)
 {
 	static char buf[1 << 18];
 	char *line, *save;
@@ -159,7 +159,7 @@ static void read_rows(int fd, const char *test)
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (fleet_rec_parse(line, test, &rec))
 			continue;
-		fleet_add(&rec);
+		fleet_add(fl, &rec);
 		if (rec.thread >= 0 || nrows == SUITE_MAX_ROWS)
 			continue;
 		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
@@ -185,7 +185,7 @@ static void child(char **av, int out, int wfd, pid_t suite)
 }
 
 /* Run one test; returns its exit status (or 128+signal). */
-static int suite_run(const struct test_ops *t, const char *dir)
+static int suite_run(struct fleet *fl, const struct test_ops *t, const char *dir)
 {
 	char buf[256], path[4200], json[4200], why[PATH_MAX + 256];
 	char *av[SUITE_MAX_ARGS];
@@ -219,7 +219,7 @@ static int suite_run(const struct test_ops *t, const char *dir)
 	}
 	close(fds[1]);
 	close(out);
-	read_rows(fds[0], test);
+	read_rows(fl, fds[0], test);
 	close(fds[0]);
 	while (current > 0 && waitpid(current, &status, 0) < 0 && errno == EINTR)
 		;
@@ -355,34 +355,34 @@ static int write_report(const char *dir)
 	return -1;
 }
 
-int suite_main(int argc, char **argv)
+/* What is checked and made before any test runs: 0, or the exit status. */
+static int suite_prepare(struct fleet *fl, char *dir, size_t len)
 {
-	char dir[4096];
-	int i, rc, failed = 0;
-
-	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
-	    check_only())
-		return OPTS_EXIT_USAGE;
-	/* After --only: the thresholds are checked against the tests run. */
-	fleet_begin(&fleet, "suite", measured());
-	if (fleet_check("rtlat suite", suite_opts))
+	if (fleet_check(fl, "rtlat suite", suite_opts))
 		return OPTS_EXIT_USAGE;
 	if (report && !find_report_tool()) {
 		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
 			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH, beside rtlat or in $RTLAT_REPORT (make install, or pip install ./report)");
 		return OPTS_EXIT_USAGE;
 	}
-	if (make_dir(dir, sizeof(dir)))
+	if (make_dir(dir, len))
 		return OPTS_EXIT_USAGE;
-	if (write_registry(dir))
-		return 1;
+	return write_registry(dir) ? 1 : 0;
+}
+
+/* Every test asked, the table and the report: 1 if one failed or a stop
+ * signal came, else 0. */
+static int suite_all(struct fleet *fl, const char *dir)
+{
+	int i, rc, failed = 0;
+
 	stopsig_install(on_signal);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
 	for (i = 0; tests[i] && !interrupted; i++) {
 		if (!runs(i))
 			continue;	/* not asked, or not a measurement (doctor) */
-		rc = suite_run(tests[i], dir);
+		rc = suite_run(fl, tests[i], dir);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
 				tests[i]->name, rc, dir, tests[i]->name);
@@ -396,5 +396,24 @@ int suite_main(int argc, char **argv)
 	printf("results: %s\n", dir);
 	if (report && nrows && write_report(dir))
 		failed = 1;
-	return fleet_end("rtlat suite", failed || interrupted ? 1 : 0);
+	return failed || interrupted ? 1 : 0;
+}
+
+int suite_main(int argc, char **argv)
+{
+	struct fleet_test known[FLEET_TESTS_MAX];
+	struct fleet fl;
+	char dir[4096];
+	int status;
+
+	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
+	    check_only())
+		return OPTS_EXIT_USAGE;
+	/* After --only: the thresholds are checked against the tests run. */
+	fleet_begin(&fl, &fleet, "suite", known, measured(known, FLEET_TESTS_MAX));
+	status = suite_prepare(&fl, dir, sizeof(dir));
+	if (!status)
+		status = fleet_end(&fl, "rtlat suite", suite_all(&fl, dir));
+	fleet_free(&fl);
+	return status;
 }
