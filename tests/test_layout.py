@@ -7,15 +7,21 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 LIBRARY = {"core"}
-BELOW_HARNESS = LIBRARY | {"explain"}
+BELOW_HARNESS = LIBRARY | {"explain", "fleet"}
 HARNESS = BELOW_HARNESS | {"harness"}
+# The determinism benchmarks' shared threads, waits and JSON (bench.c).
+DETERMINISM = HARNESS | {"determinism"}
 # What each folder may include besides itself; any other folder is a test
 # (a wing) and may include the harness and what lies below it.
 ALLOWED = {
     "core": set(),
     "explain": LIBRARY,
+    "fleet": LIBRARY,	# test names and series reach it as data
     "harness": BELOW_HARNESS,
-    "sync": HARNESS | {"pair"},	# runs the pair harness inside itself
+    "determinism": HARNESS,
+    "bintime": DETERMINISM,
+    "response": DETERMINISM,
+    "sync": DETERMINISM | {"pair"},	# runs the pair harness inside itself
 }
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 

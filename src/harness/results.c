@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/json.h"
 #include "core/opts.h"
 #include "core/outfile.h"

@@ -9,7 +9,8 @@
  *   teardown, tracefs_close, rt_fini, cleanup_run -> fleet_end (exit 3
  *   if a threshold was exceeded; JUnit, OpenMetrics, LAVA lines).
  * With --iterations N the part from results_begin on runs N times
- * (fleet_iter.c).
+ * (fleet/fleet_iter.c). The fleet (fleet/fleet.h) is a layer below: the
+ * run owns its struct fleet and hands it the test's name and series.
  *
  * Adding a test: one file with its struct test_ops, one row in tests[]
  * (src/tests.c).
@@ -21,7 +22,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"

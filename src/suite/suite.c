@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "core/preflight.h"

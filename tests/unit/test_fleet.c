@@ -4,7 +4,7 @@
  * median worst figure over iterations, thresholds. */
 #include <stdio.h>
 #include <string.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "core/stats.h"
 #include "unit.h"

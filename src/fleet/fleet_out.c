@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/utsname.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/outfile.h"
 #include "core/sysinfo.h"
 #include "core/version.h"

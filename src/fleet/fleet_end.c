@@ -6,7 +6,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 
 /* "pmq/latency", or a thread's "pmq/latency t1 (CPU 0)". */
 static void rec_name(char *buf, size_t len, const struct fleet_rec *r)

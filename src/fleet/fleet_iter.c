@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 
 static void child(struct fleet *fl, const struct fleet_iter *it, int fd,
 		  pid_t parent)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 
 #define LIMIT_US_MAX 1000000000LL
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/json.h"
 #include "core/jsonread.h"
 
