@@ -189,13 +189,11 @@ static int run_bind(struct test_run *t)
 {
 	const struct test_ops *ops = t->ops;
 
-	t->common = ops->common;
-	if (ops->cfg_size) {
-		t->cfg = calloc(1, ops->cfg_size);
-		if (!t->cfg)
-			goto fail;
-		t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
-	}
+	/* Every test has a config (cfg_size: its options, bound by offset). */
+	t->cfg = ops->cfg_size ? calloc(1, ops->cfg_size) : NULL;
+	if (!t->cfg)
+		goto fail;
+	t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
 	if (ops->run_size && !(t->state = calloc(1, ops->run_size)))
 		goto fail;
 	if (ops->extra_size && !(t->extra = calloc(1, ops->extra_size)))
