@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ntests = 0, pick, argc;
 	const struct test_ops *ops;
 	void *cfg = NULL, *extra = NULL;
-	struct opt *t;
+	struct opt *t, *suite = NULL;
 	bool *given;
 
 	if (size < 1)
@@ -103,10 +103,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ops = pick < ntests ? tests[pick] : NULL;
 	if (ops && ops->cfg_size && !(cfg = calloc(1, ops->cfg_size)))
 		abort();
+	if (!ops && (!(cfg = calloc(1, suite_config_size)) ||
+		     !(suite = suite_options(NULL))))
+		abort();
 	if (ops && ops->extra_size && !(extra = calloc(1, ops->extra_size)))
 		abort();
 	t = ops ? private_table(ops->opts, cfg, ops->extra_opts, extra) :
-		  private_table(suite_options(), NULL, NULL, NULL);
+		  private_table(suite, cfg, NULL, NULL);
 	buf = malloc(size);
 	if (!t || !buf)
 		abort();
@@ -120,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(given);
 	free(buf);
 	free(t);
+	free(suite);
 	free(cfg);
 	free(extra);
 	return 0;

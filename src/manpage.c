@@ -404,7 +404,7 @@ static struct opt *table_of(const char *name, const char **title,
 	*compat = NULL;
 	if (!strcmp(name, "suite")) {
 		*title = suite_title;
-		return opts_join(suite_options(), NULL);
+		return suite_options(NULL);
 	}
 	if (!t)
 		return NULL;
@@ -530,6 +530,7 @@ static void completion_case(FILE *f, const char *names, const struct opt *tbl)
 
 static void completion(FILE *f)
 {
+	struct opt *suite;
 	char names[64];
 	int i;
 
@@ -546,7 +547,10 @@ static void completion(FILE *f)
 			completion_case(f, names, tbl);
 		free(tbl);
 	}
-	completion_case(f, "suite", suite_options());
+	suite = suite_options(NULL);
+	if (suite)
+		completion_case(f, "suite", suite);
+	free(suite);
 	fputs("\tesac\n\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n}\n\n"
 	      "_rtlat()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]}\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"", f);

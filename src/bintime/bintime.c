@@ -220,7 +220,7 @@ static void json_body(struct json *j, void *arg)
 	json_obj_close(j);
 }
 
-static void summary(const struct bt_run *r)
+static void summary(struct results *res, const struct bt_run *r)
 {
 	struct stats m;
 	int i;
@@ -229,7 +229,7 @@ static void summary(const struct bt_run *r)
 		return;
 	for (i = 0; i < r->ncpus; i++)
 		stats_merge(&m, &r->cpus[i].all);
-	results_summary(bt_series[0], &m);
+	results_summary(res, bt_series[0], &m);
 	stats_free(&m);
 }
 
@@ -259,7 +259,7 @@ static int bt_report(struct test_run *t, int status)
 	fflush(stdout);
 	if (r->error)
 		fprintf(stderr, "%s: %s\n", t->prog, r->error);
-	summary(r);
+	summary(&t->res, r);
 	return bench_json(&t->res, status, r->error, json_body, t);
 }
 

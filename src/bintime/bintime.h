@@ -9,7 +9,7 @@
 #define RTLAT_BINTIME_H
 
 #include <stdint.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/stats.h"
 #include "core/tsc.h"
 

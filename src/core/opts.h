@@ -73,11 +73,11 @@ struct opt {
 };
 
 /*
- * A row's dest in a table bound by offset (a test with a cfg_size): the
- * field's offset in the config run_test allocates for each run, which
- * opts_bind turns into its address (every row but OPT_HELP's has one). OPT_AT_STRUCT names a struct inside
- * the config the same way, for macros that take its address
- * (TEST_COMMON_OPTS).
+ * A row's dest in a table: the field's offset in the config a run
+ * allocates (a test's cfg_size, rtlat suite's run), which opts_bind
+ * turns into its address (every row but OPT_HELP's has one): the one way
+ * a table stores. OPT_AT_STRUCT names a struct inside the config the
+ * same way, for macros that take its address (TEST_COMMON_OPTS).
  */
 #define OPT_AT(type, field) ((void *)offsetof(type, field))
 #define OPT_AT_STRUCT(type, field)						\
@@ -129,8 +129,8 @@ struct opt *opts_find(const struct opt *tbl, int short_name, const char *long_na
 struct opt *opts_join(const struct opt *a, const struct opt *b);
 /*
  * opts_join, with a's rows bound by offset (OPT_AT) made to point into
- * abase (a run's config), b's into bbase. A NULL base: those rows hold
- * addresses already.
+ * abase (a run's config), b's into bbase. A NULL base leaves them
+ * offsets: a table to read (--help, the man page), not to parse into.
  */
 struct opt *opts_bind(const struct opt *a, void *abase, const struct opt *b,
 		      void *bbase);

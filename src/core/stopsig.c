@@ -7,12 +7,31 @@
 static volatile sig_atomic_t early_signal;
 static void (*stop_handler)(int);
 static unsigned int stop_count;
+static int last_signal;
+static pid_t forward_pid;
 
-/* Every stop signal after stopsig_install: counted, then the test's. */
+/* Every stop signal after stopsig_install: counted, noted, forwarded,
+ * then the test's. */
 static void on_stop(int sig)
 {
+	pid_t pid = __atomic_load_n(&forward_pid, __ATOMIC_SEQ_CST);
+
 	__atomic_fetch_add(&stop_count, 1, __ATOMIC_SEQ_CST);
-	stop_handler(sig);
+	__atomic_store_n(&last_signal, sig, __ATOMIC_SEQ_CST);
+	if (pid > 0)
+		kill(pid, sig);
+	if (stop_handler)
+		stop_handler(sig);
+}
+
+int stopsig_last(void)
+{
+	return __atomic_load_n(&last_signal, __ATOMIC_SEQ_CST);
+}
+
+void stopsig_forward(pid_t pid)
+{
+	__atomic_store_n(&forward_pid, pid, __ATOMIC_SEQ_CST);
 }
 
 unsigned int stopsig_count(void)

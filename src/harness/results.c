@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cleanup.h"
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/json.h"
 #include "core/opts.h"
 #include "core/outfile.h"
@@ -82,7 +82,8 @@ struct json *results_open(struct results *r, int return_code)
 	put_time(&r->jw, "end_time", time(NULL));
 	/* A run that ends well but over a threshold exits 3 (fleet_end). */
 	r->return_code = return_code;
-	json_int(&r->jw, "return_code", !return_code && fleet_exceeded() ? 3 : return_code);
+	json_int(&r->jw, "return_code",
+		 !return_code && r->fleet && fleet_exceeded(r->fleet) ? 3 : return_code);
 	sysinfo_json_compat(&r->jw);
 	return &r->jw;
 }
@@ -100,7 +101,8 @@ int results_close(struct results *r, struct json *j)
 		explain_json(j, "explain", r->explain);
 	else if (r->explain_unavailable[0])
 		json_str(j, "explain_unavailable", r->explain_unavailable);
-	fleet_json(j, r->return_code);
+	if (r->fleet)
+		fleet_json(r->fleet, j, r->return_code);
 	sysinfo_json(j);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */
@@ -193,8 +195,8 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 	json_obj_close(j);
 }
 
-void results_summary_part(const char *series, int thread, int cpu,
-			  const struct stats *s)
+void results_summary_part(struct results *res, const char *series, int thread,
+			  int cpu, const struct stats *s)
 {
 	const char *env = getenv("RTLAT_SUMMARY_FD");
 	struct fleet_rec r;
@@ -206,8 +208,9 @@ void results_summary_part(const char *series, int thread, int cpu,
 	fleet_rec_from_stats(&r, NULL, series, s);
 	r.thread = thread;
 	r.cpu = cpu;
-	r.secs = fleet_elapsed();
-	fleet_add(&r);
+	r.secs = res->fleet ? fleet_elapsed(res->fleet) : 0;
+	if (res->fleet)
+		fleet_add(res->fleet, &r);
 	if (!env || parse_ll(env, &fd) || fd < 0)
 		return;
 	n = fleet_rec_format(line, sizeof(line), &r);
@@ -215,7 +218,8 @@ void results_summary_part(const char *series, int thread, int cpu,
 		return;
 }
 
-void results_summary(const char *series, const struct stats *s)
+void results_summary(struct results *r, const char *series,
+		     const struct stats *s)
 {
-	results_summary_part(series, -1, -1, s);
+	results_summary_part(r, series, -1, -1, s);
 }

@@ -15,6 +15,7 @@
 
 struct stats;
 struct explain;
+struct fleet;
 
 struct results {
 	const char *prog;	/* for messages: "rtlat cyclictest"... */
@@ -31,6 +32,9 @@ struct results {
 	char explain_unavailable[300];
 	struct outfile out;	/* the file being written (results_open) */
 	int return_code;	/* the run's exit status, as results_open had it */
+	/* The run's fleet (run_test's): the series results_summary reports
+	 * are kept there; NULL: not kept (a test inside another). */
+	struct fleet *fleet;
 	struct json jw;
 };
 
@@ -58,11 +62,12 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
  * when RTLAT_SUMMARY_FD names a pipe, one tab-separated line "name samples
  * min avg max p99 p99.99 p50 le..." (ns, fleet_rec_format) is written to it.
  */
-void results_summary(const char *series, const struct stats *s);
+void results_summary(struct results *r, const char *series,
+		     const struct stats *s);
 /* One thread's part of a series (a pair's, a CPU's sampler), reported
  * after or before the whole: per-thread cases (LAVA t<N>-...), the cpu
  * label of OpenMetrics. cpu -1: not pinned to one. */
-void results_summary_part(const char *series, int thread, int cpu,
-			  const struct stats *s);
+void results_summary_part(struct results *r, const char *series, int thread,
+			  int cpu, const struct stats *s);
 
 #endif

@@ -151,9 +151,10 @@ static int check_explain(struct test_run *t)
 	return -1;
 }
 
-/* One run, from the results on (once per --iteration). */
-static int run_once(struct test_run *t)
+/* One run, from the results on (once per --iteration: fleet_iterate). */
+static int run_once(void *arg)
 {
+	struct test_run *t = arg;
 	const struct test_ops *ops = t->ops;
 	int status;
 
@@ -188,13 +189,11 @@ static int run_bind(struct test_run *t)
 {
 	const struct test_ops *ops = t->ops;
 
-	t->common = ops->common;
-	if (ops->cfg_size) {
-		t->cfg = calloc(1, ops->cfg_size);
-		if (!t->cfg)
-			goto fail;
-		t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
-	}
+	/* Every test has a config (cfg_size: its options, bound by offset). */
+	t->cfg = ops->cfg_size ? calloc(1, ops->cfg_size) : NULL;
+	if (!t->cfg)
+		goto fail;
+	t->common = (void *)((char *)t->cfg + (uintptr_t)ops->common);
 	if (ops->run_size && !(t->state = calloc(1, ops->run_size)))
 		goto fail;
 	if (ops->extra_size && !(t->extra = calloc(1, ops->extra_size)))
@@ -230,10 +229,28 @@ void run_nested_free(struct test_run *t)
 	t->cfg = t->state = t->extra = NULL;
 }
 
+#define POLL_NS 10000000LL
+
+/* A stop signal to this process reaches the iteration running
+ * (fleet_iterate asks between iterations' records, every POLL_NS). */
+static bool run_stop_seen(void *arg)
+{
+	const struct test_run *t = arg;
+
+	if (t->ops->stop == STOP_BY_SIGWAIT)
+		return run_stop_wait(POLL_NS);
+	usleep(POLL_NS / 1000);
+	return run_stop_requested;
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
-	const struct test_ops *self[] = { ops, NULL };
+	struct fleet fleet = { .opts = NULL };	/* fleet_free before begin */
+	const struct fleet_test self = { ops->name, ops->series };
+	struct fleet_iter iter = {
+		.once = run_once, .stop_seen = run_stop_seen, .arg = &t,
+	};
 	int status = OPTS_EXIT_USAGE;
 
 	memset(&t, 0, sizeof(t));
@@ -246,7 +263,8 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		status = 1;
 		goto out_opts;
 	}
-	fleet_begin(&t.common->fleet, ops->name, self);
+	fleet_begin(&fleet, &t.common->fleet, ops->name, &self, 1);
+	t.res.fleet = &fleet;
 	if (ops->compat_opts && run_compat(&t))
 		ops->compat_opts(t.opts);
 	if (run_parse(t.prog, ops->title, t.opts, t.given, argc, argv))
@@ -255,16 +273,18 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	status = check_explain(&t);
 	if (!status && ops->check)
 		status = ops->check(&t);
-	if (!status && fleet_check(t.prog, t.opts))
+	if (!status && fleet_check(&fleet, t.prog, t.opts))
 		status = -1;
 	tracefs_probe_end(t.prog, !status);
 	if (status) {
 		status = status > 0 ? 1 : OPTS_EXIT_USAGE;
 		goto out_opts;
 	}
-	status = fleet_iterate(&t, run_once);
-	status = fleet_end(t.prog, status);
+	iter.prog = t.prog;
+	status = fleet_iterate(&fleet, &iter);
+	status = fleet_end(&fleet, t.prog, status);
 out_opts:
 	run_nested_free(&t);
+	fleet_free(&fleet);
 	return status;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run_stop.c - how the stop signals (SIGINT, SIGTERM, SIGHUP) reach a
- * test: the flags a handler sets, or sigwait. Below run.c and
- * fleet_iter.c, which both ask it whether to stop.
+ * test: the flags a handler sets, or sigwait. Below run.c, which asks
+ * it whether to stop (also between --iterations: run_stop_seen).
  */
 #include <pthread.h>
 #include <signal.h>

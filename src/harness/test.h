@@ -9,7 +9,8 @@
  *   teardown, tracefs_close, rt_fini, cleanup_run -> fleet_end (exit 3
  *   if a threshold was exceeded; JUnit, OpenMetrics, LAVA lines).
  * With --iterations N the part from results_begin on runs N times
- * (fleet_iter.c).
+ * (fleet/fleet_iter.c). The fleet (fleet/fleet.h) is a layer below: the
+ * run owns its struct fleet and hands it the test's name and series.
  *
  * Adding a test: one file with its struct test_ops, one row in tests[]
  * (src/tests.c).
@@ -21,7 +22,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
@@ -81,14 +82,14 @@ struct test_ops {
 	const char *const *series;
 	const struct opt *opts;		/* OPT_END-terminated, with TEST_COMMON_OPTS */
 	const struct opt *extra_opts;	/* appended (a pair mechanism's); or NULL */
-	/* Where TEST_COMMON_OPTS store: an address, or with cfg_size its
-	 * offset in the config (OPT_AT_STRUCT(struct foo_config, common)). */
+	/* Where TEST_COMMON_OPTS store: its offset in the config
+	 * (OPT_AT_STRUCT(struct foo_config, common)). */
 	struct test_common *common;
 	/*
-	 * The test's config, owned by the run (as rtla's tool->data): when
-	 * not 0, run_test allocates cfg_size zeroed bytes for each run, binds
-	 * the rows of opts (OPT_AT: offsets) to it and hands it to every
-	 * callback as t->cfg. 0: the rows hold addresses (older tests).
+	 * The test's config, owned by the run (as rtla's tool->data):
+	 * run_test allocates cfg_size zeroed bytes for each run, binds the
+	 * rows of opts (OPT_AT: offsets, the one way a table stores) to it
+	 * and hands it to every callback as t->cfg.
 	 */
 	size_t cfg_size;
 	/* The test's run state (its threads, series, errors), allocated
@@ -98,7 +99,7 @@ struct test_ops {
 	 * left, never from the last iteration's. */
 	size_t run_size;
 	/* The config extra_opts store into, bound by offset the same way
-	 * (a pair mechanism's): t->extra; 0: extra_opts hold addresses. */
+	 * (a pair mechanism's): t->extra; 0: no extra_opts. */
 	size_t extra_size;
 	enum test_stop stop;
 	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
@@ -150,7 +151,7 @@ struct test_run {
 	struct opt *opts;		/* the table parsed (opts + extra_opts),
 					 * the run's copy, bound to its config */
 	bool *given;			/* the rows the command line set */
-	void *cfg;			/* the test's config (cfg_size), or NULL */
+	void *cfg;			/* the test's config (cfg_size) */
 	void *state;			/* the test's run state (run_size), or NULL */
 	void *extra;			/* extra_opts' config (extra_size), or NULL */
 	struct test_common *common;	/* the options every test has */

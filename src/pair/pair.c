@@ -202,7 +202,7 @@ int pair_measure(struct test_run *t)
 
 /* All pairs as one series: the suite's table, the fleet outputs, the
  * JSON's "fleet" (a later --baseline). */
-static void report_summary(const struct pair_run *run)
+static void report_summary(struct results *res, const struct pair_run *run)
 {
 	struct stats all;
 	int i;
@@ -212,12 +212,12 @@ static void report_summary(const struct pair_run *run)
 		return;
 	for (i = 0; i < run->npairs; i++)
 		stats_merge(&all, &run->pairs[i].lat);
-	results_summary(pair_series[0], &all);
+	results_summary(res, pair_series[0], &all);
 	stats_free(&all);
 	/* Each pair's own, measured on its receiver's CPU (rt-tests'
 	 * definitions report them per thread). */
 	for (i = 0; i < run->npairs; i++)
-		results_summary_part(pair_series[0], i,
+		results_summary_part(res, pair_series[0], i,
 				     run->pairs[i].w[ROLE_RECEIVER].cpu,
 				     &run->pairs[i].lat);
 }
@@ -266,7 +266,7 @@ int pair_report(struct test_run *t, int status)
 		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
 			run->prog, run->shared->break_pair,
 			ns_to_us_round((double)run->shared->break_ns), run->cfg->breaktrace_us);
-	report_summary(run);
+	report_summary(&t->res, run);
 	pair_write_json(run, &t->res);
 	return run->failed ? 1 : 0;
 }

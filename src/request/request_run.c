@@ -420,7 +420,7 @@ static int start_server(struct req_run *run)
 /* The headline of the most loaded round measured, for rtlat suite and
  * the fleet outputs; with no round measured, the series with no sample
  * (skipped there, never gone). */
-static void suite_summary(const struct req_run *run)
+static void suite_summary(struct results *res, const struct req_run *run)
 {
 	static const struct stats none;
 	const struct stats *resp = &none, *jit = &none;
@@ -435,8 +435,8 @@ static void suite_summary(const struct req_run *run)
 		jit = &r->s[RS_JITTER];
 		break;
 	}
-	results_summary(req_series[0], resp);
-	results_summary(req_series[1], jit);
+	results_summary(res, req_series[0], resp);
+	results_summary(res, req_series[1], jit);
 }
 
 /* Print and write what was measured, however the run ended. */
@@ -464,7 +464,7 @@ int req_report(struct req_run *run, struct results *res)
 	if (run->log && outfile_close(&run->log_file, run->prog))
 		run->failed = 1;
 	run->log = NULL;
-	suite_summary(run);
+	suite_summary(res, run);
 	req_write_json(run, res);
 	return run->failed ? 1 : 0;
 }

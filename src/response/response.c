@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/opts.h"
@@ -201,7 +201,7 @@ static int resp_report(struct test_run *t, int status)
 	fflush(stdout);
 	if (r->error)
 		fprintf(stderr, "%s: %s\n", t->prog, r->error);
-	results_summary(resp_series[0], &r->times);
+	results_summary(&t->res, resp_series[0], &r->times);
 	return bench_json(&t->res, status, r->error, json_body, r);
 }
 

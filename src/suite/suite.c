@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "core/preflight.h"
@@ -28,73 +28,106 @@
 
 #define SUITE_MAX_ARGS 24
 #define SUITE_MAX_ROWS 64
+#define SUITE_MAX_NAMES 32
 
 const char suite_title[] = "every test with short defaults, one table";
-static long long duration_s, prio;
-static const char *outdir;
-static bool report;
-static bool explain;
-static bool quiet;
-static char report_tool[PATH_MAX];
-static unsigned long long only;		/* bit i: tests[i]; 0: all */
-static const char *names[32];		/* the registry's, for --only */
-static volatile sig_atomic_t interrupted;
-static pid_t current;
-static struct fleet_opts fleet;		/* judged on the tests' summaries */
 
-static struct opt suite_opts[] = {
-	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5, &duration_s,
+struct row {
+	char test[16];
+	char line[512];
+};
+
+/*
+ * rtlat suite's run, owned by suite_main: its options (the table's rows
+ * bound by offset, as every test's config) and what it keeps while it
+ * runs.
+ */
+struct suite_run {
+	long long duration_s, prio;
+	const char *outdir;
+	bool report;
+	bool explain;
+	bool quiet;
+	unsigned long long only;	/* bit i: tests[i]; 0: all */
+	struct fleet_opts fleet;	/* judged on the tests' summaries */
+	struct opt *opts;		/* the table, bound to this run */
+	char report_tool[PATH_MAX];
+	struct row rows[SUITE_MAX_ROWS];
+	int nrows;
+	char text[1 << 18];		/* a test's records, as read */
+};
+
+const size_t suite_config_size = sizeof(struct suite_run);
+
+static const struct opt suite_opts[] = {
+	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5,
+	  OPT_AT(struct suite_run, duration_s),
 	  "time per test (about a minute in all)", NULL, NULL },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, &prio,
-	  "SCHED_FIFO priority", NULL, NULL },
-	{ 'o', "results", OPT_DIR_OUT, OPT_ARG_REQUIRED, "DIR", 0, 0, 0, &outdir,
+	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99,
+	  OPT_AT(struct suite_run, prio), "SCHED_FIFO priority", NULL, NULL },
+	{ 'o', "results", OPT_DIR_OUT, OPT_ARG_REQUIRED, "DIR", 0, 0, 0,
+	  OPT_AT(struct suite_run, outdir),
 	  "results directory (default results/rtlat-DATE-TIME)", NULL, NULL },
-	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0, &only,
-	  "comma-separated subset of the tests", names, NULL },
-	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &report,
+	/* choices: the registry's names, set by suite_options */
+	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0,
+	  OPT_AT(struct suite_run, only), "comma-separated subset of the tests",
+	  NULL, NULL },
+	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
+	  OPT_AT(struct suite_run, report),
 	  "write report.html into the results directory with rtlat-report", NULL, NULL },
-	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &explain,
+	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
+	  OPT_AT(struct suite_run, explain),
 	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, NULL },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &quiet,
+	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
+	  OPT_AT(struct suite_run, quiet),
 	  "no \"running TEST\" line before each test: the table only", NULL, NULL },
-	FLEET_VERDICT_ENTRIES(&fleet),
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, "print this help", NULL, NULL },
+	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
+	OPT_ROW_HELP,
 	OPT_END
 };
 
-/* The table, with --only's names from the registry (also for the man
- * page and the completion, manpage.c). */
-struct opt *suite_options(void)
+struct opt *suite_options(void *cfg)
 {
+	struct opt *t = opts_bind(suite_opts, cfg, NULL, NULL), *grown;
+	size_t n = (size_t)opts_count(suite_opts) + 1;
+	const char **names;
 	int i;
 
-	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])) - 1 && tests[i]; i++)
+	grown = t ? realloc(t, n * sizeof(*t) + SUITE_MAX_NAMES * sizeof(*names)) : NULL;
+	if (!grown) {
+		free(t);
+		return NULL;
+	}
+	names = (const char **)(grown + n);
+	for (i = 0; i < SUITE_MAX_NAMES - 1 && tests[i]; i++)
 		names[i] = tests[i]->name;
-	return suite_opts;
+	names[i] = NULL;
+	opts_find(grown, 0, "only")->choices = names;
+	return grown;
 }
 
 /* A test the suite runs: asked (--only), and a measurement (not doctor). */
-static bool runs(int i)
+static bool runs(const struct suite_run *s, int i)
 {
-	return (!only || (only & (1ULL << i))) && tests[i]->suite_args;
+	return (!s->only || (s->only & (1ULL << i))) && tests[i]->suite_args;
 }
 
 /* The tests the suite runs: thresholds may name these only (an entry for
  * a test not run would judge nothing, silently: bad input). */
-static const struct test_ops *const *measured(void)
+static int measured(const struct suite_run *s, struct fleet_test *list, int max)
 {
-	static const struct test_ops *list[32];
 	int i, n = 0;
 
-	for (i = 0; tests[i] && n < 31; i++)
-		if (runs(i))
-			list[n++] = tests[i];
-	list[n] = NULL;
-	return list;
+	for (i = 0; tests[i] && n < max; i++)
+		if (runs(s, i)) {
+			list[n].name = tests[i]->name;
+			list[n++].series = tests[i]->series;
+		}
+	return n;
 }
 
 /* --only names tests; doctor is a registry row but no measurement. */
-static int check_only(void)
+static int check_only(const struct suite_run *s)
 {
 	char ok[256] = "";
 	size_t at = 0;
@@ -104,38 +137,24 @@ static int check_only(void)
 		if (tests[i]->suite_args && at < sizeof(ok))
 			at += (size_t)snprintf(ok + at, sizeof(ok) - at, "%s%s",
 					       at ? "," : "", tests[i]->name);
-		else if (only & (1ULL << i))
+		else if (s->only & (1ULL << i))
 			bad = i;
 	}
 	if (bad < 0)
 		return 0;
-	opts_error("rtlat suite", opts_find(suite_opts, 0, "only"),
+	opts_error("rtlat suite", opts_find(s->opts, 0, "only"),
 		   "'%s' measures nothing (the suite prints its verdict first); accepted: %s",
 		   tests[bad]->name, ok);
 	return -1;
 }
 
-struct row {
-	char test[16];
-	char line[512];
-};
-
-static struct row rows[SUITE_MAX_ROWS];
-static int nrows;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-	if (current > 0)
-		kill(current, sig);
-}
-
 /* argv for one test; strings live in buf. Returns about how long it runs. */
-static long long build_args(const struct test_ops *t, char **av, int *n,
-			    char *buf, size_t len)
+static long long build_args(const struct suite_run *s, const struct test_ops *t,
+			    char **av, int *n, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s ", t->name);
-	long long secs = t->suite_args(buf + used, len - used, duration_s, prio);
+	long long secs = t->suite_args(buf + used, len - used, s->duration_s,
+				       s->prio);
 	char *tok;
 
 	*n = 0;
@@ -147,24 +166,26 @@ static long long build_args(const struct test_ops *t, char **av, int *n,
 
 /* The test's records: its series for the table, its threads' parts
  * (one per CPU: many on a big machine) for the fleet outputs only. */
-static void read_rows(int fd, const char *test)
+static void read_rows(struct suite_run *s, struct fleet *fl, int fd,
+		      const char *test)
 {
-	static char buf[1 << 18];
 	char *line, *save;
 	struct fleet_rec rec;
+	struct row *r;
 
 	/* A stop signal interrupts read(); the test still reports, so
 	 * read_text goes on until it closes the pipe. */
-	read_text(fd, buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	read_text(fd, s->text, sizeof(s->text));
+	for (line = strtok_r(s->text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (fleet_rec_parse(line, test, &rec))
 			continue;
-		fleet_add(&rec);
-		if (rec.thread >= 0 || nrows == SUITE_MAX_ROWS)
+		fleet_add(fl, &rec);
+		if (rec.thread >= 0 || s->nrows == SUITE_MAX_ROWS)
 			continue;
-		snprintf(rows[nrows].test, sizeof(rows[nrows].test), "%s", test);
-		snprintf(rows[nrows].line, sizeof(rows[nrows].line), "%s", line);
-		nrows++;
+		r = &s->rows[s->nrows++];
+		snprintf(r->test, sizeof(r->test), "%s", test);
+		snprintf(r->line, sizeof(r->line), "%s", line);
 	}
 }
 
@@ -185,18 +206,19 @@ static void child(char **av, int out, int wfd, pid_t suite)
 }
 
 /* Run one test; returns its exit status (or 128+signal). */
-static int suite_run(const struct test_ops *t, const char *dir)
+static int suite_run(struct suite_run *s, struct fleet *fl,
+		     const struct test_ops *t, const char *dir)
 {
 	char buf[256], path[4200], json[4200], why[PATH_MAX + 256];
 	char *av[SUITE_MAX_ARGS];
 	const char *test = t->name;
 	int n, fds[2], out, status = 0;
-	long long secs = build_args(t, av, &n, buf, sizeof(buf));
-	pid_t suite;
+	long long secs = build_args(s, t, av, &n, buf, sizeof(buf));
+	pid_t suite, pid;
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
 	av[n++] = json;
-	if (explain && opts_find(t->opts, 0, "explain"))
+	if (s->explain && opts_find(t->opts, 0, "explain"))
 		av[n++] = "--explain";
 	av[n] = NULL;
 	snprintf(path, sizeof(path), "%s/%s.txt", dir, test);
@@ -209,27 +231,29 @@ static int suite_run(const struct test_ops *t, const char *dir)
 			close(out);
 		return 1;
 	}
-	if (!quiet)
+	if (!s->quiet)
 		fprintf(stderr, "rtlat suite: running %s for about %llds\n", test, secs);
 	suite = getpid();
-	current = fork();
-	if (current == 0) {
+	pid = fork();
+	if (pid == 0) {
 		close(fds[0]);
 		child(av, out, fds[1], suite);
 	}
+	/* A stop signal to the suite reaches its test too. */
+	stopsig_forward(pid);
 	close(fds[1]);
 	close(out);
-	read_rows(fds[0], test);
+	read_rows(s, fl, fds[0], test);
 	close(fds[0]);
-	while (current > 0 && waitpid(current, &status, 0) < 0 && errno == EINTR)
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	current = 0;
+	stopsig_forward(0);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
 }
 
-static void print_table(void)
+static void print_table(const struct suite_run *s)
 {
 	char name[64];
 	unsigned long long n;
@@ -239,32 +263,32 @@ static void print_table(void)
 
 	printf("%-10s %-24s %10s %9s %9s %9s %9s %9s\n", "test", "series",
 	       "samples", "min", "avg", "p99", "p99.99", "max");
-	for (i = 0; i < nrows; i++) {
-		if (sscanf(rows[i].line, "%63[^\t]\t%llu\t%lld\t%lf\t%lld\t%lld\t%lld",
+	for (i = 0; i < s->nrows; i++) {
+		if (sscanf(s->rows[i].line, "%63[^\t]\t%llu\t%lld\t%lf\t%lld\t%lld\t%lld",
 			   name, &n, &mn, &avg, &mx, &p99, &p9999) != 7)
 			continue;
 		printf("%-10s %-24s %10llu %9.2f %9.2f %9.2f %9.2f %9.2f\n",
-		       rows[i].test, name, n, mn / 1e3, avg / 1e3, p99 / 1e3,
+		       s->rows[i].test, name, n, mn / 1e3, avg / 1e3, p99 / 1e3,
 		       p9999 / 1e3, mx / 1e3);
 	}
 	printf("(microseconds; percentiles are histogram upper bounds)\n");
 }
 
 /* -o was checked by the option parser (OPT_DIR_OUT); this makes it. */
-static int make_dir(char *dir, size_t len)
+static int make_dir(const struct suite_run *s, char *dir, size_t len)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 
-	if (!outdir) {
+	if (!s->outdir) {
 		localtime_r(&t, &tm);
 		mkdir("results", 0755);
 		strftime(dir, len, "results/rtlat-%Y%m%d-%H%M%S", &tm);
 	} else {
-		snprintf(dir, len, "%s", outdir);
+		snprintf(dir, len, "%s", s->outdir);
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		opts_error("rtlat suite", opts_find(suite_opts, 'o', NULL),
+		opts_error("rtlat suite", opts_find(s->opts, 'o', NULL),
 			   "cannot create '%s': %s; accepted: a writable directory, or a new one in an existing writable directory",
 			   dir, strerror(errno));
 		return -1;
@@ -296,19 +320,20 @@ static int write_registry(const char *dir)
  * install outside the PATH: make install PREFIX=/opt/rtlat), then a
  * checkout's test venv there (.venv/bin, where make check installs it).
  */
-static bool find_report_tool(void)
+static bool find_report_tool(struct suite_run *s)
 {
+	char *report_tool = s->report_tool;
 	const char *env = getenv("RTLAT_REPORT"), *path = getenv("PATH");
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 
 	if (env && *env)
-		return snprintf(report_tool, sizeof(report_tool), "%s", env) > 0 &&
+		return snprintf(report_tool, sizeof(s->report_tool), "%s", env) > 0 &&
 		       access(report_tool, X_OK) == 0;
 	while (path && *path) {
 		size_t len = strcspn(path, ":");
 
-		snprintf(report_tool, sizeof(report_tool), "%.*s/rtlat-report",
+		snprintf(report_tool, sizeof(s->report_tool), "%.*s/rtlat-report",
 			 (int)len, path);
 		if (len && access(report_tool, X_OK) == 0)
 			return true;
@@ -321,17 +346,17 @@ static bool find_report_tool(void)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
-	snprintf(report_tool, sizeof(report_tool), "%.*s/rtlat-report",
-		 (int)(sizeof(report_tool) - 16), exe);
+	snprintf(report_tool, sizeof(s->report_tool), "%.*s/rtlat-report",
+		 (int)(sizeof(s->report_tool) - 16), exe);
 	if (access(report_tool, X_OK) == 0)
 		return true;
-	snprintf(report_tool, sizeof(report_tool), "%.*s/.venv/bin/rtlat-report",
-		 (int)(sizeof(report_tool) - 24), exe);
+	snprintf(report_tool, sizeof(s->report_tool), "%.*s/.venv/bin/rtlat-report",
+		 (int)(sizeof(s->report_tool) - 24), exe);
 	return access(report_tool, X_OK) == 0;
 }
 
 /* rtlat-report DIR: it prints "report: DIR/report.html" itself. */
-static int write_report(const char *dir)
+static int write_report(const struct suite_run *s, const char *dir)
 {
 	int status = 0;
 	pid_t pid;
@@ -339,9 +364,9 @@ static int write_report(const char *dir)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execl(report_tool, "rtlat-report", dir, (char *)NULL);
+		execl(s->report_tool, "rtlat-report", dir, (char *)NULL);
 		fprintf(stderr, "rtlat suite: --report: cannot run %s: %s\n",
-			report_tool, strerror(errno));
+			s->report_tool, strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0)
@@ -355,46 +380,86 @@ static int write_report(const char *dir)
 	return -1;
 }
 
-int suite_main(int argc, char **argv)
+/* What is checked and made before any test runs: 0, or the exit status. */
+static int suite_prepare(struct suite_run *s, struct fleet *fl, char *dir,
+			 size_t len)
 {
-	char dir[4096];
-	int i, rc, failed = 0;
-
-	if (run_parse("rtlat suite", suite_title, suite_options(), NULL, argc, argv) ||
-	    check_only())
+	if (fleet_check(fl, "rtlat suite", s->opts))
 		return OPTS_EXIT_USAGE;
-	/* After --only: the thresholds are checked against the tests run. */
-	fleet_begin(&fleet, "suite", measured());
-	if (fleet_check("rtlat suite", suite_opts))
-		return OPTS_EXIT_USAGE;
-	if (report && !find_report_tool()) {
-		opts_error("rtlat suite", opts_find(suite_opts, 0, "report"),
+	if (s->report && !find_report_tool(s)) {
+		opts_error("rtlat suite", opts_find(s->opts, 0, "report"),
 			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH, beside rtlat or in $RTLAT_REPORT (make install, or pip install ./report)");
 		return OPTS_EXIT_USAGE;
 	}
-	if (make_dir(dir, sizeof(dir)))
+	if (make_dir(s, dir, len))
 		return OPTS_EXIT_USAGE;
-	if (write_registry(dir))
-		return 1;
-	stopsig_install(on_signal);
+	return write_registry(dir) ? 1 : 0;
+}
+
+/* Every test asked, the table and the report: 1 if one failed or a stop
+ * signal came, else 0. */
+static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
+{
+	int i, rc, failed = 0;
+
+	stopsig_install(NULL);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
-	for (i = 0; tests[i] && !interrupted; i++) {
-		if (!runs(i))
+	for (i = 0; tests[i] && !stopsig_last(); i++) {
+		if (!runs(s, i))
 			continue;	/* not asked, or not a measurement (doctor) */
-		rc = suite_run(tests[i], dir);
+		rc = suite_run(s, fl, tests[i], dir);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
 				tests[i]->name, rc, dir, tests[i]->name);
 			failed = 1;
 		}
 	}
-	if (interrupted)
+	if (stopsig_last())
 		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
-			strsignal(interrupted));
-	print_table();
+			strsignal(stopsig_last()));
+	print_table(s);
 	printf("results: %s\n", dir);
-	if (report && nrows && write_report(dir))
+	if (s->report && s->nrows && write_report(s, dir))
 		failed = 1;
-	return fleet_end("rtlat suite", failed || interrupted ? 1 : 0);
+	return failed || stopsig_last() ? 1 : 0;
+}
+
+/* Parsed and checked, the tests run, judged: the exit status. */
+static int suite_main_run(struct suite_run *s, int argc, char **argv)
+{
+	struct fleet_test known[FLEET_TESTS_MAX];
+	struct fleet fl;
+	char dir[4096];
+	int status;
+
+	if (run_parse("rtlat suite", suite_title, s->opts, NULL, argc, argv) ||
+	    check_only(s))
+		return OPTS_EXIT_USAGE;
+	/* After --only: the thresholds are checked against the tests run. */
+	fleet_begin(&fl, &s->fleet, "suite", known,
+		    measured(s, known, FLEET_TESTS_MAX));
+	status = suite_prepare(s, &fl, dir, sizeof(dir));
+	if (!status)
+		status = fleet_end(&fl, "rtlat suite", suite_all(s, &fl, dir));
+	fleet_free(&fl);
+	return status;
+}
+
+int suite_main(int argc, char **argv)
+{
+	struct suite_run *s = calloc(1, sizeof(*s));
+	int status;
+
+	if (s)
+		s->opts = suite_options(s);
+	if (!s || !s->opts) {
+		fprintf(stderr, "rtlat suite: cannot set up: %s\n", strerror(ENOMEM));
+		free(s);
+		return 1;
+	}
+	status = suite_main_run(s, argc, argv);
+	free(s->opts);
+	free(s);
+	return status;
 }

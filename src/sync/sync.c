@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/opts.h"
@@ -210,11 +210,11 @@ static int sync_report(struct test_run *t, int status)
 	/* Every series the tests asked for, measured or not: one with no
 	 * sample is still a case of the fleet outputs (skipped), never gone. */
 	if (wants(t->cfg, SYNC_COST))
-		results_summary(sync_series[0], &r->cost.s);
+		results_summary(&t->res, sync_series[0], &r->cost.s);
 	if (wants(t->cfg, SYNC_SWITCH))
-		results_summary(sync_series[1], &r->sw.s);
+		results_summary(&t->res, sync_series[1], &r->sw.s);
 	if (wants(t->cfg, SYNC_INVERSION))
-		results_summary(sync_series[2], &r->inv.s);
+		results_summary(&t->res, sync_series[2], &r->inv.s);
 	return bench_json(&t->res, status, r->error, json_body, t);
 }
 

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/clock.h"
 #include "pair/pair.h"
 #include "sync/sync.h"

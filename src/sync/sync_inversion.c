@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/clock.h"
 #include "sync/sync.h"
 

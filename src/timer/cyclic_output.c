@@ -315,7 +315,7 @@ int cyc_report(struct test_run *t, int status)
 	break_lines(stdout, run);
 	fflush(stdout);
 	timer_report_end(run);
-	timer_summary(run, t->ops->series[0]);
+	timer_summary(&t->res, run, t->ops->series[0]);
 	if (write_json(t, run, status))
 		status = 1;
 	return status;

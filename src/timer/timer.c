@@ -544,20 +544,22 @@ static int timer_report(struct test_run *t, int status)
 	timer_report_end(run);
 	if (timer_write_histfile(run))
 		status = 1;
-	timer_summary(run, timer_series[0]);
+	timer_summary(&t->res, run, timer_series[0]);
 	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
 }
 
-void timer_summary(const struct timer_run *run, const char *series)
+void timer_summary(struct results *res, const struct timer_run *run,
+		   const char *series)
 {
 	int i;
 
-	results_summary(series, &run->whole->all);
+	results_summary(res, series, &run->whole->all);
 	/* A sampler moved off its CPU measured no CPU alone: -1. */
 	for (i = 0; i < run->ncpu; i++)
-		results_summary_part(series, i, run->cpu[i].moved ? -1 : run->cpu[i].cpu,
+		results_summary_part(res, series, i,
+				     run->cpu[i].moved ? -1 : run->cpu[i].cpu,
 				     &run->cpu[i].all);
 }
 

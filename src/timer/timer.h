@@ -408,7 +408,8 @@ void timer_histfile(FILE *f, const struct timer_cpu *const *c, int n, bool all);
 /* The run's failures and -b/-f, one line each on stderr. */
 void timer_report_end(struct timer_run *run);
 /* Its headline series, whole and per sampler (results_summary_part). */
-void timer_summary(const struct timer_run *run, const char *series);
+void timer_summary(struct results *res, const struct timer_run *run,
+		   const char *series);
 int timer_write_json(struct timer_run *run, struct results *res,
 		     long long actual_s, long long requested_s, int status);
 void hms(char *buf, size_t len, long long s);

@@ -4,8 +4,7 @@
  * median worst figure over iterations, thresholds. */
 #include <stdio.h>
 #include <string.h>
-#include "harness/fleet.h"
-#include "harness/test.h"
+#include "fleet/fleet.h"
 #include "core/opts.h"
 #include "core/stats.h"
 #include "unit.h"
@@ -72,16 +71,25 @@ static struct opt fleet_tbl[] = {
 
 /* A test that declares two series, as thresholds may name them. */
 static const char *const pmq_series[] = { "latency", "other", NULL };
-static const struct test_ops pmq_ops = { .name = "pmq", .series = pmq_series };
-static const struct test_ops *const known[] = { &pmq_ops, NULL };
+static const struct fleet_test known[] = { { "pmq", pmq_series } };
+/* The run's fleet, as run_test owns one. */
+static struct fleet fl;
+
+/* A run ends: its records freed, nothing known. */
+static void end(void)
+{
+	fleet_free(&fl);
+	fleet_begin(&fl, NULL, "", NULL, 0);
+}
 
 static int begin(const char *lat)
 {
 	memset(&fo, 0, sizeof(fo));
 	fo.max_latency = lat;
 	fo.tolerance_pct = 10;
-	fleet_begin(&fo, "pmq", known);
-	return fleet_check("unit", fleet_tbl);
+	fleet_free(&fl);
+	fleet_begin(&fl, &fo, "pmq", known, 1);
+	return fleet_check(&fl, "unit", fleet_tbl);
 }
 
 UNIT_TEST(fleet_iterations_and_threshold)
@@ -93,25 +101,25 @@ UNIT_TEST(fleet_iterations_and_threshold)
 
 	CHECK(begin("20") == 0);
 	rec_of(&r, "latency", a, 2);
-	fleet_add(&r);
+	fleet_add(&fl, &r);
 	rec_of(&r, "latency", b, 2);
-	fleet_add(&r);
+	fleet_add(&fl, &r);
 	rec_of(&r, "latency", c, 2);
-	fleet_add(&r);
-	CHECK_EQ_LL(fleet_count(), 1);
-	CHECK_EQ_LL(fleet_get(0)->n, 6);
-	CHECK_EQ_LL(fleet_get(0)->min, 1000);
-	CHECK_EQ_LL(fleet_get(0)->max, 30000);
-	CHECK_NEAR(fleet_get(0)->avg, 47000.0 / 6, 1e-6);
-	CHECK_EQ_LL(fleet_worst(fleet_get(0)), 8000);	/* median of 5, 30, 8 us */
-	fleet_judge(0, &v);
+	fleet_add(&fl, &r);
+	CHECK_EQ_LL(fleet_count(&fl), 1);
+	CHECK_EQ_LL(fleet_get(&fl, 0)->n, 6);
+	CHECK_EQ_LL(fleet_get(&fl, 0)->min, 1000);
+	CHECK_EQ_LL(fleet_get(&fl, 0)->max, 30000);
+	CHECK_NEAR(fleet_get(&fl, 0)->avg, 47000.0 / 6, 1e-6);
+	CHECK_EQ_LL(fleet_worst(&fl, fleet_get(&fl, 0)), 8000);	/* median of 5, 30, 8 us */
+	fleet_judge(&fl, 0, &v);
 	CHECK(v.failure && !strcmp(v.failure, "max-latency"));
 	CHECK(!strcmp(v.why, "max 30.000 us > --max-latency 20 us"));
 	CHECK_EQ_LL(v.base_ns, -1);
-	CHECK(fleet_exceeded());
+	CHECK(fleet_exceeded(&fl));
 	fo.max_latency = "40";
-	CHECK(fleet_check("unit", fleet_tbl) == 0);
-	CHECK(!fleet_exceeded());
+	CHECK(fleet_check(&fl, "unit", fleet_tbl) == 0);
+	CHECK(!fleet_exceeded(&fl));
 }
 
 /* The most specific entry applies: TEST/SERIES, then TEST, then a bare
@@ -126,17 +134,17 @@ UNIT_TEST(fleet_limits_per_test_and_series)
 	snprintf(r.test, sizeof(r.test), "pmq");
 	snprintf(r.series, sizeof(r.series), "latency");
 	r.thread = 3;
-	fleet_limits(&r, &lat, &p99);
+	fleet_limits(&fl, &r, &lat, &p99);
 	CHECK_EQ_LL(lat, 20);
 	CHECK_EQ_LL(p99, 0);
 	snprintf(r.series, sizeof(r.series), "other");
-	fleet_limits(&r, &lat, &p99);
+	fleet_limits(&fl, &r, &lat, &p99);
 	CHECK_EQ_LL(lat, 40);
 	snprintf(r.test, sizeof(r.test), "timer");
-	fleet_limits(&r, &lat, &p99);
+	fleet_limits(&fl, &r, &lat, &p99);
 	CHECK_EQ_LL(lat, 5);
 	CHECK(begin("pmq=20") == 0);
-	fleet_limits(&r, &lat, &p99);
+	fleet_limits(&fl, &r, &lat, &p99);
 	CHECK_EQ_LL(lat, 0);	/* a test with no entry is not judged */
 	CHECK(begin("timer=20") == -1);
 	CHECK(begin("pmq/nope=20") == -1);
@@ -144,7 +152,7 @@ UNIT_TEST(fleet_limits_per_test_and_series)
 	CHECK(begin("pmq=") == -1);
 	CHECK(begin("0") == -1);
 	CHECK(begin(",") == -1);
-	fleet_begin(NULL, "", NULL);
+	end();
 }
 
 /* The threshold of pmq/latency after begin(spec) (0: none). */
@@ -156,7 +164,7 @@ static long long latency_limit(void)
 	memset(&r, 0, sizeof(r));
 	snprintf(r.test, sizeof(r.test), "pmq");
 	snprintf(r.series, sizeof(r.series), "latency");
-	fleet_limits(&r, &lat, &p99);
+	fleet_limits(&fl, &r, &lat, &p99);
 	return lat;
 }
 
@@ -198,7 +206,7 @@ UNIT_TEST(fleet_limits_strict_and_whole)
 	snprintf(spec + i + 1100, sizeof(spec) - i - 1100, "7");
 	CHECK(begin(spec) == 0);
 	CHECK_EQ_LL(latency_limit(), 7);
-	fleet_begin(NULL, "", NULL);
+	end();
 }
 
 /* The user's text in an error line: one line, whatever it holds. */
@@ -231,19 +239,19 @@ UNIT_TEST(fleet_every_record_kept)
 		for (th = -1; th < parts; th++) {
 			r.thread = th;
 			r.max = it == 2 && th == parts - 1 ? 5000000 : 3000;
-			fleet_add(&r);
+			fleet_add(&fl, &r);
 		}
-	CHECK_EQ_LL(fleet_raw_count(), 3 * (parts + 1));
-	CHECK_EQ_LL(fleet_count(), parts + 1);
-	for (it = 0; it < fleet_count(); it++)
-		n += fleet_get(it)->n;
+	CHECK_EQ_LL(fleet_raw_count(&fl), 3 * (parts + 1));
+	CHECK_EQ_LL(fleet_count(&fl), parts + 1);
+	for (it = 0; it < fleet_count(&fl); it++)
+		n += fleet_get(&fl, it)->n;
 	CHECK_EQ_LL(n, 3ULL * 3 * (parts + 1));
-	CHECK_EQ_LL(fleet_threads(fleet_get(0)), parts);
+	CHECK_EQ_LL(fleet_threads(&fl, fleet_get(&fl, 0)), parts);
 	/* The last thread of the last iteration: kept and judged. */
-	CHECK_EQ_LL(fleet_get(parts)->thread, parts - 1);
-	CHECK_EQ_LL(fleet_get(parts)->max, 5000000);
-	CHECK(fleet_exceeded());
-	CHECK_EQ_LL(fleet_lost(), 0);
-	fleet_begin(NULL, "", NULL);
-	CHECK_EQ_LL(fleet_count(), 0);
+	CHECK_EQ_LL(fleet_get(&fl, parts)->thread, parts - 1);
+	CHECK_EQ_LL(fleet_get(&fl, parts)->max, 5000000);
+	CHECK(fleet_exceeded(&fl));
+	CHECK_EQ_LL(fl.lost, 0);
+	end();
+	CHECK_EQ_LL(fleet_count(&fl), 0);
 }

@@ -2,8 +2,12 @@
 /* test_opts.c - number and duration parsing, and the option table. */
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/opts.h"
+#include "harness/test.h"
+#include "suite/suite.h"
 #include "unit.h"
 
 UNIT_TEST(parse_ll_strict)
@@ -149,4 +153,35 @@ UNIT_TEST(usable_cpus_are_this_process_affinity)
 	CHECK(cpu_usable_nth(n) == cpus[0] && cpu_usable_nth(n - 1) == cpus[n - 1]);
 	/* The kernel's online list, read with -c's grammar. */
 	CHECK(cpus_online_list(cpus, CPU_LIST_MAX) == cpus_online());
+}
+
+/* Every row of t that stores, an offset inside a config of size bytes. */
+static bool rows_are_offsets(const struct opt *t, size_t size)
+{
+	int i;
+
+	for (i = 0; t && (t[i].short_name || t[i].long_name); i++)
+		if (t[i].type != OPT_HELP && t[i].type != OPT_REFUSE &&
+		    (uintptr_t)t[i].dest >= size)
+			return false;
+	return t != NULL;
+}
+
+/* One way to store: every table, the suite's too, is bound by offset to
+ * a config the run owns (no row holds an address). */
+UNIT_TEST(every_table_bound_by_offset)
+{
+	struct opt *suite = suite_options(NULL);
+	int i;
+
+	for (i = 0; tests[i]; i++) {
+		const struct test_ops *t = tests[i];
+
+		CHECK(t->cfg_size >= (uintptr_t)t->common + sizeof(struct test_common));
+		CHECK(rows_are_offsets(t->opts, t->cfg_size));
+		CHECK(!t->extra_opts || rows_are_offsets(t->extra_opts, t->extra_size));
+	}
+	CHECK(rows_are_offsets(suite, suite_config_size));
+	CHECK(opts_find(suite, 0, "only")->choices[0] != NULL);
+	free(suite);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/utsname.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/outfile.h"
 #include "core/sysinfo.h"
 #include "core/version.h"
@@ -60,13 +60,13 @@ static void case_name(char *buf, size_t len, const struct fleet_rec *r)
  * the Jenkins/Ant schema (junit-10.xsd) lets a case carry text; the time
  * is the test's own, from its start to its figures.
  */
-static void junit_case(FILE *f, int i)
+static void junit_case(const struct fleet *fl, FILE *f, int i)
 {
-	const struct fleet_rec *r = fleet_get(i);
+	const struct fleet_rec *r = fleet_get(fl, i);
 	struct fleet_judged v;
 	char name[48];
 
-	fleet_judge(i, &v);
+	fleet_judge(fl, i, &v);
 	case_name(name, sizeof(name), r);
 	fprintf(f, "    <testcase classname=\"rtlat.");
 	xml_escape(f, r->test);
@@ -101,9 +101,9 @@ static void xml_prop(FILE *f, const char *name, const char *value)
 }
 
 /* What a run is compared by: at suite level, as the schema wants. */
-static void junit_props(FILE *f)
+static void junit_props(const struct fleet *fl, FILE *f)
 {
-	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_opts *o = fl->opts;
 	struct utsname u;
 
 	if (uname(&u))
@@ -123,11 +123,11 @@ static void junit_props(FILE *f)
 }
 
 /* A series measured by one thread is that thread: one case, not two. */
-static bool junit_kept(int i)
+static bool junit_kept(const struct fleet *fl, int i)
 {
-	const struct fleet_rec *r = fleet_get(i);
+	const struct fleet_rec *r = fleet_get(fl, i);
 
-	return r->thread < 0 || fleet_threads(r) > 1;
+	return r->thread < 0 || fleet_threads(fl, r) > 1;
 }
 
 struct junit_count {
@@ -136,55 +136,57 @@ struct junit_count {
 };
 
 /* The cases of one test (rtlat suite writes a <testsuite> per test). */
-static void junit_count(const char *test, struct junit_count *c)
+static void junit_count(const struct fleet *fl, const char *test,
+			struct junit_count *c)
 {
 	struct fleet_judged v;
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < fleet_count(); i++) {
-		if (strcmp(fleet_get(i)->test, test) != 0 || !junit_kept(i))
+	for (i = 0; i < fleet_count(fl); i++) {
+		if (strcmp(fleet_get(fl, i)->test, test) != 0 || !junit_kept(fl, i))
 			continue;
-		fleet_judge(i, &v);
+		fleet_judge(fl, i, &v);
 		c->cases++;
 		c->failures += v.failure != NULL;
-		c->skipped += !v.failure && !fleet_get(i)->n;
-		if (fleet_get(i)->secs > c->secs)
-			c->secs = fleet_get(i)->secs;
+		c->skipped += !v.failure && !fleet_get(fl, i)->n;
+		if (fleet_get(fl, i)->secs > c->secs)
+			c->secs = fleet_get(fl, i)->secs;
 	}
 }
 
-static void junit_suite(FILE *f, const char *test, const char *stamp)
+static void junit_suite(const struct fleet *fl, FILE *f, const char *test,
+			const char *stamp)
 {
 	struct junit_count c;
 	int i;
 
-	junit_count(test, &c);
+	junit_count(fl, test, &c);
 	fprintf(f, "  <testsuite name=\"rtlat.");
 	xml_escape(f, test);
 	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
 		c.cases, c.failures, c.skipped, c.secs, stamp);
-	xml_escape(f, fleet_host());
+	xml_escape(f, fleet_host(fl));
 	fprintf(f, "\">\n");
-	junit_props(f);
-	for (i = 0; i < fleet_count(); i++)
-		if (!strcmp(fleet_get(i)->test, test) && junit_kept(i))
-			junit_case(f, i);
+	junit_props(fl, f);
+	for (i = 0; i < fleet_count(fl); i++)
+		if (!strcmp(fleet_get(fl, i)->test, test) && junit_kept(fl, i))
+			junit_case(fl, f, i);
 	fprintf(f, "  </testsuite>\n");
 }
 
 /* The run itself when it failed, or when it measured nothing (a request
  * server) and so has no other case. */
-static void junit_run(FILE *f, const char *prog, const char *stamp, int errors,
-		      double secs)
+static void junit_run(const struct fleet *fl, FILE *f, const char *prog,
+		      const char *stamp, int errors, double secs)
 {
 	fprintf(f, "  <testsuite name=\"");
 	xml_escape(f, prog);
 	fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
 		errors, secs, stamp);
-	xml_escape(f, fleet_host());
+	xml_escape(f, fleet_host(fl));
 	fprintf(f, "\">\n");
-	junit_props(f);
+	junit_props(fl, f);
 	fprintf(f, "    <testcase classname=\"rtlat\" name=\"run\" time=\"%.3f\">\n", secs);
 	if (errors)
 		junit_result(f, "error", "error",
@@ -193,33 +195,33 @@ static void junit_run(FILE *f, const char *prog, const char *stamp, int errors,
 }
 
 /* Each test once, in the order its first record came. */
-static bool first_of_test(int i)
+static bool first_of_test(const struct fleet *fl, int i)
 {
 	int k;
 
 	for (k = 0; k < i; k++)
-		if (!strcmp(fleet_get(k)->test, fleet_get(i)->test))
+		if (!strcmp(fleet_get(fl, k)->test, fleet_get(fl, i)->test))
 			return false;
 	return true;
 }
 
-int fleet_write_junit(const char *prog, const char *path, double secs,
-		      int status)
+int fleet_write_junit(const struct fleet *fl, const char *prog, const char *path,
+		      double secs, int status)
 {
 	struct outfile of;
 	struct fleet_judged v;
 	char stamp[32];
 	time_t now = time(NULL);
 	int i, failures = 0, errors = status == 1;
-	int cases = errors || !fleet_count();
+	int cases = errors || !fleet_count(fl);
 	FILE *f = outfile_open(&of, prog, "--junit", path);
 
 	if (!f)
 		return -1;
-	for (i = 0; i < fleet_count(); i++) {
-		if (!junit_kept(i))
+	for (i = 0; i < fleet_count(fl); i++) {
+		if (!junit_kept(fl, i))
 			continue;
-		fleet_judge(i, &v);
+		fleet_judge(fl, i, &v);
 		cases++;
 		failures += v.failure != NULL;
 	}
@@ -227,11 +229,11 @@ int fleet_write_junit(const char *prog, const char *path, double secs,
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"rtlat\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
 		cases, failures, errors, secs);
-	for (i = 0; i < fleet_count(); i++)
-		if (first_of_test(i))
-			junit_suite(f, fleet_get(i)->test, stamp);
-	if (errors || !fleet_count())
-		junit_run(f, prog, stamp, errors, secs);
+	for (i = 0; i < fleet_count(fl); i++)
+		if (first_of_test(fl, i))
+			junit_suite(fl, f, fleet_get(fl, i)->test, stamp);
+	if (errors || !fleet_count(fl))
+		junit_run(fl, f, prog, stamp, errors, secs);
 	fprintf(f, "</testsuites>\n");
 	return outfile_close(&of, prog);
 }
@@ -287,15 +289,15 @@ static double om_sum(const struct fleet_rec *r)
 	return r->n ? r->avg * (double)r->n / 1e9 : 0.0;
 }
 
-static void om_histogram(FILE *f)
+static void om_histogram(const struct fleet *fl, FILE *f)
 {
 	const char *m = "rtlat_latency_seconds";
 	char le[32];
 	int i, k;
 
 	family(f, m, "histogram", "seconds", "Latency of each series and thread.");
-	for (i = 0; i < fleet_count(); i++) {
-		const struct fleet_rec *r = fleet_get(i);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
 
 		for (k = 0; k < FLEET_NLE; k++) {
 			snprintf(le, sizeof(le), "%.9g", fleet_le_ns[k] / 1e9);
@@ -320,7 +322,7 @@ static void om_histogram(FILE *f)
  * nothing has its count 0 and no quantile: a figure of nothing would be
  * made up.
  */
-static void om_quantiles(FILE *f)
+static void om_quantiles(const struct fleet *fl, FILE *f)
 {
 	static const char *const q[] = { "0", "0.5", "0.99", "0.9999", "1" };
 	const char *m = "rtlat_latency_quantile_seconds";
@@ -328,8 +330,8 @@ static void om_quantiles(FILE *f)
 
 	family(f, m, "summary", "seconds",
 	       "Latency quantiles of each series and thread (0: min, 1: max).");
-	for (i = 0; i < fleet_count(); i++) {
-		const struct fleet_rec *r = fleet_get(i);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
 		const long long v[] = { r->min, r->p50, r->p99, r->p9999, r->max };
 
 		for (k = 0; k < 5 && r->n; k++) {
@@ -345,24 +347,24 @@ static void om_quantiles(FILE *f)
 	}
 }
 
-static void om_verdict(FILE *f)
+static void om_verdict(const struct fleet *fl, FILE *f)
 {
 	struct fleet_judged v;
 	int i;
 
 	family(f, "rtlat_threshold_exceeded", "gauge", NULL,
 	       "1 if a threshold or the baseline was exceeded.");
-	for (i = 0; i < fleet_count(); i++) {
-		fleet_judge(i, &v);
+	for (i = 0; i < fleet_count(fl); i++) {
+		fleet_judge(fl, i, &v);
 		fputs("rtlat_threshold_exceeded", f);
-		labels(f, fleet_get(i), NULL, NULL);
+		labels(f, fleet_get(fl, i), NULL, NULL);
 		fprintf(f, "%d\n", v.failure != NULL);
 	}
 }
 
 /* Per test, so that the files of several tests in one textfile directory
  * never hold the same series twice. */
-static void om_run(FILE *f)
+static void om_run(const struct fleet *fl, FILE *f)
 {
 	struct utsname u;
 	int i;
@@ -371,37 +373,38 @@ static void om_run(FILE *f)
 		memset(&u, 0, sizeof(u));
 	family(f, "rtlat_run_timestamp_seconds", "gauge", "seconds",
 	       "When the run wrote its figures (Unix time).");
-	for (i = 0; i < fleet_count(); i++) {
-		if (!first_of_test(i))
+	for (i = 0; i < fleet_count(fl); i++) {
+		if (!first_of_test(fl, i))
 			continue;
 		fputs("rtlat_run_timestamp_seconds{test=\"", f);
-		label_escape(f, fleet_get(i)->test);
+		label_escape(f, fleet_get(fl, i)->test);
 		fprintf(f, "\"} %lld\n", (long long)time(NULL));
 	}
 	family(f, "rtlat_info", "gauge", NULL,
 	       "What the run is compared by: rtlat's version, the kernel and its preemption model.");
-	for (i = 0; i < fleet_count(); i++) {
-		if (!first_of_test(i))
+	for (i = 0; i < fleet_count(fl); i++) {
+		if (!first_of_test(fl, i))
 			continue;
 		fputs("rtlat_info{test=\"", f);
-		label_escape(f, fleet_get(i)->test);
+		label_escape(f, fleet_get(fl, i)->test);
 		fprintf(f, "\",version=\"%s\",kernel=\"", RTLAT_VERSION);
 		label_escape(f, u.release);
 		fprintf(f, "\",preemption=\"%s\"} 1\n", sysinfo_preempt_model());
 	}
 }
 
-int fleet_write_openmetrics(const char *prog, const char *path)
+int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
+			    const char *path)
 {
 	struct outfile of;
 	FILE *f = outfile_open(&of, prog, "--openmetrics", path);
 
 	if (!f)
 		return -1;
-	om_histogram(f);
-	om_quantiles(f);
-	om_verdict(f);
-	om_run(f);
+	om_histogram(fl, f);
+	om_quantiles(fl, f);
+	om_verdict(fl, f);
+	om_run(fl, f);
 	fprintf(f, "# EOF\n");
 	return outfile_close(&of, prog);
 }
@@ -414,10 +417,10 @@ int fleet_write_openmetrics(const char *prog, const char *path)
  * rt-tests' LAVA definitions, t<N>-<figure>-latency (TEST- before it in
  * rtlat suite, whose tests would share the names).
  */
-static void lava_rec(FILE *f, int i, const char *test)
+static void lava_rec(const struct fleet *fl, FILE *f, int i, const char *test)
 {
 	static const char *const name[] = { "min", "avg", "p99", "max" };
-	const struct fleet_rec *r = fleet_get(i);
+	const struct fleet_rec *r = fleet_get(fl, i);
 	const double fig[] = { (double)r->min, r->avg, (double)r->p99,
 			       (double)r->max };
 	bool p99_failed, max_failed;
@@ -433,7 +436,7 @@ static void lava_rec(FILE *f, int i, const char *test)
 	else if (!r->n)
 		fprintf(f, "# %s-%s t%d: skip: %s\n", r->test, r->series, r->thread,
 			FLEET_NO_SAMPLE);
-	fleet_judge(i, &v);
+	fleet_judge(fl, i, &v);
 	p99_failed = v.failure && !strcmp(v.failure, "max-p99");
 	max_failed = v.failure && !p99_failed;
 	for (k = 0; k < 4; k++) {
@@ -453,14 +456,15 @@ static void lava_rec(FILE *f, int i, const char *test)
 	}
 }
 
-void fleet_print_lava(FILE *f, const char *test, int status)
+void fleet_print_lava(const struct fleet *fl, FILE *f, const char *test,
+		      int status)
 {
 	int i;
 
-	for (i = 0; i < fleet_count(); i++)
-		lava_rec(f, i, test);
+	for (i = 0; i < fleet_count(fl); i++)
+		lava_rec(fl, f, i, test);
 	/* The run itself: fail on an error, on nothing measured, and on a
 	 * threshold or baseline exceeded (as the exit status 3). */
 	fprintf(f, "lava-test-case %s-run --result %s\n", test,
-		status == 1 || !fleet_measured() || fleet_exceeded() ? "fail" : "pass");
+		status == 1 || !fleet_measured(fl) || fleet_exceeded(fl) ? "fail" : "pass");
 }

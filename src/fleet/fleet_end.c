@@ -2,11 +2,11 @@
 /*
  * fleet_end.c - the verdict's lines, the fleet outputs (JUnit,
  * OpenMetrics, LAVA: fleet_out.c) and the final exit status. Above
- * fleet_verdict.c and fleet_out.c, which both judge through fleet_judge().
+ * fleet_verdict.c and fleet_out.c, which both judge through fleet_judge(fl, ).
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 
 /* "pmq/latency", or a thread's "pmq/latency t1 (CPU 0)". */
 static void rec_name(char *buf, size_t len, const struct fleet_rec *r)
@@ -19,13 +19,13 @@ static void rec_name(char *buf, size_t len, const struct fleet_rec *r)
 		snprintf(buf + n, len - n, " (CPU %d)", r->cpu);
 }
 
-static void print_baseline(const char *prog, const char *name,
+static void print_baseline(const struct fleet *fl, const char *prog, const char *name,
 			   const struct fleet_rec *r, const struct fleet_judged *v)
 {
 	if (v->base_ns >= 0)
 		fprintf(stderr, "%s: %s: worst %.3f us, baseline %.3f us\n",
 			prog, name, v->worst_ns / 1e3, v->base_ns / 1e3);
-	else if (fleet_opts()->baseline && r->thread < 0)
+	else if (fl->opts->baseline && r->thread < 0)
 		fprintf(stderr, "%s: %s: not in the baseline, not judged against it\n",
 			prog, name);
 }
@@ -37,25 +37,26 @@ static void print_baseline(const char *prog, const char *name,
  * that ended with an error (exit status 1: a worker failed) is an ERROR,
  * as in JUnit, whatever its figures: never a PASS.
  */
-static void print_verdict(const char *prog, bool judged, int status)
+static void print_verdict(const struct fleet *fl, const char *prog, bool judged,
+			  int status)
 {
 	const char *err = status == 1 ? "the run ended with an error; " : "";
 	struct fleet_judged v;
 	int i, nser = 0, failed = 0, nthr = 0, threads = 0;
 	char name[96];
 
-	for (i = 0; i < fleet_count(); i++) {
-		const struct fleet_rec *r = fleet_get(i);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
 
-		if (r->thread >= 0 && fleet_threads(r) < 2)
+		if (r->thread >= 0 && fleet_threads(fl, r) < 2)
 			continue;
-		fleet_judge(i, &v);
+		fleet_judge(fl, i, &v);
 		rec_name(name, sizeof(name), r);
 		if (!r->n)
 			fprintf(stderr, "%s: %s: %s, not judged\n", prog, name,
 				FLEET_NO_SAMPLE);
 		else
-			print_baseline(prog, name, r, &v);
+			print_baseline(fl, prog, name, r, &v);
 		nser += r->thread < 0;
 		nthr += r->thread >= 0;
 		if (!v.failure)
@@ -66,7 +67,7 @@ static void print_verdict(const char *prog, bool judged, int status)
 			threads++;
 		fprintf(stderr, "%s: %s: FAIL: %s\n", prog, name, v.why);
 	}
-	if (judged && !fleet_measured())
+	if (judged && !fleet_measured(fl))
 		fprintf(stderr, "%s: verdict: %s (%sno series was measured)\n", prog,
 			*err ? "ERROR" : "none", err);
 	else if (judged && nthr)
@@ -78,36 +79,36 @@ static void print_verdict(const char *prog, bool judged, int status)
 			*err ? "ERROR" : failed ? "FAIL" : "PASS", err, failed, nser);
 }
 
-int fleet_kept(const char *prog, int status)
+int fleet_kept(const struct fleet *fl, const char *prog, int status)
 {
-	if (!fleet_lost())
+	if (!fl->lost)
 		return status;
 	fprintf(stderr, "%s: %d records of the run could not be kept (out of memory): not judged\n",
-		prog, fleet_lost());
+		prog, fl->lost);
 	return 1;
 }
 
-int fleet_end(const char *prog, int status)
+int fleet_end(struct fleet *fl, const char *prog, int status)
 {
-	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_opts *o = fl->opts;
 	bool judged;
 
 	if (!o)
 		return status;
 	judged = o->max_latency || o->max_p99 || o->baseline;
-	status = fleet_kept(prog, status);
-	if (judged || fleet_exceeded())
-		print_verdict(prog, judged, status);
-	if (o->junit && fleet_write_junit(prog, o->junit, fleet_elapsed(), status))
+	status = fleet_kept(fl, prog, status);
+	if (judged || fleet_exceeded(fl))
+		print_verdict(fl, prog, judged, status);
+	if (o->junit && fleet_write_junit(fl, prog, o->junit, fleet_elapsed(fl), status))
 		status = 1;
-	if (o->openmetrics && fleet_write_openmetrics(prog, o->openmetrics))
+	if (o->openmetrics && fleet_write_openmetrics(fl, prog, o->openmetrics))
 		status = 1;
 	if (o->lava) {
 		fflush(stdout);
-		fleet_print_lava(stdout, fleet_test(), status);
+		fleet_print_lava(fl, stdout, fl->test, status);
 		fflush(stdout);
 	}
-	if (!status && fleet_exceeded())
+	if (!status && fleet_exceeded(fl))
 		status = 3;
 	return status;
 }

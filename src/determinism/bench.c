@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
-#include "harness/bench.h"
+#include "determinism/bench.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "harness/results.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fleet_iter.c - --iterations N: iterations 1..N-1 each run the test's
- * whole lifecycle in a forked child (a test's state is made for one run),
- * which sends its series back as summary lines; the last iteration runs in
+ * whole lifecycle (the run's once()) in a forked child (a test's state is
+ * made for one run), which sends its series back as summary lines; the last iteration runs in
  * this process, which then holds every iteration's series, so the JSON,
  * the verdict and the fleet outputs cover them all. Every iteration writes
  * the --json (each over the last, with the iterations so far), so a run
@@ -17,24 +17,20 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "harness/fleet.h"
-#include "core/outfile.h"
-#include "harness/test.h"
+#include "fleet/fleet.h"
 
-#define POLL_NS 10000000LL
-
-static void child(struct test_run *t, int (*once)(struct test_run *), int fd,
+static void child(struct fleet *fl, const struct fleet_iter *it, int fd,
 		  pid_t parent)
 {
 	char line[1024];
-	int status, i, from = fleet_raw_count();
+	int status, i, from = fleet_raw_count(fl);
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 		_exit(1);
 	unsetenv("RTLAT_SUMMARY_FD");
-	status = fleet_kept(t->prog, once(t));
-	for (i = from; i < fleet_raw_count(); i++)
-		if (fleet_rec_format(line, sizeof(line), fleet_raw(i)) > 0 &&
+	status = fleet_kept(fl, it->prog, it->once(it->arg));
+	for (i = from; i < fleet_raw_count(fl); i++)
+		if (fleet_rec_format(line, sizeof(line), fleet_raw(fl, i)) > 0 &&
 		    write(fd, line, strlen(line)) < 0)
 			break;
 	close(fd);
@@ -49,7 +45,7 @@ struct recs_in {
 	size_t len;
 };
 
-static void take(struct recs_in *in, const char *p, size_t n)
+static void take(struct fleet *fl, struct recs_in *in, const char *p, size_t n)
 {
 	struct fleet_rec r;
 
@@ -61,12 +57,12 @@ static void take(struct recs_in *in, const char *p, size_t n)
 		}
 		in->line[in->len] = '\0';
 		in->len = 0;
-		if (!fleet_rec_parse(in->line, fleet_test(), &r))
-			fleet_add(&r);
+		if (!fleet_rec_parse(in->line, fl->test, &r))
+			fleet_add(fl, &r);
 	}
 }
 
-static void drain(int fd, struct recs_in *in)
+static void drain(struct fleet *fl, int fd, struct recs_in *in)
 {
 	char buf[4096];
 	ssize_t got;
@@ -74,23 +70,14 @@ static void drain(int fd, struct recs_in *in)
 	for (;;) {
 		got = read(fd, buf, sizeof(buf));
 		if (got > 0)
-			take(in, buf, (size_t)got);
+			take(fl, in, buf, (size_t)got);
 		else if (got == 0 || errno != EINTR)
 			break;
 	}
 }
 
-/* A stop signal to this process reaches the iteration running. */
-static bool stop_seen(const struct test_run *t)
-{
-	if (t->ops->stop == STOP_BY_SIGWAIT)
-		return run_stop_wait(POLL_NS);
-	usleep(POLL_NS / 1000);
-	return run_stop_requested;
-}
-
 /* One iteration in a child: its exit status; *stopped on a stop signal. */
-static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
+static int iterate_child(struct fleet *fl, const struct fleet_iter *it,
 			 bool *stopped)
 {
 	struct recs_in in = { .len = 0 };
@@ -105,7 +92,7 @@ static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		child(t, once, fds[1], parent);
+		child(fl, it, fds[1], parent);
 	}
 	close(fds[1]);
 	if (pid < 0) {
@@ -113,31 +100,30 @@ static int iterate_child(struct test_run *t, int (*once)(struct test_run *),
 		return 1;
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (!*stopped && stop_seen(t)) {
+		if (!*stopped && it->stop_seen(it->arg)) {
 			*stopped = true;
 			kill(pid, SIGTERM);
 		}
-		drain(fds[0], &in);
+		drain(fl, fds[0], &in);
 	}
-	drain(fds[0], &in);
+	drain(fl, fds[0], &in);
 	close(fds[0]);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int fleet_iterate(struct test_run *t, int (*once)(struct test_run *))
+int fleet_iterate(struct fleet *fl, const struct fleet_iter *it)
 {
-	const struct fleet_opts *o = fleet_opts();
-	long long n = o ? o->iterations : 1, i;
+	long long n = fl->opts ? fl->opts->iterations : 1, i;
 	bool stopped = false;
 	int status;
 
 	for (i = 1; i < n; i++) {
-		fprintf(stderr, "%s: iteration %lld of %lld\n", t->prog, i, n);
-		status = iterate_child(t, once, &stopped);
+		fprintf(stderr, "%s: iteration %lld of %lld\n", it->prog, i, n);
+		status = iterate_child(fl, it, &stopped);
 		if (status == 1 || stopped)
 			return status;
 	}
 	if (n > 1)
-		fprintf(stderr, "%s: iteration %lld of %lld\n", t->prog, n, n);
-	return once(t);
+		fprintf(stderr, "%s: iteration %lld of %lld\n", it->prog, n, n);
+	return it->once(it->arg);
 }

@@ -10,36 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fleet.h"
-#include "harness/test.h"
+#include "fleet/fleet.h"
 
-#define LIMITS_MAX 32
 #define LIMIT_US_MAX 1000000000LL
 
-struct limit {
-	char test[24];		/* "": any */
-	char series[32];	/* "": any of the test's */
-	long long us;
-};
-
-struct limits {
-	struct limit l[LIMITS_MAX];
-	int n;
-};
-
-static struct limits lat, p99;
-
-static const struct test_ops *find_test(const char *name)
+static const struct fleet_test *find_test(const struct fleet *fl, const char *name)
 {
-	const struct test_ops *const *t = fleet_known();
+	int i;
 
-	for (; t && *t; t++)
-		if (!strcmp((*t)->name, name))
-			return *t;
+	for (i = 0; i < fl->nknown; i++)
+		if (!strcmp(fl->known[i].name, name))
+			return &fl->known[i];
 	return NULL;
 }
 
-static bool has_series(const struct test_ops *t, const char *series)
+static bool has_series(const struct fleet_test *t, const char *series)
 {
 	const char *const *s;
 
@@ -50,16 +35,17 @@ static bool has_series(const struct test_ops *t, const char *series)
 }
 
 /* What the tests and their series are called, for the error line. */
-static void names(char *buf, size_t len)
+static void names(const struct fleet *fl, char *buf, size_t len)
 {
-	const struct test_ops *const *t = fleet_known();
+	const struct fleet_test *t = fl->known;
 	size_t at = 0;
+	int i;
 
 	buf[0] = '\0';
-	for (; t && *t && at < len; t++)
-		if ((*t)->series && (*t)->series[0])
+	for (i = 0; i < fl->nknown && at < len; i++)
+		if (t[i].series && t[i].series[0])
 			at += (size_t)snprintf(buf + at, len - at, "%s%s",
-					       at ? ", " : "", (*t)->name);
+					       at ? ", " : "", t[i].name);
 }
 
 /* US: digits only (not " 50", "+50" or "5e3"), 1 to LIMIT_US_MAX. */
@@ -73,10 +59,11 @@ static const char *parse_us(const char *s, long long *us)
 }
 
 /* One entry "[TEST[/SERIES]=]US" into *l; NULL, or what is wrong. */
-static const char *parse_entry(char *item, struct limit *l)
+static const char *parse_entry(const struct fleet *fl, char *item,
+			       struct fleet_limit *l)
 {
 	char *eq = strchr(item, '='), *slash;
-	const struct test_ops *t;
+	const struct fleet_test *t;
 
 	memset(l, 0, sizeof(*l));
 	if (!*item)
@@ -86,7 +73,7 @@ static const char *parse_entry(char *item, struct limit *l)
 		slash = strchr(item, '/');
 		if (slash)
 			*slash = '\0';
-		t = find_test(item);
+		t = find_test(fl, item);
 		if (!t || strlen(item) >= sizeof(l->test))
 			return "names no test of this run";
 		if (slash && (!has_series(t, slash + 1) ||
@@ -100,15 +87,15 @@ static const char *parse_entry(char *item, struct limit *l)
 	return parse_us(item, &l->us);
 }
 
-static bool same_key(const struct limit *a, const struct limit *b)
+static bool same_key(const struct fleet_limit *a, const struct fleet_limit *b)
 {
 	return !strcmp(a->test, b->test) && !strcmp(a->series, b->series);
 }
 
 /* The whole list, however long, entry by entry: NULL, or what is wrong
  * with the entry at spec + *at (*len bytes). */
-static const char *parse_list(char *buf, struct limits *out, size_t *at,
-			      size_t *len)
+static const char *parse_list(const struct fleet *fl, char *buf,
+			      struct fleet_limits *out, size_t *at, size_t *len)
 {
 	char *item, *next;
 	const char *bad = NULL;
@@ -120,9 +107,9 @@ static const char *parse_list(char *buf, struct limits *out, size_t *at,
 			*next++ = '\0';
 		*at = (size_t)(item - buf);
 		*len = strlen(item);
-		if (out->n == LIMITS_MAX)
+		if (out->n == FLEET_LIMITS_MAX)
 			return "is one entry too many";
-		bad = parse_entry(item, &out->l[out->n]);
+		bad = parse_entry(fl, item, &out->l[out->n]);
 		for (i = 0; !bad && i < out->n; i++)
 			if (same_key(&out->l[i], &out->l[out->n]))
 				bad = "is given twice";
@@ -131,8 +118,8 @@ static const char *parse_list(char *buf, struct limits *out, size_t *at,
 	return bad;
 }
 
-static int parse(const char *prog, struct opt *o, const char *spec,
-		 struct limits *out)
+static int parse(const struct fleet *fl, const char *prog, struct opt *o,
+		 const char *spec, struct fleet_limits *out)
 {
 	char why[320], known[256], all[256], cur[128], *buf;
 	const char *bad;
@@ -146,12 +133,12 @@ static int parse(const char *prog, struct opt *o, const char *spec,
 		opts_error(prog, o, "cannot be read: out of memory");
 		return -1;
 	}
-	bad = parse_list(buf, out, &at, &len);
+	bad = parse_list(fl, buf, out, &at, &len);
 	free(buf);
 	if (!bad)
 		return 0;
 	out->n = 0;
-	names(known, sizeof(known));
+	names(fl, known, sizeof(known));
 	/* One entry: the value is the whole story; in a list, which one. */
 	if (!strpbrk(spec, ",="))
 		snprintf(why, sizeof(why), "; ");
@@ -164,24 +151,25 @@ static int parse(const char *prog, struct opt *o, const char *spec,
 	return -1;
 }
 
-int fleet_limits_check(const char *prog, struct opt *tbl)
+int fleet_limits_check(struct fleet *fl, const char *prog, struct opt *tbl)
 {
-	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_opts *o = fl->opts;
 
 	if (!o)
 		return 0;
-	if (parse(prog, opts_find(tbl, 0, "max-latency"), o->max_latency, &lat))
+	if (parse(fl, prog, opts_find(tbl, 0, "max-latency"), o->max_latency,
+		  &fl->lat))
 		return -1;
-	return parse(prog, opts_find(tbl, 0, "max-p99"), o->max_p99, &p99);
+	return parse(fl, prog, opts_find(tbl, 0, "max-p99"), o->max_p99, &fl->p99);
 }
 
 /* The most specific entry: TEST/SERIES, then TEST, then a bare number. */
-static long long lookup(const struct limits *ls, const struct fleet_rec *r)
+static long long lookup(const struct fleet_limits *ls, const struct fleet_rec *r)
 {
 	int i, best = -1, rank, best_rank = -1;
 
 	for (i = 0; i < ls->n; i++) {
-		const struct limit *l = &ls->l[i];
+		const struct fleet_limit *l = &ls->l[i];
 
 		if ((l->test[0] && strcmp(l->test, r->test) != 0) ||
 		    (l->series[0] && strcmp(l->series, r->series) != 0))
@@ -195,8 +183,9 @@ static long long lookup(const struct limits *ls, const struct fleet_rec *r)
 	return best < 0 ? 0 : ls->l[best].us;
 }
 
-void fleet_limits(const struct fleet_rec *r, long long *lat_us, long long *p99_us)
+void fleet_limits(const struct fleet *fl, const struct fleet_rec *r,
+		  long long *lat_us, long long *p99_us)
 {
-	*lat_us = lookup(&lat, r);
-	*p99_us = lookup(&p99, r);
+	*lat_us = lookup(&fl->lat, r);
+	*p99_us = lookup(&fl->p99, r);
 }

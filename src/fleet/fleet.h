@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <time.h>
 #include "core/opts.h"
 
 struct stats;
@@ -103,6 +104,61 @@ struct fleet_judged {
 	long long base_ns;		/* -1: no baseline for it */
 };
 
+/* The tests a run has, as thresholds may name them (data: the fleet
+ * knows no registry): a test's name and its series, NULL-terminated. */
+#define FLEET_TESTS_MAX 32
+struct fleet_test {
+	const char *name;
+	const char *const *series;
+};
+
+/* Records of a run: a table that grows as they come (fleet.c). */
+struct fleet_table {
+	struct fleet_rec *rec;
+	int n, cap;
+};
+
+/* One entry of --max-latency or --max-p99 (fleet_limits.c). */
+#define FLEET_LIMITS_MAX 32
+struct fleet_limit {
+	char test[24];		/* "": any */
+	char series[32];	/* "": any of the test's */
+	long long us;
+};
+
+struct fleet_limits {
+	struct fleet_limit l[FLEET_LIMITS_MAX];
+	int n;
+};
+
+/* One series of --baseline (fleet_verdict.c). */
+#define FLEET_BASE_MAX 64
+struct fleet_base {
+	char key[64];		/* "test/series" */
+	long long max_ns;
+};
+
+/*
+ * The fleet of one run: owned by the run (run_test, suite_main; on its
+ * stack), begun with fleet_begin, freed with fleet_free, handed to every
+ * function below. Nothing of it is kept elsewhere.
+ */
+struct fleet {
+	const struct fleet_opts *opts;	/* by pointer; NULL: none */
+	struct fleet_test known[FLEET_TESTS_MAX];
+	int nknown;
+	char test[24];			/* the run's: "pmq", "suite" */
+	struct timespec started;
+	struct fleet_table raw;		/* every iteration's */
+	int *raw_merged;		/* raw.rec[i] is in merged.rec[raw_merged[i]] */
+	struct fleet_table merged;	/* one per test, series and thread */
+	int lost;			/* records not kept: no memory */
+	struct fleet_limits lat, p99;
+	struct fleet_base base[FLEET_BASE_MAX];
+	int nbase;
+	char host[256];			/* gethostname's at fleet_begin */
+};
+
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */
 int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r);
 int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r);
@@ -110,63 +166,72 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 			  const char *series, const struct stats *s);
 
 /* A run begins (no records yet): its settings (kept by pointer), the
- * test's name and the tests whose series thresholds may name
- * (NULL-terminated: the tests the run has). */
-struct test_ops;
-void fleet_begin(const struct fleet_opts *o, const char *test,
-		 const struct test_ops *const *known);
+ * test's name and the tests whose series thresholds may name (known[0..n-1],
+ * copied: the tests the run has). */
+void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
+		 const struct fleet_test *known, int nknown);
+/* Release the records (the run's end). */
+void fleet_free(struct fleet *fl);
 /* Keep a record (results_summary does it for every test, after the
  * measurement: the tables grow here). */
-void fleet_add(const struct fleet_rec *r);
-/* Records fleet_add could not keep (no memory): fleet_end fails the run. */
-int fleet_lost(void);
-/* status, or 1 after a line when a record was not kept. */
-int fleet_kept(const char *prog, int status);
+void fleet_add(struct fleet *fl, const struct fleet_rec *r);
+/* status, or 1 after a line when a record was not kept (no memory). */
+int fleet_kept(const struct fleet *fl, const char *prog, int status);
 /* Check the option values together: 0, or -1 after the line (exit 2). */
-int fleet_check(const char *prog, struct opt *tbl);
+int fleet_check(struct fleet *fl, const char *prog, struct opt *tbl);
 /* The "fleet" object of the JSON file, if thresholds or a baseline are set. */
 /* status: the run's exit status; a run that ended with an error (1) is
  * "error" whatever its figures, never "pass". */
-void fleet_json(struct json *j, int status);
+void fleet_json(const struct fleet *fl, struct json *j, int status);
 /* Judge, print the verdict, write the outputs: the final exit status
  * (status, or 3 when it was 0 and a threshold was exceeded, or 1 when an
  * output could not be written or a record kept). */
-int fleet_end(const char *prog, int status);
+int fleet_end(struct fleet *fl, const char *prog, int status);
 /* Would fleet_end give 3? (for the JSON's return_code) */
-bool fleet_exceeded(void);
+bool fleet_exceeded(const struct fleet *fl);
 /* Seconds since fleet_begin (the JUnit suite's and cases' time). */
-double fleet_elapsed(void);
+double fleet_elapsed(const struct fleet *fl);
 
 /* For the writers (fleet_out.c). */
-int fleet_count(void);
+int fleet_count(const struct fleet *fl);
 /* Has any series a sample? (no: the run measured nothing) */
-bool fleet_measured(void);
-const struct fleet_rec *fleet_get(int i);
-void fleet_judge(int i, struct fleet_judged *v);
-const char *fleet_host(void);
-long long fleet_worst(const struct fleet_rec *m);	/* m: fleet_get()'s */
+bool fleet_measured(const struct fleet *fl);
+const struct fleet_rec *fleet_get(const struct fleet *fl, int i);
+void fleet_judge(const struct fleet *fl, int i, struct fleet_judged *v);
+const char *fleet_host(const struct fleet *fl);
+/* m: fleet_get()'s */
+long long fleet_worst(const struct fleet *fl, const struct fleet_rec *m);
 /* Every iteration's records, in the order they came. */
-int fleet_raw_count(void);
-const struct fleet_rec *fleet_raw(int i);
-const struct fleet_opts *fleet_opts(void);
-int fleet_threads(const struct fleet_rec *r);
-const struct test_ops *const *fleet_known(void);
+int fleet_raw_count(const struct fleet *fl);
+const struct fleet_rec *fleet_raw(const struct fleet *fl, int i);
+int fleet_threads(const struct fleet *fl, const struct fleet_rec *r);
 
 /* fleet_limits.c: --max-latency and --max-p99 read (0, or -1 after the
  * line: exit 2) and the threshold of a record (us; 0: none). */
-int fleet_limits_check(const char *prog, struct opt *tbl);
-void fleet_limits(const struct fleet_rec *r, long long *lat_us, long long *p99_us);
+int fleet_limits_check(struct fleet *fl, const char *prog, struct opt *tbl);
+void fleet_limits(const struct fleet *fl, const struct fleet_rec *r,
+		  long long *lat_us, long long *p99_us);
 
 /* fleet_out.c */
-int fleet_write_junit(const char *prog, const char *path, double secs,
+int fleet_write_junit(const struct fleet *fl, const char *prog, const char *path,
+		      double secs, int status);
+int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
+			    const char *path);
+void fleet_print_lava(const struct fleet *fl, FILE *f, const char *test,
 		      int status);
-int fleet_write_openmetrics(const char *prog, const char *path);
-void fleet_print_lava(FILE *f, const char *test, int status);
-const char *fleet_test(void);
 
-/* fleet_iter.c: run once per --iterations in a child, the last one here;
- * once() is the rest of the lifecycle. */
-struct test_run;
-int fleet_iterate(struct test_run *t, int (*once)(struct test_run *));
+/*
+ * fleet_iter.c: --iterations N. Iterations 1..N-1 each run once() in a
+ * forked child, whose records come back through a pipe; the last runs
+ * here. stop_seen waits a little (about 10 ms) and says whether a stop
+ * signal came: the iteration running is then stopped, and no other run.
+ */
+struct fleet_iter {
+	const char *prog;
+	int (*once)(void *arg);
+	bool (*stop_seen)(void *arg);
+	void *arg;
+};
+int fleet_iterate(struct fleet *fl, const struct fleet_iter *it);
 
 #endif

@@ -8,39 +8,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/json.h"
 #include "core/jsonread.h"
 
-#define BASE_MAX 64
 #define BASE_FILE_MAX (256L << 20)
-
-struct base_rec {
-	char key[64];		/* "test/series" */
-	long long max_ns;
-};
-
-static struct base_rec base[BASE_MAX];
-static int nbase;
 
 /* A series of the baseline's "fleet" object: its test, series and max_ns
  * (null: it measured nothing, so it is no baseline for anything). 1:
  * kept; 0: not a figure; -1: not the shape rtlat writes. */
-static int base_series(const struct jr_value *v)
+static int base_series(struct fleet *fl, const struct jr_value *v)
 {
 	const struct jr_value *test = jr_get(v, "test"), *series = jr_get(v, "series"),
 			      *max = jr_get(v, "max_ns");
-	struct base_rec *b = &base[nbase];
+	struct fleet_base *b = &fl->base[fl->nbase];
 
 	if (!test || test->type != JR_STRING || !series || series->type != JR_STRING ||
 	    !max || (max->type != JR_NULL && (max->type != JR_NUMBER || !max->is_int)))
 		return -1;
-	if (max->type == JR_NULL || nbase >= BASE_MAX ||
+	if (max->type == JR_NULL || fl->nbase >= FLEET_BASE_MAX ||
 	    snprintf(b->key, sizeof(b->key), "%s/%s", test->s, series->s) >=
 	    (int)sizeof(b->key))
 		return 0;
 	b->max_ns = max->i;
-	nbase++;
+	fl->nbase++;
 	return 1;
 }
 
@@ -52,13 +43,14 @@ static int base_series(const struct jr_value *v)
  * rest of the file (histograms, per-second records) is checked, not
  * stored, so its size costs no memory. NULL: taken; else why not.
  */
-static const char *parse_baseline(const char *text, size_t len, char *why, size_t wlen)
+static const char *parse_baseline(struct fleet *fl, const char *text, size_t len,
+				  char *why, size_t wlen)
 {
 	const struct jr_value *fleet, *series, *v;
 	struct jr_doc d;
 	const char *ret = NULL;
 
-	nbase = 0;
+	fl->nbase = 0;
 	if (jr_parse_only(&d, text, len, "fleet", 4)) {
 		snprintf(why, wlen, "not JSON (%s)", d.error);
 		ret = why;
@@ -68,15 +60,16 @@ static const char *parse_baseline(const char *text, size_t len, char *why, size_
 	if (!ret && (!series || series->type != JR_ARRAY))
 		ret = "no rtlat figures in it";
 	for (v = series ? series->first : NULL; !ret && v; v = v->next)
-		if (base_series(v) < 0)
+		if (base_series(fl, v) < 0)
 			ret = "a \"fleet\" series not as rtlat writes it";
-	if (!ret && !nbase)
+	if (!ret && !fl->nbase)
 		ret = "no rtlat figures in it";
 	jr_free(&d);
 	return ret;
 }
 
-static int load_baseline(const char *prog, struct opt *o, const char *path)
+static int load_baseline(struct fleet *fl, const char *prog, struct opt *o,
+			 const char *path)
 {
 	FILE *f = fopen(path, "r");
 	const char *why = NULL;
@@ -94,7 +87,7 @@ static int load_baseline(const char *prog, struct opt *o, const char *path)
 	else if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
 		why = "cannot be read";
 	else
-		why = parse_baseline(text, (size_t)size, buf, sizeof(buf));
+		why = parse_baseline(fl, text, (size_t)size, buf, sizeof(buf));
 	if (why)
 		opts_error(prog, o, "cannot use '%s': %s; accepted: a --json file of an earlier run of this rtlat",
 			   path, why);
@@ -104,18 +97,18 @@ static int load_baseline(const char *prog, struct opt *o, const char *path)
 	return why ? -1 : 0;
 }
 
-int fleet_check(const char *prog, struct opt *tbl)
+int fleet_check(struct fleet *fl, const char *prog, struct opt *tbl)
 {
-	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_opts *o = fl->opts;
 
-	if (fleet_limits_check(prog, tbl))
+	if (fleet_limits_check(fl, prog, tbl))
 		return -1;
 	if (!o || !o->baseline)
 		return 0;
-	return load_baseline(prog, opts_find(tbl, 0, "baseline"), o->baseline);
+	return load_baseline(fl, prog, opts_find(tbl, 0, "baseline"), o->baseline);
 }
 
-static long long base_of(const struct fleet_rec *r)
+static long long base_of(const struct fleet *fl, const struct fleet_rec *r)
 {
 	char key[64];
 	int i;
@@ -123,23 +116,23 @@ static long long base_of(const struct fleet_rec *r)
 	if (r->thread >= 0)
 		return -1;	/* a baseline holds whole series */
 	snprintf(key, sizeof(key), "%s/%s", r->test, r->series);
-	for (i = 0; i < nbase; i++)
-		if (!strcmp(base[i].key, key))
-			return base[i].max_ns;
+	for (i = 0; i < fl->nbase; i++)
+		if (!strcmp(fl->base[i].key, key))
+			return fl->base[i].max_ns;
 	return -1;
 }
 
-void fleet_judge(int i, struct fleet_judged *v)
+void fleet_judge(const struct fleet *fl, int i, struct fleet_judged *v)
 {
-	const struct fleet_opts *o = fleet_opts();
-	const struct fleet_rec *r = fleet_get(i);
+	const struct fleet_opts *o = fl->opts;
+	const struct fleet_rec *r = fleet_get(fl, i);
 	long long tol = o ? o->tolerance_pct : 0;
 
 	v->failure = NULL;
 	v->why[0] = '\0';
-	v->worst_ns = fleet_worst(r);
-	v->base_ns = base_of(r);
-	fleet_limits(r, &v->lat_us, &v->p99_us);
+	v->worst_ns = fleet_worst(fl, r);
+	v->base_ns = base_of(fl, r);
+	fleet_limits(fl, r, &v->lat_us, &v->p99_us);
 	if (v->lat_us && r->max > v->lat_us * 1000) {
 		v->failure = "max-latency";
 		snprintf(v->why, sizeof(v->why), "max %.3f us > --max-latency %lld us",
@@ -157,13 +150,13 @@ void fleet_judge(int i, struct fleet_judged *v)
 	}
 }
 
-bool fleet_exceeded(void)
+bool fleet_exceeded(const struct fleet *fl)
 {
 	struct fleet_judged v;
 	int i;
 
-	for (i = 0; i < fleet_count(); i++) {
-		fleet_judge(i, &v);
+	for (i = 0; i < fleet_count(fl); i++) {
+		fleet_judge(fl, i, &v);
 		if (v.failure)
 			return true;
 	}
@@ -188,12 +181,12 @@ static void json_figure(struct json *j, const char *key,
 		json_null(j, key);
 }
 
-static void json_series(struct json *j, int i)
+static void json_series(const struct fleet *fl, struct json *j, int i)
 {
-	const struct fleet_rec *r = fleet_get(i);
+	const struct fleet_rec *r = fleet_get(fl, i);
 	struct fleet_judged v;
 
-	fleet_judge(i, &v);
+	fleet_judge(fl, i, &v);
 	json_obj_open(j, NULL);
 	json_str(j, "test", r->test);
 	json_str(j, "series", r->series);
@@ -227,14 +220,15 @@ static void json_series(struct json *j, int i)
 }
 
 /* The whole series, then their threads' parts (flat objects both). */
-static void json_records(struct json *j, const char *key, bool threads)
+static void json_records(const struct fleet *fl, struct json *j, const char *key,
+			 bool threads)
 {
 	int i;
 
 	json_arr_open(j, key);
-	for (i = 0; i < fleet_count(); i++)
-		if ((fleet_get(i)->thread >= 0) == threads)
-			json_series(j, i);
+	for (i = 0; i < fleet_count(fl); i++)
+		if ((fleet_get(fl, i)->thread >= 0) == threads)
+			json_series(fl, j, i);
 	json_arr_close(j);
 }
 
@@ -263,15 +257,15 @@ static void json_bare(struct json *j, const char *key, const char *spec)
 		json_null(j, key);
 }
 
-void fleet_json(struct json *j, int status)
+void fleet_json(const struct fleet *fl, struct json *j, int status)
 {
-	const struct fleet_opts *o = fleet_opts();
+	const struct fleet_opts *o = fl->opts;
 
-	if (!fleet_count())
+	if (!fleet_count(fl))
 		return;
 	json_obj_open(j, "fleet");
-	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded() ? "fail" :
-		 fleet_measured() ? "pass" : "none");
+	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded(fl) ? "fail" :
+		 fleet_measured(fl) ? "pass" : "none");
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);
@@ -280,7 +274,7 @@ void fleet_json(struct json *j, int status)
 	json_bare(j, "max_p99_us", o ? o->max_p99 : NULL);
 	json_spec(j, "baseline", o ? o->baseline : NULL);
 	json_int(j, "tolerance_pct", o ? o->tolerance_pct : 0);
-	json_records(j, "series", false);
-	json_records(j, "threads", true);
+	json_records(fl, j, "series", false);
+	json_records(fl, j, "threads", true);
 	json_obj_close(j);
 }

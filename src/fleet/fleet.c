@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "harness/fleet.h"
+#include "fleet/fleet.h"
 #include "core/json.h"
 #include "core/stats.h"
 
@@ -26,25 +26,11 @@
  * finds no memory is counted and the run fails (fleet_end), never dropped
  * silently.
  */
-struct table {
-	struct fleet_rec *rec;
-	int n, cap;
-};
-
 /* 1 us to 1 s in 1-2-5 steps (then +Inf): fine where RT latencies are. */
 const long long fleet_le_ns[FLEET_NLE] = {
 	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
 	1000000, 2000000, 5000000, 10000000, 100000000, 1000000000, 10000000000LL,
 };
-
-static const struct fleet_opts *opts;
-static const struct test_ops *const *known;
-static char test_name[24];
-static struct timespec started;
-static struct table raw;		/* every iteration's */
-static int *raw_merged;			/* raw.rec[i] is in merged.rec[raw_merged[i]] */
-static struct table merged;		/* one per test, series and thread */
-static int lost;			/* records not kept: no memory */
 
 int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 {
@@ -120,23 +106,38 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	}
 }
 
-void fleet_begin(const struct fleet_opts *o, const char *test,
-		 const struct test_ops *const *tests)
+void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
+		 const struct fleet_test *known, int nknown)
 {
-	opts = o;
-	known = tests;
-	raw.n = merged.n = lost = 0;
-	clock_gettime(CLOCK_MONOTONIC, &started);
-	snprintf(test_name, sizeof(test_name), "%s", test);
+	int i;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->opts = o;
+	for (i = 0; i < nknown && i < FLEET_TESTS_MAX; i++)
+		fl->known[fl->nknown++] = known[i];
+	clock_gettime(CLOCK_MONOTONIC, &fl->started);
+	snprintf(fl->test, sizeof(fl->test), "%s", test);
+	if (gethostname(fl->host, sizeof(fl->host) - 1))
+		snprintf(fl->host, sizeof(fl->host), "unknown");
 }
 
-double fleet_elapsed(void)
+void fleet_free(struct fleet *fl)
+{
+	free(fl->raw.rec);
+	free(fl->raw_merged);
+	free(fl->merged.rec);
+	fl->raw.rec = fl->merged.rec = NULL;
+	fl->raw_merged = NULL;
+	fl->raw.n = fl->raw.cap = fl->merged.n = fl->merged.cap = 0;
+}
+
+double fleet_elapsed(const struct fleet *fl)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - started.tv_sec) +
-	       (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+	return (double)(now.tv_sec - fl->started.tv_sec) +
+	       (double)(now.tv_nsec - fl->started.tv_nsec) / 1e9;
 }
 
 static bool same_series(const struct fleet_rec *a, const struct fleet_rec *b)
@@ -172,7 +173,7 @@ static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 }
 
 /* Room for one more record (doubling: few reallocations); -1: none. */
-static int grow(struct table *t, int **index)
+static int grow(struct fleet_table *t, int **index)
 {
 	struct fleet_rec *rec;
 	int cap, *ix;
@@ -196,61 +197,53 @@ static int grow(struct table *t, int **index)
 	return 0;
 }
 
-void fleet_add(const struct fleet_rec *r)
+void fleet_add(struct fleet *fl, const struct fleet_rec *r)
 {
+	struct fleet_table *raw = &fl->raw, *merged = &fl->merged;
 	struct fleet_rec *k;
 	int i;
 
-	if (grow(&raw, &raw_merged) || grow(&merged, NULL)) {
-		lost++;
+	if (grow(raw, &fl->raw_merged) || grow(merged, NULL)) {
+		fl->lost++;
 		return;
 	}
-	k = &raw.rec[raw.n];
+	k = &raw->rec[raw->n];
 	*k = *r;
 	if (!k->test[0])
-		snprintf(k->test, sizeof(k->test), "%s", test_name);
-	for (i = 0; i < merged.n; i++)
-		if (same_series(&merged.rec[i], k))
+		snprintf(k->test, sizeof(k->test), "%s", fl->test);
+	for (i = 0; i < merged->n; i++)
+		if (same_series(&merged->rec[i], k))
 			break;
-	raw_merged[raw.n++] = i;
-	if (i == merged.n)
-		merged.rec[merged.n++] = *k;
+	fl->raw_merged[raw->n++] = i;
+	if (i == merged->n)
+		merged->rec[merged->n++] = *k;
 	else
-		merge(&merged.rec[i], k);
+		merge(&merged->rec[i], k);
 }
 
-int fleet_lost(void)
+int fleet_count(const struct fleet *fl)
 {
-	return lost;
+	return fl->merged.n;
 }
 
-int fleet_count(void)
-{
-	return merged.n;
-}
-
-bool fleet_measured(void)
+bool fleet_measured(const struct fleet *fl)
 {
 	int i;
 
-	for (i = 0; i < merged.n; i++)
-		if (merged.rec[i].n)
+	for (i = 0; i < fl->merged.n; i++)
+		if (fl->merged.rec[i].n)
 			return true;
 	return false;
 }
 
-const struct fleet_rec *fleet_get(int i)
+const struct fleet_rec *fleet_get(const struct fleet *fl, int i)
 {
-	return &merged.rec[i];
+	return &fl->merged.rec[i];
 }
 
-const char *fleet_host(void)
+const char *fleet_host(const struct fleet *fl)
 {
-	static char host[256];
-
-	if (!host[0] && gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "unknown");
-	return host;
+	return fl->host;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -265,57 +258,43 @@ static int cmp_ll(const void *a, const void *b)
  * maxima (the upper one of an even count), so a run fails the baseline
  * when half the iterations or more regress, as Linaro's wrappers judge.
  */
-long long fleet_worst(const struct fleet_rec *m)
+long long fleet_worst(const struct fleet *fl, const struct fleet_rec *m)
 {
 	long long *v, worst;
-	int i, n = 0, at = (int)(m - merged.rec);
+	int i, n = 0, at = (int)(m - fl->merged.rec);
 
-	for (i = 0; i < raw.n; i++)
-		n += raw_merged[i] == at;
+	for (i = 0; i < fl->raw.n; i++)
+		n += fl->raw_merged[i] == at;
 	v = n ? malloc((size_t)n * sizeof(*v)) : NULL;
 	if (!v)
 		return m->max;	/* the worst of all: never below the median */
-	for (i = 0, n = 0; i < raw.n; i++)
-		if (raw_merged[i] == at)
-			v[n++] = raw.rec[i].max;
+	for (i = 0, n = 0; i < fl->raw.n; i++)
+		if (fl->raw_merged[i] == at)
+			v[n++] = fl->raw.rec[i].max;
 	qsort(v, n, sizeof(v[0]), cmp_ll);
 	worst = v[n / 2];
 	free(v);
 	return worst;
 }
 
-int fleet_raw_count(void)
+int fleet_raw_count(const struct fleet *fl)
 {
-	return raw.n;
+	return fl->raw.n;
 }
 
-const struct fleet_rec *fleet_raw(int i)
+const struct fleet_rec *fleet_raw(const struct fleet *fl, int i)
 {
-	return &raw.rec[i];
+	return &fl->raw.rec[i];
 }
 
 /* How many threads' parts the series of r has (0: reported whole only). */
-int fleet_threads(const struct fleet_rec *r)
+int fleet_threads(const struct fleet *fl, const struct fleet_rec *r)
 {
+	const struct fleet_rec *m = fl->merged.rec;
 	int i, n = 0;
 
-	for (i = 0; i < merged.n; i++)
-		n += merged.rec[i].thread >= 0 && !strcmp(merged.rec[i].test, r->test) &&
-		     !strcmp(merged.rec[i].series, r->series);
+	for (i = 0; i < fl->merged.n; i++)
+		n += m[i].thread >= 0 && !strcmp(m[i].test, r->test) &&
+		     !strcmp(m[i].series, r->series);
 	return n;
-}
-
-const struct fleet_opts *fleet_opts(void)
-{
-	return opts;
-}
-
-const struct test_ops *const *fleet_known(void)
-{
-	return known;
-}
-
-const char *fleet_test(void)
-{
-	return test_name;
 }
