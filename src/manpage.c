@@ -316,7 +316,7 @@ static void output_sections(FILE *f, const char *name)
 	const struct man_text *m;
 
 	for (m = man_texts; m->name; m++) {
-		if (strcmp(m->name, name))
+		if (strcmp(m->name, name) != 0)
 			continue;
 		fputs(".SH OUTPUT\n", f);
 		prose(f, m->output, true);

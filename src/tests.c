@@ -11,6 +11,7 @@
  * folder and one row here; tests/test_main.py alone lists them by hand.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/json.h"
 #include "harness/test.h"
@@ -49,10 +50,14 @@ const struct test_ops *test_find(const char *name)
 /* The suite's arguments for t at its defaults (--duration, -p). */
 static const char *suite_args_default(const struct test_ops *t, char *buf, size_t len)
 {
-	const struct opt *tbl = suite_options();
+	struct opt *tbl = suite_options(NULL);
 
+	buf[0] = '\0';
+	if (!tbl)	/* out of memory: no arguments said */
+		return buf;
 	t->suite_args(buf, len, opts_find(tbl, 0, "duration")->dflt,
 		      opts_find(tbl, 'p', NULL)->dflt);
+	free(tbl);
 	return buf;
 }
 

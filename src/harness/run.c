@@ -285,6 +285,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	status = fleet_end(&fleet, t.prog, status);
 out_opts:
 	run_nested_free(&t);
+	t.res.fleet = NULL;	/* t outlives this frame; the fleet does not */
 	fleet_free(&fleet);
 	return status;
 }
