@@ -192,7 +192,7 @@ while True:
 }
 
 c_pairs() {
-	for t in pmq sigwait svsem ptsem; do
+	for t in $($R --list-plain | awk '$2 == "pair" {print $1}'); do
 		$R $t -q -a -t 2 -p 80 -i 500 -l 400 --json "$out/pair-$t.json" || return $?
 	done
 }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, registry_names
 
 RES = ROOT / "build" / "kernels"
 # The checks each kernel ran (tests/kernels/run): name -> exit status.
@@ -298,7 +298,7 @@ def test_pairs_request_bintime_sync(kernel):
     """Every pair test (threads and processes on two CPUs), request,
     bintime and the inversion test with inherit run to the end."""
     _, d = kernel
-    for t in ("pmq", "sigwait", "svsem", "ptsem"):
+    for t in registry_names("pair"):
         js = jload(d, f"pair-{t}.json")
         assert js["return_code"] == 0 and js["num_threads"] == 2
         for s in js["fleet"]["series"]:
@@ -335,7 +335,8 @@ def test_stock_vs_rt_report_in_a_browser(tmp_path):
     # Every result the suite left (registry.json is rtlat --list, not one).
     tests = {p.stem for p in rt.glob("*.json") if p.name != "registry.json"}
     assert {f"test-{t}" for t in tests} <= sections(tree)
-    for t in ("timer", "svsem"):   # in the quick stage's suite too
+    # In the quick stage's suite too (the first of each family).
+    for t in ("timer", registry_names("pair", suite=True)[0]):
         text = svg_text(figs[f"{t}-hist"])
         assert stock.exists() <= all(f"{l} (n=" in text for l in labels.split(","))
     probe = tmp_path / "probe.html"
