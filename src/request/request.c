@@ -22,13 +22,13 @@
 #include "explain/explain.h"
 #include "core/opts.h"
 #include "request/request.h"
+#include "request/request_client.h"
+#include "request/request_layout.h"
+#include "request/request_run.h"
 #include "request/request_net.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "harness/test.h"
-
-/* What results_summary() reports (rtlat --list). */
-const char *const req_series[] = { "response", "total_jitter", NULL };
 
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 

@@ -19,6 +19,8 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "request/request.h"
+#include "request/request_child.h"
+#include "request/request_client.h"
 #include "core/rtsetup.h"
 #include "request/request_proto.h"
 
