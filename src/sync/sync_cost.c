@@ -11,6 +11,7 @@
 #include "harness/bench.h"
 #include "core/clock.h"
 #include "pair/pair.h"
+#include "pair/pair_run.h"
 #include "sync/sync.h"
 
 #define COST_BUCKET_NS	10

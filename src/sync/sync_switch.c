@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_run.h"
+#include "pair/pair_test.h"
 #include "sync/sync.h"
 
 #define SWITCH_INTERVAL_US 10
