@@ -415,7 +415,7 @@ static int explain_clients(struct test_run *t)
 	struct explain *x = run_explain_new(t, (int)run->cfg->clients);
 	int i;
 
-	for (i = 0; x && i < x->nsrc; i++)
+	for (i = 0; i < explain_count(x); i++)
 		explain_src_set(x, i, run->layout.client_cpu,
 				"the server's side: the network and its reply", false,
 				"client %d", i);

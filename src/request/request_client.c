@@ -231,8 +231,7 @@ void req_client_child(struct req_run *run, int i)
 			 c.name, strerror(-err), *hint ? ": " : "", hint);
 		_exit(1);
 	}
-	if (run->explain && i < run->explain->nsrc)
-		c.xsrc = &run->explain->src[i];
+	c.xsrc = explain_source(run->explain, i);
 	explain_attach(c.xsrc);
 	__atomic_store_n(&run->sh->client_ready[i], 1, __ATOMIC_RELEASE);
 	client_loop(&c);

@@ -207,7 +207,7 @@ static int timer_report(struct test_run *t, int status)
 	timer_fold(run);
 	/* Spike times count from the measurement's start, as per_second. */
 	if (t->explain && run->cpu[0].start_ns)
-		t->explain->start_ns = run->cpu[0].start_ns;
+		explain_set_start(t->explain, run->cpu[0].start_ns);
 	timer_print_hist(stdout, run);
 	if (timer_write_gnuplot(run, actual))
 		status = 1;

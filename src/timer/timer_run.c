@@ -191,8 +191,8 @@ static int start_explain(struct test_run *t, struct timer_run *run)
 				run->ncpu > 1 ? "sampler %d" : "sampler", run->cpu[i].cpu);
 	if (run_explain_start(t))
 		return -1;
-	for (i = 0; t->explain && i < run->ncpu; i++)
-		run->cpu[i].explain = &t->explain->src[i];
+	for (i = 0; i < run->ncpu; i++)
+		run->cpu[i].explain = explain_source(t->explain, i);
 	return 0;
 }
 
