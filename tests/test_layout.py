@@ -51,3 +51,85 @@ def test_no_file_over_600_lines_no_function_over_60():
                     long_fns.append((str(f.relative_to(SRC)), lines[start - 1]))
                 start = None
     assert not long_files and not long_fns, (long_files, long_fns)
+
+
+# No circle inside a folder (issue 32). A circle is measured on the
+# objects make leaves in build/, with nm: inside one folder, A.o -> B.o
+# when A.o uses (nm's "U") a global function or object that B.o defines;
+# the graph must be acyclic. Which header declares what does not enter
+# it: a header including another only brings names, a call is what ties
+# two files. The objects are make's (-Wall: no implicit declarations),
+# so they are checked to be newer than their sources.
+BUILD = SRC.parent / "build"
+
+
+def _nm(obj):
+    import subprocess
+    out = subprocess.run(["nm", str(obj)], capture_output=True, text=True,
+                         check=True).stdout
+    defined, used = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0] == "U":
+            used.add(f[1])
+        elif len(f) == 3 and f[1] in "TDRBCGSV":
+            defined.add(f[2])
+    return defined, used
+
+
+def _circles(graph):
+    """The strongly connected components of more than one file."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def calls_inside(folder):
+    """{file: {file it calls: [symbols]}} of one folder of src/."""
+    objs = {}
+    for c in sorted(folder.glob("*.c")):
+        o = BUILD / folder.name / (c.stem + ".o")
+        assert o.exists() and o.stat().st_mtime >= c.stat().st_mtime, \
+            f"{o}: missing or older than {c}: run make first"
+        objs[c.stem] = _nm(o)
+    owner = {s: n for n, (defined, _) in objs.items() for s in defined}
+    graph = {n: {} for n in objs}
+    for n, (_, used) in objs.items():
+        for s in sorted(used):
+            if owner.get(s, n) != n:
+                graph[n].setdefault(owner[s], []).append(s)
+    return graph
+
+
+def test_no_circle_of_calls_inside_a_folder():
+    bad = {}
+    for d in folders():
+        graph = calls_inside(d)
+        for comp in _circles(graph):
+            bad[d.name] = [f"{a} -> {b}: {graph[a][b]}" for a in comp
+                           for b in comp if b in graph[a]]
+    assert not bad, bad
