@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bintime/bintime.h"
+#include "bintime/bintime_loop.h"
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "core/json.h"

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "bintime/bintime.h"
+#include "bintime/bintime_loop.h"
 #include "response/response.h"
 #include "core/fft.h"
 #include "sync/sync.h"
