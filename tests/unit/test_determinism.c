@@ -5,6 +5,7 @@
 #include "bintime/bintime.h"
 #include "bintime/bintime_loop.h"
 #include "response/response.h"
+#include "response/response_work.h"
 #include "core/fft.h"
 #include "sync/sync.h"
 #include "unit.h"
