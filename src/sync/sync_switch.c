@@ -16,6 +16,7 @@
 #include "pair/pair_run.h"
 #include "pair/pair_test.h"
 #include "sync/sync.h"
+#include "sync/sync_switch.h"
 
 #define SWITCH_INTERVAL_US 10
 

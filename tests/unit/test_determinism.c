@@ -8,6 +8,7 @@
 #include "response/response_work.h"
 #include "core/fft.h"
 #include "sync/sync.h"
+#include "sync/sync_switch.h"
 #include "unit.h"
 
 UNIT_TEST(response_units_scale_to_target)
