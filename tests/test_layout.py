@@ -133,3 +133,61 @@ def test_no_circle_of_calls_inside_a_folder():
             bad[d.name] = [f"{a} -> {b}: {graph[a][b]}" for a in comp
                            for b in comp if b in graph[a]]
     assert not bad, bad
+
+
+def declarations(header):
+    """The functions and objects a header declares (not its types,
+    macros or static inline helpers)."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", header.read_text(), flags=re.S)
+    text = re.sub(r"^#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
+    out, stmt, depth = [], "", 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0 and "(" in stmt and "=" not in stmt:
+                stmt = ""	# an inline function's body ended
+        elif depth == 0 and ch == ";":
+            s = " ".join(stmt.split())
+            if s.startswith("extern ") or ("(" in s and not
+                                          s.startswith(("typedef", "static"))):
+                out.append(s)
+            stmt = ""
+        elif depth == 0:
+            stmt += ch
+    return out
+
+
+def folders_of_tests():
+    """The folders with a test's row (struct test_ops)."""
+    return [d for d in folders()
+            if any("struct test_ops test_" in c.read_text() for c in d.glob("*.c"))]
+
+
+def test_each_test_folder_has_a_model_header_with_no_function():
+    """A test folder's FOLDER.h is its bottom: types and inlines only; each
+    .c declares what it offers in a header of its own."""
+    bad = {}
+    for d in folders_of_tests():
+        model = d / f"{d.name}.h"
+        if model.exists() and declarations(model):
+            bad[str(model.relative_to(SRC))] = declarations(model)
+    assert not bad, bad
+
+
+def test_tests_see_only_explains_face():
+    """explain.h is the face the tests use; the tracer's internals are
+    included only inside src/explain/."""
+    faces = {"explain/explain.h"}
+    bad = []
+    for f in sorted(SRC.rglob("*.[ch]")):
+        if f.parent.name == "explain":
+            continue
+        for inc in INCLUDE.findall(f.read_text()):
+            if inc.startswith("explain/") and inc not in faces:
+                bad.append(f"{f.relative_to(SRC)}: {inc}")
+    face = (SRC / "explain" / "explain.h").read_text()
+    inside = [w for w in ("struct xev", "struct xraw", "struct xtrace",
+                          "struct xattr", "struct xspike") if w in face]
+    assert not bad and not inside, (bad, inside)
