@@ -24,11 +24,11 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 override LDLIBS += -pthread -lrt -lm
 
-# src/ is in layers (README "Layout"): core (the library), explain,
+# src/ is in layers (docs/architecture.md): core (the library), explain,
 # harness (the lifecycle), the tests' wings (pair, timer, request, the
 # determinism benchmarks bintime, response, sync, and doctor), suite.
 # Includes name their folder: "core/opts.h".
-# Every folder under src/ is compiled: a new test is one folder (README: Layout).
+# Every folder under src/ is compiled: a new test is one folder (docs/architecture.md).
 INCLUDES := -Isrc
 SRCS := $(wildcard src/*.c src/*/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
@@ -166,7 +166,7 @@ build/cross/%/unit-tests: $(UNIT_SRCS) tests/unit/unit.h $(SRCS) $(wildcard src/
 	@mkdir -p $(dir $@)
 	$*-gcc $(CROSS_FLAGS) $(INCLUDES) -o $@ $(UNIT_SRCS) $(filter-out src/main.c,$(SRCS)) $(LDLIBS)
 
-# Real kernels under QEMU (tests/kernels, README "Real kernels"): Debian's
+# Real kernels under QEMU (tests/kernels, docs/guide.md "Real kernels"): Debian's
 # PREEMPT_RT and stock 6.1 (KERNELS="rt stock"), or one's own with
 # KERNEL=/boot/vmlinuz-V MODULES=/lib/modules/V. make check runs --quick.
 KERNELS ?= rt stock

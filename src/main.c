@@ -20,7 +20,7 @@ static void usage(FILE *f)
 	int i;
 
 	fprintf(f, "usage: rtlat SUBCOMMAND [OPTIONS]   (rtlat SUBCOMMAND --help)\n"
-		"       rtlat --version | --list | --list-compat | --completion | --man NAME\n\n");
+		"       rtlat --version | --list | --list-plain | --list-compat | --completion | --man NAME\n\n");
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "  %-9s %s%s%s%s\n", tests[i]->name, tests[i]->title,
 			tests[i]->compat ? " (as " : "",
@@ -60,6 +60,8 @@ static int global_option(const char *arg)
 		list_compat();
 	else if (!strcmp(arg, "--list"))
 		tests_list_json(stdout);
+	else if (!strcmp(arg, "--list-plain"))
+		tests_list_plain(stdout);
 	else
 		return -1;
 	return 0;

@@ -130,6 +130,207 @@ static void fleet_section(FILE *f)
 	      "Prometheus' node_exporter textfile collector and LAVA.\n", f);
 }
 
+/*
+ * What each test prints and writes, for its page's OUTPUT and JSON KEYS
+ * sections: one paragraph a line. Every result JSON also has the keys
+ * of COMMON_KEYS; a test's own keys come first.
+ */
+#define COMMON_KEYS \
+	"Every result also has: \"file_version\" (1), \"cmdline:\", \"rt_test_version:\" " \
+	"(the rt-tests format followed), \"start_time\", \"end_time\", \"return_code\" " \
+	"(3 when a threshold was exceeded), \"sysinfo\" (uname), \"rtlat\" (version, test, " \
+	"cmdline, clock, unit), \"system\" (kernel, preemption model, /sys/kernel/realtime, " \
+	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
+	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
+	"form of rtlat doctor's checks). Latency " \
+	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
+	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \
+	"histogram (with underflow and overflow).\n" \
+	"The file is written to a temporary file beside it and renamed, so a reader never " \
+	"sees half a file; \"-\" is standard output."
+
+#define FLEET_KEYS \
+	"\"fleet\": \"series\" and \"threads\", each series' and thread's samples, " \
+	"min_ns, avg_ns, p99_ns, p99.99_ns, max_ns, worst_ns and result; the thresholds, " \
+	"baseline, iterations and \"verdict\". With --explain: \"explain\" (spikes, " \
+	"where, log) or \"explain_unavailable\"."
+
+#define PAIR_OUTPUT \
+	"rt-tests' lines, one pair of each per pair of threads: \"#0: ID10047, P99, CPU0, " \
+	"I100; #1: ID10048, P99, CPU0, TO 0, Cycles 5000\" and \"#1 -> #0, Min 3, Cur 4, " \
+	"Avg 5, Max 66\". Values are microseconds rounded to the nearest integer (measured " \
+	"in nanoseconds on CLOCK_MONOTONIC). On a terminal the lines are redrawn in place; " \
+	"otherwise only the final block is printed, without escape codes (progress then " \
+	"goes to standard error if that is a terminal).\n" \
+	"Every ending (-l, -D, SIGINT, SIGTERM, a worker dying, an error) prints the " \
+	"summary, writes the JSON and removes what the run created."
+
+#define PAIR_JSON \
+	"rt-tests' layout: \"num_threads\", \"thread\".<i>.\"sender\" (cpu, priority, " \
+	"samples, interval) and \"thread\".<i>.\"receiver\" (cpu, priority, timeoutcount, " \
+	"min, avg, max in microseconds, tid), plus rtlat's \"receiver\".\"latency\" (the " \
+	"statistics in ns) and \"settings\" (the options in force)."
+
+struct man_text {
+	const char *name;
+	const char *output;	/* paragraphs, one a line */
+	const char *json;	/* the test's own keys; NULL: writes none */
+	bool no_fleet;		/* no fleet options, no "fleet" key */
+};
+
+static const struct man_text man_texts[] = {
+	{ "pmq", PAIR_OUTPUT "\n"
+	  "With --throughput or --sizes: one line per size, messages/s and MB/s "
+	  "(10^6 bytes) over the receiver's first to last message, all pairs together: "
+	  "\"pmq throughput: size 8 B, threads, 1 pair(s): 100000 msgs in 0.396 s, "
+	  "252377 msgs/s, 2.02 MB/s\".",
+	  PAIR_JSON "\n"
+	  "With --throughput or --sizes: \"settings\" and \"throughput\", one entry "
+	  "per size (size_bytes, messages, seconds, messages_per_s, mb_per_s).", false },
+	{ "sigwait", PAIR_OUTPUT, PAIR_JSON, false },
+	{ "svsem", PAIR_OUTPUT, PAIR_JSON, false },
+	{ "ptsem", PAIR_OUTPUT, PAIR_JSON, false },
+	{ "timer",
+	  "Xenomai latency's layout, microseconds with three decimals: \"== Sampling "
+	  "period\", \"== Test mode\", \"== All results in microseconds\", \"warming up...\"; "
+	  "RTT and RTH before every -l lines; one RTD line per second (min, avg and max of "
+	  "that second, overruns so far, msw, best and worst so far); \"== Jitter (lat max - "
+	  "lat min): X us\" (not under the name latency); a dashed line and RTS (best, the "
+	  "mean of the per-second averages, worst, overruns, msw, measured/requested time).\n"
+	  "With several CPUs (-c LIST) every RTD line ends in |CPUn, -h and -s print a "
+	  "block per CPU under \"== CPUn\", and after one RTS line per CPU the last folds "
+	  "them all and names the worst (\"|all, worst CPU3\"); a CPU lost during the run "
+	  "ends its RTS line with \"|CPUn lost after N s\".\n"
+	  "-h prints the three histograms (avg: each sample's |latency|, min and max: each "
+	  "second's) as HSD lines and HSH/HSS lines with the count, average and standard "
+	  "deviation in bucket units; -s prints only HSH/HSS.\n"
+	  "-g FILE: the avg histogram for gnuplot (a comment header, then the bucket "
+	  "centre in microseconds and count + 1). --histfile FILE: cyclictest's -h "
+	  "layout (# Histogram, one %06d %06lu row per microsecond up to 2 ms, a column per "
+	  "CPU, # Total, # Min/Avg/Max Latencies, # Histogram Overflows).",
+	  "\"settings\", \"latency\" (every sample), \"overruns\", \"msw\", \"summary\" (the "
+	  "RTS figures: min_ns, avg_ns, max_ns, jitter_ns, overruns, msw, actual_s, "
+	  "requested_s; lost_samples with -t 1|2), \"seconds\" (count, full, dropped and "
+	  "the per-second min, avg and max), \"histograms\" (the three of -h: bucket_ns, "
+	  "cells, avg, min, max), \"per_second\" (each second beside that CPU's interrupts, "
+	  "softirqs, steal time, CPU pressure and involuntary switches), \"cpus\" (each "
+	  "CPU's figures; \"moved\" (after_s, affinity, why) for a CPU lost during the run) "
+	  "and \"worst_cpu\". The top level is every CPU folded.", false },
+	{ "cyclictest",
+	  "cyclictest 2.40's lines: \"# /dev/cpu_dma_latency set to 0us\", the \"policy: "
+	  "fifo: loadavg: ...\" line, one \"T: N (tid) P:.. I:.. C:.. Min: Act: Avg: Max:\" "
+	  "line per thread (redrawn in place on a terminal, once at the end otherwise; -N "
+	  "in ns); then --spike's \"T: N Spike:\" lines and \"spikes = N\"; the -h or "
+	  "-H histogram (1 us rows, a column per thread, -H's column of them all, "
+	  "# Total:, # Min/Avg/Max Latencies:, # Histogram Overflows:, the overflow cycles "
+	  "per thread) on standard output or in --histfile; with -b \"# Thread Ids:\", "
+	  "\"# Break thread:\" and \"# Break value:\".\n"
+	  "SIGUSR1 writes the status block (\"# cyclictest current status:\" and a T: line "
+	  "per thread) on standard error, SIGUSR2 into /dev/shm/cyclictest<pid>.",
+	  "cyclictest's layout: \"num_threads\", \"resolution_in_ns\" and \"thread\".N "
+	  "(histogram, cycles, min, max, avg in microseconds, cpu, node: -1 under -S) "
+	  "with rtlat's min_ns, avg_ns, max_ns and overruns; \"rt_test_version:\" is "
+	  "\"2.40\". A thread with no samples has 0 for min and avg.", false },
+	{ "request",
+	  "Per round a banner (\"=== Load processes: 1, POSIX timer 1000 Hz (round 2 of 3, "
+	  "5000 samples) ===\"; with --clients the client and its priority) and one line "
+	  "per series (min, avr, max in microseconds and S, the standard deviation): POSIX "
+	  "Timer Interval Time, Send Time, nanosleep Time, Receive Time, Response Time, "
+	  "Total Jitter; then a Summary table, one row per round. Two hosts (-c): Send and "
+	  "Receive Time are labelled (estimate).\n"
+	  "-l FILE: per round \"Load processes,k,Rate,HZ,(Hz),Samples,N[,partial]\" "
+	  "(with --clients also \",Clients,N,Client,i,Priority,p\"), per series "
+	  "\"<name>,Min,x,(MicroSeconds),Avr,x,(MicroSeconds),\" followed on the same "
+	  "line by \"Max,x,(MicroSeconds),Standard deviation,x\", \"Time(MicroSeconds),Number of Times\", one "
+	  "bin_start,count row per non-empty 10 us bin (Below(x) and Above(x) outside) and "
+	  "a blank line; at the end the summary table as CSV. As trltp: the design's "
+	  "banner, lines and log.",
+	  "\"request\": \"settings\", \"layout\" (the processes' CPUs and priorities) and "
+	  "\"rounds\", each with round, load_processes, samples, partial, timer_overruns and "
+	  "\"series\" (interval, send, sleep, receive, response, total_jitter, round_trip: "
+	  "the statistics in ns, 1 us histogram); with --clients also clients, "
+	  "worst_other_client and per_client (client, priority, rate_hz, samples, partial, "
+	  "timer_overruns, series).", false },
+	{ "bintime",
+	  "A header (\"# bintime: 2 CPU(s), SCHED_FIFO 95, threshold 20 us, clock mono\"; "
+	  "with --clock tsc the calibrated frequency and its spread) and one line per "
+	  "CPU: \"CPU0: reads N, X ns/read, gap min avg p50 p99 p99.99 max ns, blocking N "
+	  "ns, over 20 us: N (N ns)\".",
+	  "\"settings\" (with clock: mono or tsc), \"tsc\" (hz, spread_ppm, windows, "
+	  "window_ms) with --clock tsc, and \"cpus\".N: \"gaps\" (the series, 10 ns "
+	  "buckets), ns_per_read, reads_per_s, blocking_ns, over_threshold, "
+	  "over_threshold_total_ns.", false },
+	{ "response",
+	  "\"# response: work whetstone calibrated to 10 ms: 732 units of 13667.5 ns\", then "
+	  "\"work whetstone: blocks 100, min avg p50 p99 max us, stddev us (%), max/min\".",
+	  "\"settings\", \"calibration\" (units, ns_per_unit, block_ns, copy_bytes, "
+	  "fft_points, fft_bytes, llc_bytes), \"max_min_ratio\" and \"times\" (the block "
+	  "times, 10000 buckets per block).", false },
+	{ "sync",
+	  "\"# sync: CPU 1, SCHED_FIFO 90\", then a line per test run: \"test 1 cost "
+	  "(posix): calls, min avg p50 p99 max ns\", \"test 2 switch (posix, threads): "
+	  "hand-offs, ...; round trip N ns, context switch N ns\", \"test 3 inversion "
+	  "(inherit, cs 1000 us, hog 5 ms): rounds, ... us blocked; bounded N/N (<= N us): "
+	  "yes|no\".",
+	  "\"settings\", \"cost\" (test 1's statistics), \"switch\" (round_trip_ns, "
+	  "context_switch_ns, handoff) and \"inversion\" (bound_ns, bounded_rounds, "
+	  "bounded, skipped_rounds, blocking).", false },
+	{ "doctor",
+	  "One line per check with its verdict (ok, will add latency or prevents "
+	  "real-time) and the fix. The exit status is 1 when something prevents real-time "
+	  "work.",
+	  "\"checks\" (each: check, title, verdict, detail, fix) and \"verdict\".", true },
+	{ "suite",
+	  "One line \"running TEST\" per test (not with -q), then one table: per test "
+	  "its headline series with samples, min, avg, p99, p99.99 and max in "
+	  "microseconds, and \"results: DIR\"; with --report, \"report: "
+	  "DIR/report.html\" last.\n"
+	  "The results directory holds TEST.json and TEST.txt (the test's own text "
+	  "output) per test and registry.json (rtlat --list).",
+	  NULL, false },
+	{ NULL, NULL, NULL, false }
+};
+
+/* Paragraphs, one a line of text; the first needs no .PP after .SH. */
+static void prose(FILE *f, const char *text, bool first)
+{
+	const char *nl;
+	char line[2048];
+
+	while (*text) {
+		nl = strchr(text, '\n');
+		if (!nl)
+			nl = text + strlen(text);
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - text), text);
+		if (!first)
+			fputs(".PP\n", f);
+		first = false;
+		roff(f, line);
+		fputc('\n', f);
+		text = *nl ? nl + 1 : nl;
+	}
+}
+
+static void output_sections(FILE *f, const char *name)
+{
+	const struct man_text *m;
+
+	for (m = man_texts; m->name; m++) {
+		if (strcmp(m->name, name))
+			continue;
+		fputs(".SH OUTPUT\n", f);
+		prose(f, m->output, true);
+		if (!m->json)
+			return;
+		fputs(".SH JSON KEYS\nWhat \\fB\\-\\-json\\fR \\fIFILE\\fR writes:\n", f);
+		prose(f, m->json, false);
+		prose(f, COMMON_KEYS, false);
+		if (!m->no_fleet)
+			prose(f, FLEET_KEYS, false);
+		return;
+	}
+}
+
 static void man_test(FILE *f, const char *name, const char *title,
 		     const char *compat, const struct opt *tbl)
 {
@@ -147,6 +348,7 @@ static void man_test(FILE *f, const char *name, const char *title,
 		fprintf(f, "Started as \\fB%s\\fR it behaves as that tool, with the same\n"
 			"options and output.\n", compat);
 	options(f, tbl);
+	output_sections(f, name);
 	fleet_section(f);
 	exit_status(f);
 	see_also(f, name);
@@ -158,7 +360,8 @@ static void man_rtlat(FILE *f)
 
 	head(f, "rtlat", "real-time latency benchmark suite");
 	fputs(".SH SYNOPSIS\n.B rtlat\n.I subcommand\n.RI [ options ]\n.br\n.B rtlat\n"
-	      ".BR \\-\\-version \" | \" \\-\\-list\\-compat \" | \" \\-\\-help\n.br\n"
+	      ".BR \\-\\-version \" | \" \\-\\-list \" | \" \\-\\-list\\-plain \" | \" "
+	      "\\-\\-list\\-compat \" | \" \\-\\-help\n.br\n"
 	      ".B rtlat \\-\\-man\n.I name\n.br\n.B rtlat \\-\\-completion\n"
 	      ".SH DESCRIPTION\n.B rtlat\nmeasures the latencies that decide whether a "
 	      "Linux system is fit for\nreal\\-time work. Started under a compatible name "
@@ -175,7 +378,13 @@ static void man_rtlat(FILE *f)
 	fputs(".TP\n.BR suite \" (\" rtlat\\-suite (1))\n", f);
 	roff(f, suite_title);
 	fputs(".\n.SH GLOBAL OPTIONS\n.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nList the subcommands.\n"
-	      ".TP\n\\fB\\-\\-version\\fR\nPrint the version.\n.TP\n\\fB\\-\\-list\\-compat\\fR\n"
+	      ".TP\n\\fB\\-\\-version\\fR\nPrint the version.\n"
+	      ".TP\n\\fB\\-\\-list\\fR\nWrite the registry of tests as JSON: each test's name, "
+	      "compatible name, title,\nfamily, series, whether it takes \\-\\-explain, its place "
+	      "and arguments in the suite,\nand its short check run (arguments, a line its output has).\n"
+	      ".TP\n\\fB\\-\\-list\\-plain\\fR\nThe registry for shell scripts, a test a line: "
+	      "name, family, place in the\nsuite (\\- when not in it), the short check run's arguments.\n"
+	      ".TP\n\\fB\\-\\-list\\-compat\\fR\n"
 	      "Print the compatible names, one a line (what \\fBmake install\\-compat\\fR links).\n"
 	      ".TP\n\\fB\\-\\-man\\fR \\fINAME\\fR\nWrite the man page of rtlat, a subcommand or "
 	      "the suite to standard output.\n.TP\n\\fB\\-\\-completion\\fR\n"
@@ -343,7 +552,7 @@ static void completion(FILE *f)
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"", f);
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);
-	fputs("suite --help --version --list-compat --man --completion\" -- \"$cur\"))\n"
+	fputs("suite --help --version --list --list-plain --list-compat --man --completion\" -- \"$cur\"))\n"
 	      "\telif [ \"${COMP_WORDS[1]}\" = --man ]; then\n\t\tCOMPREPLY=($(compgen -W \"rtlat suite ", f);
 	for (i = 0; tests[i]; i++)
 		fprintf(f, "%s ", tests[i]->name);

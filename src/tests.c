@@ -4,14 +4,17 @@
  * them and rtlat suite runs them. main.c dispatches from it (subcommand
  * and compatible name), rtlat suite takes its tests and their short
  * arguments from it, and "make install-compat" its compatible names
- * (rtlat --list-compat); rtlat --list writes it as JSON, which the
- * suite leaves beside its results and the tests and rtlat-report read.
- * A new test is one folder and one row here.
+ * (rtlat --list-compat). rtlat --list writes every row as JSON, which
+ * the suite leaves beside its results and every other list reads: the
+ * pytest files, make cross-check, the autopkgtest, the kernel stage and
+ * rtlat-report (shell scripts: rtlat --list-plain). A new test is one
+ * folder and one row here; tests/test_main.py alone lists them by hand.
  */
 #include <stdio.h>
 #include <string.h>
 #include "core/json.h"
 #include "harness/test.h"
+#include "suite/suite.h"
 
 extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 extern const struct test_ops test_timer, test_cyclictest, test_request;
@@ -43,8 +46,19 @@ const struct test_ops *test_find(const char *name)
 	return NULL;
 }
 
+/* The suite's arguments for t at its defaults (--duration, -p). */
+static const char *suite_args_default(const struct test_ops *t, char *buf, size_t len)
+{
+	const struct opt *tbl = suite_options();
+
+	t->suite_args(buf, len, opts_find(tbl, 0, "duration")->dflt,
+		      opts_find(tbl, 'p', NULL)->dflt);
+	return buf;
+}
+
 static void list_one(struct json *j, const struct test_ops *t, int order)
 {
+	char buf[256];
 	int k;
 
 	json_obj_open(j, NULL);
@@ -60,11 +74,17 @@ static void list_one(struct json *j, const struct test_ops *t, int order)
 	for (k = 0; t->series && t->series[k]; k++)
 		json_str(j, NULL, t->series[k]);
 	json_arr_close(j);
-	/* Its place in rtlat suite, or null: the suite does not run it. */
-	if (t->suite_args)
+	/* Its place in rtlat suite and its arguments there at the suite's
+	 * defaults, or null: the suite does not run it. */
+	if (t->suite_args) {
 		json_int(j, "suite_order", order);
-	else
+		json_str(j, "suite_args", suite_args_default(t, buf, sizeof(buf)));
+	} else {
 		json_null(j, "suite_order");
+		json_null(j, "suite_args");
+	}
+	json_str(j, "check_args", t->check_args);
+	json_str(j, "check_line", t->check_line);
 	json_obj_close(j);
 }
 
@@ -82,4 +102,23 @@ void tests_list_json(FILE *f)
 	json_arr_close(&j);
 	json_obj_close(&j);
 	fputc('\n', f);
+}
+
+/*
+ * rtlat --list-plain: the registry for shell scripts, a test a line:
+ * "NAME FAMILY SUITE_ORDER CHECK_ARGS...", SUITE_ORDER "-" where the
+ * suite does not run it (read -r name family order args).
+ */
+void tests_list_plain(FILE *f)
+{
+	int i, order = 0;
+
+	for (i = 0; tests[i]; i++) {
+		fprintf(f, "%s %s ", tests[i]->name, tests[i]->family);
+		if (tests[i]->suite_args)
+			fprintf(f, "%d", order++);
+		else
+			fputc('-', f);
+		fprintf(f, "%s%s\n", *tests[i]->check_args ? " " : "", tests[i]->check_args);
+	}
 }

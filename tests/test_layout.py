@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The source layout the README's Layout section promises: folders are
+"""The source layout docs/architecture.md promises: folders are
 layers, an include names its folder and never runs back up, no file over
 600 lines, no function over 60."""
 import re

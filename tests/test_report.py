@@ -15,12 +15,14 @@ from pathlib import Path
 import html5lib
 import pytest
 
-from conftest import needs_tracefs, registry_names, run
+from conftest import needs_tracefs, registry, registry_names, run
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "report"
 REPORT = str(Path(sys.executable).parent / "rtlat-report")
 PAIRS = tuple(registry_names("pair"))
+# The tests the suite runs, in its order (rtlat --list).
+SUITE = [t for t in registry() if t["suite_order"] is not None]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -151,12 +153,12 @@ def test_report_of_a_real_suite_run(suite_page):
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"report: {out}\n"
     tree, figs = parse(out)
-    assert {"overview", "system"} | {f"test-{t}" for t in PAIRS} | \
-        {"test-timer", "test-request"} <= sections(tree)
-    for t in PAIRS + ("timer",):
+    assert {"overview", "system"} | {f"test-{t['name']}" for t in SUITE} \
+        <= sections(tree)
+    for t in PAIRS + tuple(registry_names("timer", suite=True)):
         expect_test_figures(figs, t)
         # One curve per pair: each pair named in the legend.
-        if t != "timer":
+        if t in PAIRS:
             assert "pair 0 (CPU0)" in svg_text(figs[f"{t}-hist"])
             assert "pair 1 (CPU1)" in svg_text(figs[f"{t}-pct"])
     # The suite runs the timer with -q: its per-second min/avg/max come
@@ -167,11 +169,12 @@ def test_report_of_a_real_suite_run(suite_page):
     assert re.search(r"p99\.9 [\d.]+, p99\.99 [\d.]+, max [\d.]+ µs",
                      svg_text(figs["pmq-pct"]))
     summary = table(tree, "Summary")
-    # The report's own tests first, then the later ones (bintime,
-    # response, sync) by their generic statistics; sync's series measure
-    # different things: a row each, no "all" of them.
+    # In the suite's order: a row a test (request's rounds summed), but
+    # a row a series where they measure different things (sync's cost,
+    # hand-off and inversion blocking), no "all" of them.
     assert [row[0] for row in summary[1:]] == \
-        list(PAIRS) + ["timer", "request", "bintime", "response"] + ["sync"] * 3
+        [t["name"] for t in SUITE
+         for _ in (t["series"] if t["family"] == "determinism" else [0])]
     assert [row[2] for row in summary[1:] if row[0] == "sync"] == \
         ["cost", "switch.handoff", "inversion.blocking"]
     for t in PAIRS:
@@ -417,7 +420,9 @@ def test_report_of_a_live_explain_run(suite_dir, suite_page):
     r, out = suite_page
     assert r.returncode == 0, r.stderr
     tree, figs = parse(out)
-    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime"):
+    takes = [t["name"] for t in SUITE if t["explain"]]
+    assert len(takes) >= 7
+    for t in takes:
         assert f"explain-{t}" in sections(tree), t
     assert "interrupts / s" in svg_text(figs["timer-seconds"])
     if x["spikes"]:

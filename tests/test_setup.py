@@ -326,11 +326,12 @@ def test_make_without_clang_names_the_package(open_tmp, target, who):
 
 @pytest.mark.slow
 def test_fuzz_build_with_clang(tmp_path):
-    """clang here (installed by the target where it is missing, as root):
-    make fuzz-build builds every libFuzzer harness, and each runs its seed
-    corpus."""
-    if not shutil.which("clang") and os.geteuid() != 0:
-        pytest.skip("no clang, and not root to install it")
+    """With clang here, make fuzz-build builds every libFuzzer harness
+    without a warning, and each runs its seed corpus. Without it, skipped:
+    make check does not install clang (minutes of a first run's 6); make
+    fuzz does, and .ci/run runs it on a fresh machine."""
+    if not shutil.which("clang"):
+        pytest.skip("no clang (make fuzz installs it; make check does not)")
     tree = source_tree(tmp_path / "rtlat")
     r = subprocess.run(["make", "fuzz-build"], cwd=tree, capture_output=True,
                        text=True, timeout=900, env=clean_env())

@@ -6,16 +6,17 @@ import re
 import signal
 import time
 
-from conftest import run, start, stop, tracefs_unavailable
+from conftest import registry, registry_names, run, start, stop, tracefs_unavailable
 
 HEADER = re.compile(r"^test +series +samples +min +avg +p99 +p99\.99 +max$")
 ROW = re.compile(r"^(?P<test>\S+) +(?P<series>\S+) +(?P<n>\d+)"
                  r"(?: +-?\d+\.\d{2}){5}$")
-EXPECTED = {("pmq", "latency"), ("sigwait", "latency"), ("svsem", "latency"),
-            ("ptsem", "latency"), ("timer", "latency"),
-            ("request", "response"), ("request", "total_jitter"),
-            ("bintime", "gap"), ("response", "time"), ("sync", "cost"),
-            ("sync", "handoff"), ("sync", "blocking")}
+# The tests the suite runs, in its order, and what each reports (the
+# registry: rtlat --list; tests/test_main.py checks it against its list).
+SUITE = registry_names(suite=True)
+EXPECTED = {(t["name"], s) for t in registry() if t["name"] in SUITE
+            for s in t["series"]}
+EXPLAIN = {t["name"] for t in registry() if t["explain"]}
 
 
 def table(out):
@@ -37,31 +38,37 @@ def test_suite_runs_every_test(suite_run):
     assert {(m["test"], m["series"]) for m in rows} == EXPECTED
     assert all(int(m["n"]) > 0 for m in rows)
     assert lines[-1] == f"results: {out_dir}"
-    for t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request",
-              "bintime", "response", "sync"):
+    assert len(SUITE) >= 9
+    for t in SUITE:
         d = json.loads((out_dir / f"{t}.json").read_text())
         assert d["file_version"] == 1 and d["return_code"] == 0
         assert (out_dir / f"{t}.txt").stat().st_size > 0
         # --explain reached the tests that take it, and only those (where
         # tracefs cannot be had, they say why).
-        takes = t in ("pmq", "sigwait", "svsem", "ptsem", "timer", "request",
-                      "bintime")
+        takes = t in EXPLAIN
         key = "explain" if tracefs_unavailable() is None else "explain_unavailable"
         assert (key in d) == takes, t
     assert not left, f"left behind: {left}"
 
 
 def test_suite_subset_and_bad_input(tmp_path, leakcheck):
-    r = run(["suite", "--only", "svsem,timer", "--duration", "1",
+    # Two tests of two families (the timer, a pair test), named against
+    # the suite's order: they run in its order.
+    two = [registry_names("timer", suite=True)[0], registry_names("pair", suite=True)[-1]]
+    r = run(["suite", "--only", ",".join(two), "--duration", "1",
              "-o", str(tmp_path / "s")], timeout=60)
     assert r.returncode == 0, r.stderr
     rows, _ = table(r.stdout)
-    assert {m["test"] for m in rows} == {"svsem", "timer"}
+    assert [m["test"] for m in rows] == sorted(two, key=SUITE.index)
+    # A registry row the suite does not run (doctor: no measurement).
+    idle = next(n for n in registry_names() if n not in SUITE)
     for args, pattern in ((["--duration", "0"], r"--duration.*'0'"),
-                          (["--only", "pmq,timr"], r"--only: 'timr' is not a test; accepted: .*pmq"),
+                          (["--only", f"{SUITE[0]},timr"],
+                           rf"--only: 'timr' is not a test; accepted: .*{SUITE[0]}"),
                           (["--only", ""], r"--only: '' is not a test"),
-                          (["--only", "timer,doctor"],
-                           r"--only: 'doctor' measures nothing .*; accepted: pmq,.*,timer"),
+                          (["--only", f"{two[0]},{idle}"],
+                           rf"--only: '{idle}' measures nothing .*; accepted: "
+                           + re.escape(",".join(SUITE)) + "$"),
                           (["--bogus"], r"unknown option --bogus")):
         bad = run(["suite", "-o", str(tmp_path / "never")] + args)
         assert bad.returncode == 2, bad.stderr
@@ -73,13 +80,13 @@ def test_suite_subset_and_bad_input(tmp_path, leakcheck):
 
 def test_suite_interrupted_prints_what_ran(tmp_path, leakcheck):
     p = start(["suite", "--duration", "3", "-o", str(tmp_path / "i")])
-    time.sleep(4.5)     # pmq done, sigwait running
+    time.sleep(4.5)     # the first test done, the second running
     rc, out, err = stop(p, signal.SIGINT, timeout=30)
     assert rc == 1
     rows, _ = table(out)
     tests = [m["test"] for m in rows]
-    assert tests[:1] == ["pmq"] and "request" not in tests
-    json.loads((tmp_path / "i" / "pmq.json").read_text())
+    assert tests[:1] == SUITE[:1] and not set(tests) & set(SUITE[5:])
+    json.loads((tmp_path / "i" / f"{SUITE[0]}.json").read_text())
     leakcheck()
 
 
@@ -96,13 +103,13 @@ def test_suite_report_writes_the_page_and_says_where(tmp_path, leakcheck):
     tool = report_tool()
     assert tool, "make check installs rtlat-report into the venv"
     out = tmp_path / "r"
-    r = run(["suite", "--only", "pmq", "--duration", "1", "--report",
+    r = run(["suite", "--only", SUITE[0], "--duration", "1", "--report",
              "-o", str(out)], env={**os.environ, "RTLAT_REPORT": tool},
             timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == f"report: {out}/report.html"
     page = (out / "report.html").read_text()
-    assert "<html" in page.lower() and "pmq" in page
+    assert "<html" in page.lower() and SUITE[0] in page
     leakcheck()
 
 
@@ -123,7 +130,7 @@ def test_suite_report_finds_the_tool_beside_rtlat(tmp_path, leakcheck):
     env = {k: v for k, v in os.environ.items() if k != "RTLAT_REPORT"}
     env["PATH"] = "/usr/bin:/bin"
     out = tmp_path / "r"
-    r = subprocess.run([str(bindir / "rtlat"), "suite", "--only", "pmq", "--duration", "1",
+    r = subprocess.run([str(bindir / "rtlat"), "suite", "--only", SUITE[0], "--duration", "1",
                         "--report", "-o", str(out)], env=env, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -135,7 +142,7 @@ def test_suite_report_finds_the_tool_beside_rtlat(tmp_path, leakcheck):
 def test_suite_report_without_the_tool_is_bad_input(tmp_path):
     import os
     env = {**os.environ, "RTLAT_REPORT": str(tmp_path / "missing")}
-    r = run(["suite", "--only", "pmq", "--report", "-o", str(tmp_path / "r")],
+    r = run(["suite", "--only", SUITE[0], "--report", "-o", str(tmp_path / "r")],
             env=env)
     assert r.returncode == 2
     line, = r.stderr.strip().splitlines()

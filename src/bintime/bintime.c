@@ -292,6 +292,8 @@ const struct test_ops test_bintime = {
 	.family = "determinism", .series = bt_series,
 	.opts = bt_opts, .common = OPT_AT_STRUCT(struct bt_config, common),
 	.cfg_size = sizeof(struct bt_config), .run_size = sizeof(struct bt_run), .stop = STOP_BY_HANDLER,
+	.check_args = "-l 20000 -p 0",
+	.check_line = "^CPU\\d+: reads 20000, [\\d.]+ ns/read, gap min ",
 	.suite_args = bt_suite_args, .check = bt_check, .setup = bt_setup, .rt_apply = bt_rt_apply,
 	.measure = bt_measure, .report = bt_report, .teardown = bt_teardown,
 };

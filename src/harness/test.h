@@ -115,6 +115,16 @@ struct test_ops {
 	 * SCHED_FIFO prio into buf; return about how long it runs (s).
 	 */
 	long long (*suite_args)(char *buf, size_t len, long long d, long long prio);
+	/*
+	 * The checks' short run of the test (make cross-check under
+	 * emulation, the autopkgtest, the kernel stage): its arguments,
+	 * plain words split on spaces ("": none), ending within seconds on
+	 * any machine; and a line its standard output then has, a regular
+	 * expression (Python's re, matched against each line). Every row
+	 * has both: rtlat --list writes them, the checks read them there.
+	 */
+	const char *check_args;
+	const char *check_line;
 
 	/* After parsing: cross-option checks; print the line, return -1
 	 * (exit 2, nothing run), or 1 for an error that is not the input's
@@ -210,5 +220,7 @@ extern const struct test_ops *const tests[];
 const struct test_ops *test_find(const char *name);
 /* The registry as JSON (rtlat --list, the suite's registry.json). */
 void tests_list_json(FILE *f);
+/* The registry as plain lines for shell scripts (rtlat --list-plain). */
+void tests_list_plain(FILE *f);
 
 #endif

@@ -21,14 +21,18 @@ long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
 
 /*
  * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
- * "one-line title", &transport, extra_opts, struct foo_config): the
- * transport's rows store by offset (OPT_AT) into its struct foo_config,
- * which it reads as run->tcfg.
+ * "one-line title", &transport, extra_opts, struct foo_config, "-l 200"):
+ * the transport's rows store by offset (OPT_AT) into its struct
+ * foo_config, which it reads as run->tcfg; the last, the checks' short
+ * run (test.h), whose quiet summary is PAIR_CHECK_LINE.
  */
 /* What results_summary() reports (rtlat --list). */
 extern const char *const pair_series[];
 
-#define PAIR_TEST(tname, tcompat, ttitle, transport, topts, tcfg)	\
+#define PAIR_CHECK_LINE \
+	"^#1 -> #0, Min +\\d+, Cur +\\d+, Avg +\\d+, Max +\\d+$"
+
+#define PAIR_TEST(tname, tcompat, ttitle, transport, topts, tcfg, tcheck) \
 	{								\
 		.name = tname, .compat = tcompat, .title = ttitle,	\
 		.family = "pair", .series = pair_series,		\
@@ -40,6 +44,7 @@ extern const char *const pair_series[];
 		.stop = STOP_BY_HANDLER,				\
 		.kick = true, .data = transport,			\
 		.suite_args = pair_suite_args, .check = pair_check,	\
+		.check_args = tcheck, .check_line = PAIR_CHECK_LINE,	\
 		.setup = pair_setup, .rt_apply = pair_rt_apply,		\
 		.measure = pair_measure, .report = pair_report,		\
 		.teardown = pair_teardown,				\

@@ -233,4 +233,4 @@ static const struct transport_ops pmq_transport = {
 
 const struct test_ops test_pmq = PAIR_TEST("pmq", "pmqtest",
 	"POSIX message queue hand-off latency", &pmq_transport, pmq_opts,
-	struct pmq_config);
+	struct pmq_config, "-l 200");

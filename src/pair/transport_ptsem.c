@@ -41,4 +41,4 @@ static const struct transport_ops ptsem_transport = {
 
 const struct test_ops test_ptsem = PAIR_TEST("ptsem", "ptsematest",
 	"pthread mutex / POSIX semaphore hand-off latency", &ptsem_transport, ptsem_opts,
-	struct ptsem_config);
+	struct ptsem_config, "-l 200");

@@ -99,4 +99,4 @@ static const struct transport_ops sigwait_transport = {
 
 const struct test_ops test_sigwait = PAIR_TEST("sigwait", "sigwaittest",
 	"signal to sigwait latency", &sigwait_transport, sigwait_opts,
-	struct sigwait_config);
+	struct sigwait_config, "-l 200 --rt");

@@ -73,4 +73,4 @@ static const struct transport_ops svsem_transport = {
 
 const struct test_ops test_svsem = PAIR_TEST("svsem", "svsematest",
 	"System V semaphore hand-off latency", &svsem_transport, svsem_opts,
-	struct svsem_config);
+	struct svsem_config, "-l 200");

@@ -227,6 +227,8 @@ const struct test_ops test_response = {
 	.family = "determinism", .series = resp_series,
 	.opts = resp_opts, .common = OPT_AT_STRUCT(struct resp_config, common),
 	.cfg_size = sizeof(struct resp_config), .run_size = sizeof(struct resp_run), .stop = STOP_BY_HANDLER,
+	.check_args = "-l 20",
+	.check_line = "^work add: blocks 20, min [\\d.]+ avg ",
 	.suite_args = resp_suite_args, .check = resp_check, .setup = resp_setup, .rt_apply = resp_rt_apply,
 	.measure = resp_measure, .report = resp_report, .teardown = resp_teardown,
 };

@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The docs a newcomer reads in order (issue 32): a short README with the
+two commands first, links between the docs that resolve, man pages that
+list every option of `--help` with the output formats and JSON keys each
+test writes, and an architecture page that names every folder of src/.
+"""
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import RTLAT, ROOT, registry_names
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [*registry_names(), "suite"]
+OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z0-9][A-Za-z0-9-]*)")
+
+
+def run(*args):
+    r = subprocess.run([RTLAT, *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, (args, r.stderr)
+    return r.stdout
+
+
+def man_text(name):
+    """The page as text a reader searches: roff escapes and fonts undone,
+    lines joined (a page breaks its lines at spaces)."""
+    page = run("--man", name)
+    page = re.sub(r"\\f[BIRP]", "", page).replace("\\-", "-").replace("\\e", "\\")
+    return page.replace("\\&", "")
+
+
+def sections(page):
+    """{".SH name": text} of a page."""
+    out, name = {}, None
+    for line in page.splitlines():
+        if line.startswith(".SH "):
+            name = line[4:].strip('"')
+            out[name] = ""
+        elif name:
+            out[name] += line + "\n"
+    return out
+
+
+def help_options(name):
+    """Every option a subcommand's --help lists: the words before the
+    description on each option line."""
+    opts = set()
+    for line in run(name, "--help").splitlines():
+        if not re.match(r"\s+-", line):
+            continue
+        head = re.split(r"\s{2,}", line.strip())[0]
+        opts.update(OPTION.findall(head))
+    assert opts, name
+    return opts
+
+
+# ---------------------------------------------------------------------------
+# Item: README <= 250 lines, the two commands first.
+
+def test_readme_short_with_the_two_commands_first():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 250, len(text.splitlines())
+    first = re.search(r"^```\w*\n(.*?)^```", text, re.M | re.S)
+    assert first, "no code block"
+    assert first[1].split("\n")[:2] == ["./quickstart --duration 2", "make check"], first[1]
+
+
+# ---------------------------------------------------------------------------
+# Item: every option of --help in the man page.
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_help_option_is_in_the_man_page(name):
+    page = sections(man_text(name))
+    in_page = set(OPTION.findall(page.get("OPTIONS", "")))
+    missing = sorted(help_options(name) - in_page)
+    assert not missing, f"rtlat {name} --help lists {missing}, its man page does not"
+
+
+# ---------------------------------------------------------------------------
+# Item: each test's page says what it prints and which JSON keys it writes.
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """One JSON of every test: a short suite, plus cyclictest and doctor."""
+    d = tmp_path_factory.mktemp("docs-suite")
+    run("suite", "--duration", "1", "-q", "-o", str(d / "suite"))
+    files = {p.stem: p for p in (d / "suite").glob("*.json") if p.stem != "registry"}
+    files["cyclictest"] = d / "cyclictest.json"
+    run("cyclictest", "-t", "1", "-i", "1000", "-l", "100", "-q",
+        "--json=" + str(files["cyclictest"]))
+    files["doctor"] = d / "doctor.json"
+    subprocess.run([RTLAT, "doctor", "--json", str(files["doctor"])],
+                   capture_output=True, timeout=60)
+    return files
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_man_page_has_output_formats(name):
+    page = sections(man_text(name))
+    assert page.get("OUTPUT", "").strip(), f"rtlat-{name}(1) has no OUTPUT section"
+
+
+@pytest.mark.parametrize("name", registry_names())
+def test_man_page_names_every_json_key(name, results):
+    page = sections(man_text(name)).get("JSON KEYS", "")
+    assert page, f"rtlat-{name}(1) has no JSON KEYS section"
+    doc = json.loads(results[name].read_text())
+    text = " ".join(page.split())
+    missing = [k for k in doc if f'"{k}"' not in text]
+    assert not missing, f"rtlat-{name}(1) does not name the JSON keys {missing}"
+
+
+# ---------------------------------------------------------------------------
+# Item: every relative link in README.md and docs/*.md resolves.
+
+def slug(heading):
+    """GitHub's anchor of a heading."""
+    s = re.sub(r"[`*_]|!?\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def prose_lines(path):
+    """The lines of a markdown file outside its code blocks."""
+    fence = False
+    for line in path.read_text().splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence:
+            yield line
+
+
+def anchors(path):
+    seen, out = {}, set()
+    for line in prose_lines(path):
+        m = re.match(r"#{1,6} (.*)", line)
+        if m:
+            s = slug(m[1])
+            n = seen.get(s, 0)
+            seen[s] = n + 1
+            out.add(s if not n else f"{s}-{n}")
+    return out
+
+
+def links(path):
+    for line in prose_lines(path):
+        for target in re.findall(r"\]\(([^)\s]+)\)", line):
+            if not re.match(r"[a-z]+:", target):
+                yield target
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(doc):
+    bad = []
+    for target in links(doc):
+        path, _, anchor = target.partition("#")
+        dest = (doc.parent / path).resolve() if path else doc
+        if not dest.exists():
+            bad.append(f"{target}: no such file")
+        elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+            bad.append(f"{target}: no heading #{anchor} in {dest.name}")
+    assert not bad, bad
+
+
+def test_the_docs_link_each_other():
+    """A newcomer reaches every doc from the README."""
+    readme = set(links(ROOT / "README.md"))
+    for doc in DOCS[1:]:
+        assert any(t.partition("#")[0] == f"docs/{doc.name}" for t in readme), doc.name
+
+
+# ---------------------------------------------------------------------------
+# Item: the architecture page names every folder of src/ that exists.
+
+def test_architecture_names_every_src_folder():
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    folders = sorted(p.name for p in (ROOT / "src").iterdir() if p.is_dir())
+    missing = [f for f in folders if f"{f}/" not in text]
+    assert not missing, missing
