@@ -25,8 +25,9 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 override LDLIBS += -pthread -lrt -lm
 
 # src/ is in layers (docs/architecture.md): core (the library), explain,
-# harness (the lifecycle), the tests' wings (pair, timer, request, the
-# determinism benchmarks bintime, response, sync, and doctor), suite.
+# fleet (verdicts and fleet outputs, over core only), harness (the
+# lifecycle), determinism (what bintime, response and sync share), the
+# tests' wings (pair, timer, request, bintime, response, sync, doctor), suite.
 # Includes name their folder: "core/opts.h".
 # Every folder under src/ is compiled: a new test is one folder (docs/architecture.md).
 INCLUDES := -Isrc

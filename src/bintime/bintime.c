@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bintime/bintime.h"
+#include "bintime/bintime_loop.h"
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "core/json.h"
@@ -123,12 +124,12 @@ static int explain_loops(struct test_run *t)
 	struct explain *x = run_explain_new(t, r->ncpus);
 	int i;
 
-	for (i = 0; x && i < x->nsrc; i++)
+	for (i = 0; i < explain_count(x); i++)
 		explain_src_set(x, i, r->cpus[i].cpu, NULL, true, "loop %d", i);
 	if (run_explain_start(t))
 		return -1;
-	for (i = 0; t->explain && i < t->explain->nsrc; i++)
-		r->cpus[i].xsrc = &t->explain->src[i];
+	for (i = 0; i < r->ncpus; i++)
+		r->cpus[i].xsrc = explain_source(t->explain, i);
 	return 0;
 }
 

@@ -39,11 +39,4 @@ struct bt_cpu {
 	struct explain_src *xsrc;	/* --explain, or NULL */
 };
 
-/* The measuring loop (bintime_loop.c). */
-void bt_loop(struct bench_thread *bt);
-/* Fold fast counters (counter i: a gap of i * scale ns) and slow stats
- * into all, whose histogram is set up. Pure: unit-tested. */
-void bt_fold(struct stats *all, const uint64_t *fast, int nfast, double scale,
-	     const struct stats *slow);
-
 #endif

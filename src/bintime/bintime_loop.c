@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include "bintime/bintime.h"
+#include "bintime/bintime_loop.h"
 #include "core/clock.h"
 #include "explain/explain.h"
 

@@ -18,7 +18,9 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/clock.h"
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_attr.h"
+#include "explain/explain_trace.h"
 #include "core/opts.h"
 #include "core/sysinfo.h"
 #include "core/tracefs.h"
@@ -346,12 +348,29 @@ fail:
 	return NULL;
 }
 
+int explain_count(const struct explain *x)
+{
+	return x ? x->nsrc : 0;
+}
+
+struct explain_src *explain_source(struct explain *x, int i)
+{
+	return x && i >= 0 && i < x->nsrc ? &x->src[i] : NULL;
+}
+
+void explain_set_start(struct explain *x, int64_t start_ns)
+{
+	x->start_ns = start_ns;
+}
+
 void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
 		     bool running, const char *fmt, ...)
 {
-	struct explain_src *e = &x->src[i];
+	struct explain_src *e = explain_source(x, i);
 	va_list ap;
 
+	if (!e)		/* past the sources kept */
+		return;
 	e->cpu = cpu;
 	e->remote = remote;
 	e->running = running;

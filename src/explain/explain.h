@@ -11,11 +11,15 @@
  *
  * The always-on layer (explain_layer.c) needs no tracefs: per-second
  * deltas of /proc/interrupts, /proc/softirqs, steal, /proc/pressure/cpu.
+ *
+ * This is the face the tests use: a measuring thread's source, the run's
+ * struct explain (opaque), its life and outputs, and the layer. The
+ * tracer's internals are in explain_internal.h and the headers of each
+ * file, included only inside src/explain/.
  */
 #ifndef RTLAT_EXPLAIN_H
 #define RTLAT_EXPLAIN_H
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,119 +28,9 @@
 #include <unistd.h>
 
 struct json;
-struct explain_reader;
-
-/* One parsed trace event. */
-enum xev_type {
-	XEV_NONE, XEV_IRQ_ENTRY, XEV_IRQ_EXIT, XEV_SOFTIRQ_ENTRY, XEV_SOFTIRQ_EXIT,
-	XEV_VEC_ENTRY, XEV_VEC_EXIT, XEV_SWITCH, XEV_WAKEUP,
-};
-
-#define XEV_NAME 24
-
-struct xev {
-	int64_t ts;		/* ns, trace_clock mono (= CLOCK_MONOTONIC) */
-	int type;
-	int cpu;
-	int num;		/* irq number, softirq vector */
-	int pid;		/* switch: next pid; wakeup: the woken pid */
-	int prio;		/* switch: next prio (kernel's 0..139) */
-	int prev_pid;		/* switch: the task switched from */
-	bool preempted;		/* switch: it was still runnable */
-	char name[XEV_NAME];	/* handler, softirq action, vector, next comm */
-};
-
-/* Parse one line of trace text: 0, or -1 if it is no event we use
- * (canned trace text for the tests; the run reads the binary buffers). */
-int xev_parse(const char *line, struct xev *ev);
-
-/* The binary buffers (explain_raw.c): where an event's fields are. */
-struct xraw_field {
-	int off, size;		/* size 0: the event has no such field */
-};
-
-struct xraw_event {
-	int id;			/* common_type */
-	int type;		/* XEV_* */
-	char vector[XEV_NAME];	/* irq_vectors: "local_timer" */
-	struct xraw_field pid, prio, comm, prev_pid, prev_state, num, name;
-};
-
-#define XRAW_EVENTS 16
-
-struct xraw {
-	int ts_off, commit_off, commit_size, data_off;	/* header_page */
-	int n;
-	struct xraw_event ev[XRAW_EVENTS];
-};
-
-/* events/header_page's text: 0, or -1 if a field is missing. */
-int xraw_header(struct xraw *r, const char *text);
-/* An event's format file: its id and fields; vector names an irq vector
- * event. 0, or -1 without an id. */
-int xraw_format(struct xraw_event *e, int type, const char *vector, const char *text);
-/* The events we know on one page read from cpu's trace_pipe_raw, at most
- * max; a page that follows lost events counts in *lost. */
-int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
-	      struct xev *out, int max, uint64_t *lost);
-
-enum xcause_kind {
-	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED,
-	XC_SELF, XC_REMOTE, XC_THROTTLE,
-	XC_OTHER,	/* the smaller causes folded into one */
-	XC_NKINDS
-};
-extern const char *const xcause_kind_names[];
-
-#define XCAUSE_LABEL 128
-#define XCAUSE_MAX 8
-
-struct xcause {
-	int kind;
-	char label[XCAUSE_LABEL];
-	int64_t ns;
-};
-
-struct xattr {
-	int n;			/* causes, largest first */
-	struct xcause c[XCAUSE_MAX];	/* the last one takes any overflow */
-	int events;		/* events inside the window */
-};
-
-/*
- * Attribute the window [exp, act] of CPU cpu to its causes, from the
- * events ev[0..n) sorted by time (those before exp set the state: who
- * runs, which interrupt is in progress). The causes sum to act - exp.
- * remote: what an idle CPU before the sampler's wake-up means, e.g. "the
- * sender's side (another CPU)"; NULL: nothing in the kernel explains it
- * (a timer's expiry that came late: hypervisor, SMI or hardware).
- */
-struct xwin {
-	int cpu, sampler;
-	int64_t exp, act;
-	const char *remote;
-	bool running;		/* the sampler runs at exp (bintime) */
-	bool task_softirqs;	/* PREEMPT_RT: softirqs run in tasks, preemptible */
-};
-void xattr_window(const struct xev *ev, int n, const struct xwin *w,
-		  struct xattr *out);
-
-/* Largest first. */
-void xcause_sort(struct xcause *c, int n);
+struct explain;
 
 #define EXPLAIN_QSLOTS 16
-#define EXPLAIN_TOP 5
-#define EXPLAIN_CAUSES 32
-#define EXPLAIN_LOG 100
-#define EXPLAIN_MAX_SRC 64
-#define EXPLAIN_MAX_CPU 1024
-
-struct xspike {
-	int64_t exp, lat;
-	int64_t steal_ms;	/* the VM's steal on the CPU that second */
-	int src, cpu;
-	struct xattr a;
-};
 
 /*
  * One measuring thread (a timer sampler, a pair's receiver, a bintime
@@ -147,8 +41,8 @@ struct explain_src {
 	int cpu;		/* -1: not pinned, the CPU is read at the note */
 	int64_t over_ns;	/* 0: a new maximum */
 	char name[24];		/* "pair 0", "client 1", "CPU 3" */
-	const char *remote;	/* see struct xwin */
-	bool running;		/* see struct xwin */
+	const char *remote;	/* an idle CPU before the wake-up means it */
+	bool running;		/* the thread spins (bintime) */
 	/* Written by the measuring thread only. */
 	volatile int tid;
 	int64_t max_seen, last_note;
@@ -156,37 +50,6 @@ struct explain_src {
 	struct { int64_t exp, lat; int cpu; } q[EXPLAIN_QSLOTS];
 	/* Written by the explaining thread only. */
 	uint64_t qtail;
-};
-
-struct explain {
-	int nsrc;
-	struct explain_src *src;	/* shared memory, nsrc of them */
-	int64_t over_ns;	/* 0: a new maximum */
-	int64_t start_ns;	/* time origin for the output */
-	char cpus[64];		/* the traced CPUs, as a list */
-	/* Written by the explaining thread only. */
-	uint64_t events, explained, skipped;
-	uint64_t lost_pages;	/* buffer pages after lost events */
-	struct xspike top[EXPLAIN_TOP];
-	int ntop;
-	struct xcause total[EXPLAIN_CAUSES];
-	int ntotal;
-	int64_t total_ns;
-	int64_t other_ns;	/* causes beyond the table */
-	struct xlog {		/* the first EXPLAIN_LOG spikes, their main cause */
-		int64_t exp, lat;
-		int src, cpu;
-		struct xcause top;
-	} log[EXPLAIN_LOG];
-	int nlog;
-	/* Private to explain.c. */
-	struct explain_reader *rd;	/* explain_start to explain_stop */
-	bool task_softirqs;	/* see struct xwin */
-	pthread_t thread;
-	bool started;
-	volatile int stop;
-	int64_t stop_ns;
-	char dir[160];
 };
 
 /* Minimum time between two noted spikes of a source: at most 5 a second. */
@@ -221,12 +84,13 @@ static inline void explain_attach(struct explain_src *x)
 		x->tid = (int)gettid();
 }
 
-/* nsrc sources (at most EXPLAIN_MAX_SRC, the first ones) in shared
+/* nsrc sources (at most 64, the first ones) in shared
  * memory, each cpu -1, trigger over_ns (0: a new maximum); the caller
  * describes each (explain_src_set). NULL: no memory. */
 struct explain *explain_new(int nsrc, int64_t over_ns);
-/* Describe source i: its CPU (-1: not pinned), what an idle CPU before
- * its wake-up means (see struct xwin), whether it spins, its name. */
+/* Describe source i (nothing past x's sources): its CPU (-1: not pinned), what an idle CPU before
+ * its wake-up means ("the sender's side"; NULL: nothing in the kernel),
+ * whether it spins, its name. */
 void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
 		     bool running, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
@@ -237,32 +101,14 @@ int explain_start(struct explain *x, const char *prog, char *err, size_t len);
 /* Attribute what is queued, stop, remove the instance. Idempotent. */
 void explain_stop(struct explain *x);
 void explain_free(struct explain *x);
+/* How many sources x has (0: no x). */
+int explain_count(const struct explain *x);
+/* Source i of x, or NULL (no x, or i past its sources). */
+struct explain_src *explain_source(struct explain *x, int i);
+/* The time origin of the output: the measurement's start. */
+void explain_set_start(struct explain *x, int64_t start_ns);
 void explain_print(FILE *f, const struct explain *x);
 void explain_json(struct json *j, const char *key, const struct explain *x);
-/* Fold one spike's causes into the run-wide table (explain.c). */
-void explain_add(struct explain *x, const struct xspike *s);
-
-/* One run's buffers, read into rings of events (explain_trace.c). */
-struct xtrace;
-
-/* NULL: no memory. */
-struct xtrace *xtrace_new(void);
-/* The events enabled in the instance dir, their layouts learnt (what:
- * the file that failed); then the traced CPUs' buffers opened. The
- * explaining thread reads them. */
-int xtrace_enable(struct xtrace *t, const char *dir, const char **what);
-int xtrace_open(struct xtrace *t, const char *dir, const bool *on, int ncpu,
-		char *err, size_t len);
-/* Read every traced CPU's buffer until empty: the events read. */
-uint64_t xtrace_read(struct xtrace *t);
-/* cpu's events in [from, to] (the latest max of them) into win. */
-int xtrace_window(const struct xtrace *t, int cpu, int64_t from, int64_t to,
-		  struct xev *win, int max);
-/* Was everything cpu recorded up to at read? */
-bool xtrace_settled(const struct xtrace *t, int cpu, int64_t at);
-uint64_t xtrace_lost(const struct xtrace *t);
-/* Close the buffers, free t (NULL: nothing). */
-void xtrace_free(struct xtrace *t);
 
 /* The always-on layer: per-second system counters for one CPU. */
 #define LAYER_MAX_SECONDS 3600
@@ -293,7 +139,5 @@ void layer_second(struct layer *l, uint64_t index, const int64_t lat[3],
 		  uint64_t msw);
 void layer_json(struct json *j, const char *key, const struct layer *l);
 void layer_free(struct layer *l);
-/* The VM's steal time on cpu since boot, ms (/proc/stat). */
-int64_t layer_steal_ms(int cpu);
 
 #endif

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_attr.h"
 
 const char *const xcause_kind_names[] = {
 	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",

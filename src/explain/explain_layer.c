@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "core/json.h"
 
 static const char *const softirq_names[LAYER_SOFTIRQS] = {

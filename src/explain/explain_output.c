@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/clock.h"
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_attr.h"
 #include "core/json.h"
 
 static int by_lat(const void *a, const void *b)

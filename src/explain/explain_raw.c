@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_raw.h"
 
 #define RB_PADDING	29
 #define RB_TIME_EXTEND	30

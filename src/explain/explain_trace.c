@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/clock.h"
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_raw.h"
+#include "explain/explain_trace.h"
 #include "core/outfile.h"
 #include "core/tracefs.h"
 

@@ -15,7 +15,11 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "core/opts.h"
-#include "pair/pair_internal.h"
+#include "pair/pair.h"
+#include "pair/pair_output.h"
+#include "pair/pair_run.h"
+#include "pair/pair_stream.h"
+#include "pair/pair_test.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "core/tracefs.h"
@@ -178,14 +182,14 @@ static int explain_receivers(struct test_run *t)
 	struct explain *x = run_explain_new(t, run->npairs);
 	int i;
 
-	for (i = 0; x && i < x->nsrc; i++)
+	for (i = 0; i < explain_count(x); i++)
 		explain_src_set(x, i, run->pairs[i].w[ROLE_RECEIVER].cpu,
 				"the sender's side: its send and the hand-off", false,
 				"pair %d", i);
 	if (run_explain_start(t))
 		return -1;
-	for (i = 0; t->explain && i < t->explain->nsrc; i++)
-		run->pairs[i].xsrc = &t->explain->src[i];
+	for (i = 0; i < run->npairs; i++)
+		run->pairs[i].xsrc = explain_source(t->explain, i);
 	return 0;
 }
 

@@ -8,6 +8,12 @@
  * One cycle: the sender takes t_send and sends on DIR_FWD; the receiver
  * wakes, takes t_recv, records t_recv - t_send, sleeps until its next
  * period, and sends on DIR_BACK; the sender, woken, starts the next cycle.
+ *
+ * The folder's model: the types and inline helpers every file of it
+ * shares, no function of its own. Each .c declares what it offers the
+ * others in its own header (pair_test.h for pair.c, pair_run.h, ...);
+ * the transports (transport_*.c), each a test's options and test_ops,
+ * sit on top.
  */
 #ifndef RTLAT_PAIR_H
 #define RTLAT_PAIR_H
@@ -165,55 +171,5 @@ static inline void pair_stop(struct pair_run *run)
 {
 	__atomic_store_n(&run->shared->stop, 1, __ATOMIC_RELAXED);
 }
-
-/* The harness's side of every pair test (pair.c). */
-extern const struct opt pair_opts[];
-int pair_check(struct test_run *t);
-int pair_setup(struct test_run *t);
-int pair_rt_apply(struct test_run *t);
-int pair_measure(struct test_run *t);
-int pair_report(struct test_run *t, int status);
-void pair_teardown(struct test_run *t);
-long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
-/*
- * The harness inside another test (rtlat sync): run_nested() gives a
- * test_run of a pair test, its config (t->cfg, a struct pair_config) at
- * the defaults and its run (t->state, a struct pair_run); the caller sets
- * the config, then pair_check, pair_setup and pair_measure run as usual;
- * pair_transport_close() closes the transport without a report, and
- * run_nested_free() releases the rest.
- */
-void pair_transport_close(struct pair_run *run);
-
-/*
- * A pair test's row: struct test_ops NAME = PAIR_TEST("pmq", "pmqtest",
- * "one-line title", &transport, extra_opts, struct foo_config, "-l 200"):
- * the transport's rows store by offset (OPT_AT) into its struct
- * foo_config, which it reads as run->tcfg; the last, the checks' short
- * run (test.h), whose quiet summary is PAIR_CHECK_LINE.
- */
-/* What results_summary() reports (rtlat --list). */
-extern const char *const pair_series[];
-
-#define PAIR_CHECK_LINE \
-	"^#1 -> #0, Min +\\d+, Cur +\\d+, Avg +\\d+, Max +\\d+$"
-
-#define PAIR_TEST(tname, tcompat, ttitle, transport, topts, tcfg, tcheck) \
-	{								\
-		.name = tname, .compat = tcompat, .title = ttitle,	\
-		.family = "pair", .series = pair_series,		\
-		.opts = pair_opts, .extra_opts = topts,			\
-		.common = OPT_AT_STRUCT(struct pair_config, common),	\
-		.cfg_size = sizeof(struct pair_config),			\
-		.run_size = sizeof(struct pair_run),			\
-		.extra_size = sizeof(tcfg),				\
-		.stop = STOP_BY_HANDLER,				\
-		.kick = true, .data = transport,			\
-		.suite_args = pair_suite_args, .check = pair_check,	\
-		.check_args = tcheck, .check_line = PAIR_CHECK_LINE,	\
-		.setup = pair_setup, .rt_apply = pair_rt_apply,		\
-		.measure = pair_measure, .report = pair_report,		\
-		.teardown = pair_teardown,				\
-	}
 
 #endif

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include "core/clock.h"
 #include "core/json.h"
-#include "pair/pair_internal.h"
+#include "pair/pair.h"
+#include "pair/pair_output.h"
 #include "harness/results.h"
 
 long long ns_to_us_round(double ns)

@@ -15,7 +15,12 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/clock.h"
-#include "pair/pair_internal.h"
+#include "pair/pair.h"
+#include "pair/pair_output.h"
+#include "pair/pair_run.h"
+#include "pair/pair_worker.h"
+
+#define PAIR_KICK_SIGNAL RUN_KICK_SIGNAL
 
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 

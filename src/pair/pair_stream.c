@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include "core/clock.h"
 #include "core/json.h"
-#include "pair/pair_internal.h"
+#include "pair/pair.h"
+#include "pair/pair_run.h"
+#include "pair/pair_stream.h"
 #include "harness/results.h"
 
 /* Ready for the next size: workers, counters and flags as new. */

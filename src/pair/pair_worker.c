@@ -15,7 +15,8 @@
 #include "core/clock.h"
 #include "core/cleanup.h"
 #include "explain/explain.h"
-#include "pair/pair_internal.h"
+#include "pair/pair.h"
+#include "pair/pair_worker.h"
 #include "core/rtsetup.h"
 #include "core/tracefs.h"
 

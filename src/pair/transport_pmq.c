@@ -15,6 +15,7 @@
 #include "core/cleanup.h"
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_test.h"
 #include "core/sysinfo.h"
 
 #define MQ_LIMITS "/proc/sys/fs/mqueue/"

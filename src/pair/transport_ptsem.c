@@ -6,6 +6,7 @@
  */
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_test.h"
 #include "pair/ptsem.h"
 
 struct ptsem_config {

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_test.h"
 
 struct sigwait_config {
 	bool fork, rt;

@@ -8,6 +8,7 @@
 #include "core/cleanup.h"
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_test.h"
 
 struct svsem_priv {
 	int semid;

@@ -22,13 +22,13 @@
 #include "explain/explain.h"
 #include "core/opts.h"
 #include "request/request.h"
+#include "request/request_client.h"
+#include "request/request_layout.h"
+#include "request/request_run.h"
 #include "request/request_net.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "harness/test.h"
-
-/* What results_summary() reports (rtlat --list). */
-const char *const req_series[] = { "response", "total_jitter", NULL };
 
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 
@@ -415,7 +415,7 @@ static int explain_clients(struct test_run *t)
 	struct explain *x = run_explain_new(t, (int)run->cfg->clients);
 	int i;
 
-	for (i = 0; x && i < x->nsrc; i++)
+	for (i = 0; i < explain_count(x); i++)
 		explain_src_set(x, i, run->layout.client_cpu,
 				"the server's side: the network and its reply", false,
 				"client %d", i);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * request.h - internal to the request test (rtlat request, trltp): the
+ * request.h - the request test's model (rtlat request, trltp): the
  * settings, the CPU layout, the state shared by main, client, server and
- * load processes, and the entry points of each module.
+ * load processes, and their inline helpers; no function of its own.
+ * Each .c declares what it offers the others in its own header
+ * (request_run.h, request_client.h, ...); request.c, the options and
+ * test_ops, sits on top.
  */
 #ifndef RTLAT_REQUEST_H
 #define RTLAT_REQUEST_H
@@ -105,7 +108,28 @@ struct req_shared {
 	struct req_round rounds[];	/* cfg.rounds of them */
 };
 
-struct req_server;
+/* The server's settings and counters (request_server.c), read by the
+ * output in server-only mode. */
+struct req_conn;
+struct req_server {
+	const char *prog;
+	int listen_fd;
+	int64_t sleep_ns;
+	int64_t idle_ns;		/* silent client limit */
+	volatile sig_atomic_t *stop;
+	bool verbose;			/* log connects and disconnects */
+	int max_clients;		/* connections served at once */
+	int own_prio;			/* threads start here; --server-priority fixed */
+	int max_prio;			/* a higher priority asked is capped */
+	bool fixed;			/* --server-priority fixed */
+	uint64_t served, connections, refused, errors;	/* atomic */
+	int nactive;			/* atomic */
+	int wake;			/* eventfd, readable once stopping */
+	int reserve_fd;			/* spare descriptor (accept at the limit) */
+	int64_t said_ns;		/* the last accept() failure said */
+	uint64_t unsaid;		/* accept() failures since, not said */
+	struct req_conn *conns;		/* 2 * max_clients slots */
+};
 
 struct req_run {
 	const char *prog;
@@ -147,38 +171,13 @@ struct req_run {
 	struct req_server *server;	/* server-only mode: its counters */
 };
 
-/* request_run.c: local and client-only modes, and server-only mode;
- * then what they print and write. */
-int req_measure(struct req_run *run);
-int req_serve(struct req_run *run);
-int req_report(struct req_run *run, struct results *res);
-
-/* request_layout.c */
-/* The default layout over the usable CPUs cpus[0..n-1] (SPEC §4). */
-void req_layout_default(struct req_layout *l, const int *cpus, int n);
-/* Parse "1,3-5" into l->load_cpus; -1 with *bad set to the bad CPU or -2
- * for a syntax error. */
-int req_parse_cpu_list(const char *s, struct req_layout *l, int *bad);
-int req_max_loads(const struct req_layout *l);
+/* CPU i of the load processes, round robin over the load CPUs. */
 static inline int req_load_cpu(const struct req_layout *l, int i)
 {
 	return l->load_cpus[i % l->nload_cpus];
 }
 
-/* request_child.c: what every forked process does first; keep_fd is the
- * one socket it uses (-1: none). */
-void req_child_begin(struct req_run *run, const char *name, int keep_fd,
-		     int policy, int prio, int cpu);
-void req_fail(struct req_shared *sh, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* request_client.c: client i; never returns. */
-void req_client_child(struct req_run *run, int i);
-/* Client i's rate, priority and targets. */
-long long req_client_rate(const struct req_run *run, int i);
-int req_client_prio(const struct req_run *run, int i);
-void req_client_targets(const struct req_run *run, int i,
-			struct req_targets *tg);
+/* Client i's statistics in round k. */
 static inline struct req_cstat *req_cs(const struct req_run *run, int k,
 				       int i)
 {
@@ -190,54 +189,5 @@ static inline struct histogram *req_design_hist(const struct req_run *run,
 {
 	return run->design_hist ? run->design_hist + (size_t)i * RS_N : NULL;
 }
-/* request_load.c: never returns. */
-void req_load_child(struct req_run *run, int index);
-
-/* request_server.c */
-struct req_conn;
-struct req_server {
-	const char *prog;
-	int listen_fd;
-	int64_t sleep_ns;
-	int64_t idle_ns;		/* silent client limit */
-	volatile sig_atomic_t *stop;
-	bool verbose;			/* log connects and disconnects */
-	int max_clients;		/* connections served at once */
-	int own_prio;			/* threads start here; --server-priority fixed */
-	int max_prio;			/* a higher priority asked is capped */
-	bool fixed;			/* --server-priority fixed */
-	uint64_t served, connections, refused, errors;	/* atomic */
-	int nactive;			/* atomic */
-	int wake;			/* eventfd, readable once stopping */
-	int reserve_fd;			/* spare descriptor (accept at the limit) */
-	int64_t said_ns;		/* the last accept() failure said */
-	uint64_t unsaid;		/* accept() failures since, not said */
-	struct req_conn *conns;		/* 2 * max_clients slots */
-};
-/* The server settings of this run into s. */
-void req_server_init(struct req_server *s, const struct req_run *run);
-/* Serve until *stop. Returns 0, or -errno if the listener failed. */
-int req_server_run(struct req_server *s);
-/* The local server process: never returns. */
-void req_server_child(struct req_run *run);
-
-/* request.c: the series results_summary() reports. */
-extern const char *const req_series[];
-
-/* request_output.c */
-void req_print_layout(FILE *f, const struct req_run *run);
-void req_print_round(FILE *f, const struct req_run *run, int k);
-void req_log_round(FILE *f, const struct req_run *run, int k);
-void req_print_table(FILE *f, const struct req_run *run);
-void req_log_table(FILE *f, const struct req_run *run);
-void req_write_json(struct req_run *run, struct results *res);
-bool req_series_shown(const struct req_run *run, enum req_series s);
-/* The series' name on stdout, or in the log (log: they differ only
- * under trltp, as in the design). */
-const char *req_series_name(const struct req_run *run, enum req_series s,
-			    bool log, char *buf, size_t len);
-/* Rounds with output: begun, and (for the last) measured or partial. */
-int req_rounds_reported(const struct req_run *run);
-bool req_round_partial(const struct req_run *run, int k);
 
 #endif

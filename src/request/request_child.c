@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "request/request.h"
+#include "request/request_child.h"
 #include "core/rtsetup.h"
 
 void req_fail(struct req_shared *sh, const char *fmt, ...)

@@ -19,6 +19,8 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "request/request.h"
+#include "request/request_child.h"
+#include "request/request_client.h"
 #include "core/rtsetup.h"
 #include "request/request_proto.h"
 
@@ -229,8 +231,7 @@ void req_client_child(struct req_run *run, int i)
 			 c.name, strerror(-err), *hint ? ": " : "", hint);
 		_exit(1);
 	}
-	if (run->explain && i < run->explain->nsrc)
-		c.xsrc = &run->explain->src[i];
+	c.xsrc = explain_source(run->explain, i);
 	explain_attach(c.xsrc);
 	__atomic_store_n(&run->sh->client_ready[i], 1, __ATOMIC_RELEASE);
 	client_loop(&c);

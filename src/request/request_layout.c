@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "core/opts.h"
 #include "request/request.h"
+#include "request/request_layout.h"
 
 static void priorities(struct req_layout *l)
 {

@@ -18,6 +18,8 @@
 #include "core/clock.h"
 #include "core/fft.h"
 #include "request/request.h"
+#include "request/request_child.h"
+#include "request/request_load.h"
 
 #define LOAD_POINTS	65536
 

@@ -11,6 +11,8 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "request/request.h"
+#include "request/request_client.h"
+#include "request/request_output.h"
 #include "harness/results.h"
 
 static const char *const mode_name[] = {

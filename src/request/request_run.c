@@ -17,10 +17,18 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "request/request.h"
+#include "request/request_client.h"
+#include "request/request_load.h"
+#include "request/request_output.h"
+#include "request/request_run.h"
+#include "request/request_server.h"
 #include "request/request_net.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "harness/test.h"
+
+/* What results_summary() reports (rtlat --list). */
+const char *const req_series[] = { "response", "total_jitter", NULL };
 
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 #define READY_LIMIT_NS	(5 * NSEC_PER_SEC)

@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include "core/clock.h"
 #include "request/request.h"
+#include "request/request_child.h"
+#include "request/request_server.h"
 #include "request/request_proto.h"
 #include "core/rtsetup.h"
 

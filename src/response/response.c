@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/opts.h"
 #include "response/response.h"
+#include "response/response_work.h"
 #include "harness/results.h"
 #include "core/stats.h"
 #include "harness/test.h"

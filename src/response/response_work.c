@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/sysinfo.h"
 #include "response/response.h"
+#include "response/response_work.h"
 
 #define COPY_CHUNK	(64 * 1024)
 #define COPY_MIN	(16ULL << 20)

@@ -10,6 +10,9 @@
 #include "core/opts.h"
 #include "harness/results.h"
 #include "sync/sync.h"
+#include "sync/sync_cost.h"
+#include "sync/sync_inversion.h"
+#include "sync/sync_switch.h"
 #include "core/sysinfo.h"
 
 /* What results_summary() reports (rtlat --list). */
@@ -17,8 +20,8 @@ static const char *const sync_series[] = { "cost", "handoff", "blocking", NULL }
 
 
 static const char *const test_names[] = { "all", "cost", "switch", "inversion", NULL };
-const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex", NULL };
-const char *const sync_proto_names[] = { "none", "inherit", "protect", NULL };
+static const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex", NULL };
+static const char *const sync_proto_names[] = { "none", "inherit", "protect", NULL };
 
 static const struct opt sync_opts[] = {
 	{ 'c', "cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct sync_config, cpu),

@@ -54,18 +54,4 @@ struct sync_run {
 	struct test_run pair;
 };
 
-extern const char *const sync_type_names[];
-extern const char *const sync_proto_names[];
-
-/* Check and set up the pair harness for tests 1 and 2 (sync_switch.c):
- * 0, or -1 after the message. */
-int sync_pair_prepare(const struct sync_config *c, const char *prog,
-		      struct test_run *pt);
-/* Each returns 0 or 1 with *err set to a one-line reason. */
-int sync_cost(const struct sync_config *c, struct test_run *pt, struct sync_result *r, int64_t end, const char **err);
-int sync_switch(struct test_run *pt, struct sync_result *r, const char **err);
-int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t end, const char **err);
-/* Test 2's estimate from the design text: round trip / 2 - test 1. */
-double sync_ctx_estimate(double round_trip_ns, double cost_ns);
-
 #endif

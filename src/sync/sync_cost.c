@@ -11,7 +11,9 @@
 #include "determinism/bench.h"
 #include "core/clock.h"
 #include "pair/pair.h"
+#include "pair/pair_run.h"
 #include "sync/sync.h"
+#include "sync/sync_cost.h"
 
 #define COST_BUCKET_NS	10
 #define COST_BUCKETS	100000		/* 1 ms, then overflow */

@@ -15,6 +15,7 @@
 #include "determinism/bench.h"
 #include "core/clock.h"
 #include "sync/sync.h"
+#include "sync/sync_inversion.h"
 
 #define INV_BUCKET_NS	1000
 #define INV_BUCKETS	200000		/* 200 ms, then overflow */

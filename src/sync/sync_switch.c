@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include "core/opts.h"
 #include "pair/pair.h"
+#include "pair/pair_run.h"
+#include "pair/pair_test.h"
 #include "sync/sync.h"
+#include "sync/sync_switch.h"
 
 #define SWITCH_INTERVAL_US 10
 

@@ -18,6 +18,8 @@
 #include "core/rtsetup.h"
 #include "harness/results.h"
 #include "timer/cyclic.h"
+#include "timer/timer_output.h"
+#include "timer/timer_run.h"
 
 /* The face's config holds the timer's first (cyclic.h). */
 static const struct cyc_config *cfg_of(const struct timer_run *run)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * timer.c - "rtlat timer" (and "latency"): options, setup, the run and
- * its end. The sampling thread is in timer_sample.c, the display thread
- * in timer_display.c, the wait methods in timer_wait.c, the formats in
- * timer_output.c and timer_json.c.
+ * timer.c - "rtlat timer" (and "latency"): its options, their checks,
+ * its report and test_ops. The run (setup, threads, end) is in
+ * timer_run.c, shared with the cyclictest face; the sampling thread is
+ * in timer_sample.c, the display thread in timer_display.c, the wait
+ * methods in timer_wait.c, the formats in timer_output.c and
+ * timer_json.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,15 +18,16 @@
 #include "core/opts.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
-#include "timer/timer.h"
+#include "timer/timer_json.h"
+#include "timer/timer_output.h"
+#include "timer/timer_run.h"
+#include "timer/timer_wait.h"
 #include "core/tracefs.h"
 
 #define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */
 #define MIN_PERIOD_US	10LL
 #define MAX_CELLS	1000000LL
 #define MAX_DURATION_S	(3650LL * 86400)
-#define KICK_SIGNAL	RUN_KICK_SIGNAL
-#define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const timer_series[] = { "latency", NULL };
@@ -154,6 +157,20 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 	return 0;
 }
 
+/* -c, -p and -P: one sampler per CPU. */
+static void timer_plan_cpus(struct timer_run *run)
+{
+	const struct cpu_list *l = &run->cfg->cpus;
+	int i;
+
+	for (i = 0; i < run->ncpu; i++) {
+		run->plan[i].cpu = l->n ? l->cpu[i] : 0;
+		run->plan[i].period_ns = run->cfg->period_us * NSEC_PER_USEC;
+		run->plan[i].prio = (int)run->cfg->prio;
+		run->plan[i].policy = SCHED_FIFO;
+	}
+}
+
 static int timer_check(struct test_run *t)
 {
 	struct timer_config *cfg = t->cfg;
@@ -177,349 +194,6 @@ static int timer_check(struct test_run *t)
 	return 0;
 }
 
-void timer_plan_cpus(struct timer_run *run)
-{
-	const struct cpu_list *l = &run->cfg->cpus;
-	int i;
-
-	for (i = 0; i < run->ncpu; i++) {
-		run->plan[i].cpu = l->n ? l->cpu[i] : 0;
-		run->plan[i].period_ns = run->cfg->period_us * NSEC_PER_USEC;
-		run->plan[i].prio = (int)run->cfg->prio;
-		run->plan[i].policy = SCHED_FIFO;
-	}
-}
-
-/* The face's buffers, sized once: nothing grows while it runs. */
-static int face_alloc(struct timer_cpu *c)
-{
-	const struct timer_face *f = &c->run->face;
-
-	if (f->spike_ns && !(c->spikes = calloc(f->spike_max, sizeof(*c->spikes))))
-		return -ENOMEM;
-	if (f->over_max && !(c->over_cycle = calloc(f->over_max, sizeof(*c->over_cycle))))
-		return -ENOMEM;
-	return 0;
-}
-
-static int cpu_init(struct timer_cpu *c, struct timer_run *run,
-		    const struct timer_plan *plan)
-{
-	const struct timer_face *f = &run->face;
-	uint32_t cells = (uint32_t)run->cfg->cells;
-	uint64_t b = (uint64_t)run->cfg->bucket_ns;
-
-	c->run = run;
-	c->plan = *plan;
-	c->cpu = plan->cpu;
-	c->wait.ops = timer_methods[run->cfg->method];
-	if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
-		       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS) ||
-	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
-		return -ENOMEM;
-	return face_alloc(c);
-}
-
-static void cpu_free(struct timer_cpu *c)
-{
-	free(c->spikes);
-	free(c->over_cycle);
-	c->spikes = NULL;
-	c->over_cycle = NULL;
-	stats_free(&c->all);
-	hist_free(&c->avg);
-	summary_free(&c->sum);
-	layer_free(&c->layer);
-}
-
-/* SIGRTMIN belongs to the posix-timer method: blocked before any thread
- * starts (they inherit the mask), taken with sigwaitinfo. Memory: a
- * sampler's series per CPU, whatever the run's length. */
-int timer_setup(struct test_run *t)
-{
-	struct timer_run *run = t->state;
-	sigset_t rt;
-	int i;
-
-	sigemptyset(&rt);
-	sigaddset(&rt, SIGRTMIN);
-	pthread_sigmask(SIG_BLOCK, &rt, NULL);
-	run->cpu = calloc((size_t)run->ncpu, sizeof(*run->cpu));
-	if (!run->cpu)
-		return -ENOMEM;
-	for (i = 0; i < run->ncpu; i++)
-		if (cpu_init(&run->cpu[i], run, &run->plan[i]))
-			return -ENOMEM;
-	run->whole = &run->cpu[0];
-	if (run->ncpu == 1)
-		return 0;
-	run->whole = &run->merged;
-	return cpu_init(&run->merged, run, &run->plan[0]);
-}
-
-void timer_teardown(struct test_run *t)
-{
-	struct timer_run *run = t->state;
-	int i;
-
-	for (i = 0; run->cpu && i < run->ncpu; i++)
-		cpu_free(&run->cpu[i]);
-	if (run->whole == &run->merged)
-		cpu_free(&run->merged);
-	free(run->cpu);
-	run->cpu = NULL;
-}
-
-static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
-			const char *prog)
-{
-	int err = run_thread(t, fn, arg);
-
-	if (err)
-		fprintf(stderr, "%s: cannot start a thread: %s\n", prog, strerror(err));
-	return err;
-}
-
-static bool all_done(const struct timer_run *run)
-{
-	int i;
-
-	for (i = 0; i < run->ncpu; i++)
-		if (run->cpu[i].sampler_started &&
-		    !__atomic_load_n(&run->cpu[i].sampler_done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
-}
-
-/* Until the samplers are done (-T), a stop signal, or the grace is over. */
-static void supervise(struct timer_run *run, int64_t t0)
-{
-	int64_t end = 0;
-
-	if (run->cfg->duration_s)
-		end = t0 + (run->cfg->duration_s +
-			     (run->face.no_warmup ? 0 : TIMER_WARMUP_S)) * NSEC_PER_SEC +
-		      STOP_GRACE_NS;
-	while (!all_done(run)) {
-		if (run_stop_wait(100 * NSEC_PER_MSEC))
-			break;
-		if (end && clock_now_ns() > end)
-			break;
-		/* -b on one CPU ends them all. */
-		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
-			break;
-	}
-}
-
-static void stop_sampler(struct timer_cpu *c)
-{
-	if (!c->sampler_started)
-		return;
-	while (!__atomic_load_n(&c->sampler_done, __ATOMIC_ACQUIRE)) {
-		pthread_kill(c->sampler, KICK_SIGNAL);
-		usleep(1000);
-	}
-	pthread_join(c->sampler, NULL);
-	c->sampler_started = false;
-}
-
-static void stop_threads(struct timer_run *run)
-{
-	int i;
-
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; run->cpu && i < run->ncpu; i++)
-		stop_sampler(&run->cpu[i]);
-	__atomic_store_n(&run->display_stop, 1, __ATOMIC_RELEASE);
-	if (run->display_started)
-		pthread_join(run->display, NULL);
-	run->display_started = false;
-}
-
-int timer_rt_apply(struct test_run *t)
-{
-	const struct timer_run *run = t->state;
-
-	return rt_probe(run->plan[0].prio, run->plan[0].cpu);
-}
-
-/* Each sampler is a source; its wake-ups come from its own timer. */
-static int start_explain(struct test_run *t, struct timer_run *run)
-{
-	struct explain *x = run_explain_new(t, run->ncpu);
-	int i;
-
-	for (i = 0; x && i < run->ncpu; i++)
-		explain_src_set(x, i, run->cpu[i].cpu, NULL, false,
-				run->ncpu > 1 ? "sampler %d" : "sampler", run->cpu[i].cpu);
-	if (run_explain_start(t))
-		return -1;
-	for (i = 0; t->explain && i < run->ncpu; i++)
-		run->cpu[i].explain = &t->explain->src[i];
-	return 0;
-}
-
-static int start_samplers(struct timer_run *run)
-{
-	int i;
-
-	for (i = 0; i < run->ncpu; i++) {
-		struct timer_cpu *c = &run->cpu[i];
-
-		if (start_thread(&c->sampler, run->cfg->mode ? timer_kernel_reader :
-				 timer_sampler, c, run->prog))
-			return -1;
-		c->sampler_started = true;
-	}
-	return 0;
-}
-
-static int start_threads(struct test_run *t, struct timer_run *run)
-{
-	char err[256];
-	int64_t t0;
-	int i;
-
-	/* First: a tracer refused is one line, before the banner. */
-	if (run->cfg->mode && timerlat_start(&run->cpu[0], err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", run->prog, err);
-		snprintf(run->tl.error, sizeof(run->tl.error), "%s", err);
-		return -1;
-	}
-	if (!run->face.draw) {	/* the cyclictest face has its own */
-		timer_banner(stdout, run);
-		fflush(stdout);
-		if (run->cfg->quiet)
-			fprintf(stderr, "running quietly for %lld seconds\n",
-				run->cfg->duration_s);
-	}
-	/* The per-second counters (irqs, softirqs, steal, PSI) read /proc
-	 * once a second: the timer's JSON has them, the cyclictest face's
-	 * has not, so it does not pay for them. */
-	for (i = 0; i < run->ncpu && !run->face.draw; i++)
-		if (run->cpu[i].cpu >= 0 &&
-		    layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
-			return -1;
-	if (start_explain(t, run))
-		return -1;
-	t0 = clock_now_ns();
-	if (start_thread(&run->display, timer_display, run, run->prog))
-		return -1;
-	run->display_started = true;
-	if (start_samplers(run))
-		return -1;
-	supervise(run, t0);
-	return 0;
-}
-
-/* The first sampler's error, or 0. */
-static int first_error(const struct timer_run *run, const struct timer_cpu **at)
-{
-	int i;
-
-	for (i = 0; run->cpu && i < run->ncpu; i++)
-		if (run->cpu[i].error) {
-			*at = &run->cpu[i];
-			return run->cpu[i].error;
-		}
-	return 0;
-}
-
-const struct timer_cpu *timer_first_moved(const struct timer_run *run)
-{
-	int i;
-
-	for (i = 0; run->cpu && i < run->ncpu; i++)
-		if (__atomic_load_n(&run->cpu[i].moved, __ATOMIC_ACQUIRE))
-			return &run->cpu[i];
-	return NULL;
-}
-
-int timer_measure(struct test_run *t)
-{
-	struct timer_run *run = t->state;
-	const struct timer_cpu *at;
-	int status = 0;
-
-	if (start_threads(t, run))
-		status = 1;
-	stop_threads(run);
-	timerlat_stop(run);
-	/* A CPU of -c lost: the run is not what was asked (an error). */
-	if (first_error(run, &at) || timer_first_moved(run))
-		status = 1;
-	return status;
-}
-
-/* Seconds measured after the warm-up, whole, as the original reports. */
-long long timer_actual_seconds(const struct timer_run *run, int64_t end)
-{
-	int64_t start = run->cpu ? run->cpu[0].start_ns : 0;
-	long long s;
-
-	if (!start)
-		return 0;
-	s = (end - start) / NSEC_PER_SEC - (run->face.no_warmup ? 0 : TIMER_WARMUP_S);
-	if (s < 0)
-		s = 0;
-	if (run->cfg->duration_s && s > run->cfg->duration_s)
-		s = run->cfg->duration_s;
-	return s;
-}
-
-void timer_moved_text(const struct timer_cpu *c, char *buf, size_t len)
-{
-	int cpus[CPU_LIST_MAX], n = 0, k;
-
-	for (k = 0; k < CPU_SETSIZE && n < CPU_LIST_MAX; k++)
-		if (CPU_ISSET(k, &c->moved_set))
-			cpus[n++] = k;
-	cpu_list_text(cpus, n, buf, len);
-}
-
-void timer_report_end(struct timer_run *run)
-{
-	const struct timer_cpu *c = NULL;
-	int err = first_error(run, &c), i;
-	char cpus[256];
-
-	if (err)
-		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
-			run->cfg->mode ? "reading timerlat's trace_pipe" :
-			timer_method_names[run->cfg->method], strerror(err));
-	for (i = 0; i < run->ncpu; i++) {
-		c = &run->cpu[i];
-		if (c->switched)
-			fprintf(stderr, "%s: -b: the sampling thread%s was preempted (involuntary context switch); stopped\n",
-				run->prog, run->ncpu > 1 ? " of a CPU" : "");
-		if (c->moved) {
-			timer_moved_text(c, cpus, sizeof(cpus));
-			fprintf(stderr, "%s: -c: CPU %d went offline or its sampler was unpinned (now on CPUs %s) after %llu s measured: that sampler stopped and its figures are not CPU %d's alone\n",
-				run->prog, c->cpu, cpus, (unsigned long long)c->moved_s, c->cpu);
-		}
-	}
-	timer_freeze_report(run);
-	if (run->tl.lost)
-		fprintf(stderr, "%s: timerlat's trace lost %llu samples (its buffer overflowed: the reader fell behind); the figures leave them out\n",
-			run->prog, (unsigned long long)run->tl.lost);
-}
-
-/* Several CPUs: every CPU's figures folded, for RTS's last line, -g, the
- * JSON's top level and the fleet's one series. */
-void timer_fold(struct timer_run *run)
-{
-	int i;
-
-	if (run->whole != &run->merged)
-		return;
-	for (i = 0; i < run->ncpu; i++) {
-		stats_merge(&run->merged.all, &run->cpu[i].all);
-		hist_merge(&run->merged.avg, &run->cpu[i].avg);
-		summary_merge(&run->merged.sum, &run->cpu[i].sum);
-		run->merged.ring.dropped += run->cpu[i].ring.dropped;
-	}
-}
-
 static int timer_report(struct test_run *t, int status)
 {
 	struct timer_run *run = t->state;
@@ -533,7 +207,7 @@ static int timer_report(struct test_run *t, int status)
 	timer_fold(run);
 	/* Spike times count from the measurement's start, as per_second. */
 	if (t->explain && run->cpu[0].start_ns)
-		t->explain->start_ns = run->cpu[0].start_ns;
+		explain_set_start(t->explain, run->cpu[0].start_ns);
 	timer_print_hist(stdout, run);
 	if (timer_write_gnuplot(run, actual))
 		status = 1;
@@ -548,19 +222,6 @@ static int timer_report(struct test_run *t, int status)
 	if (timer_write_json(run, &t->res, actual, requested, status))
 		status = 1;
 	return status;
-}
-
-void timer_summary(struct results *res, const struct timer_run *run,
-		   const char *series)
-{
-	int i;
-
-	results_summary(res, series, &run->whole->all);
-	/* A sampler moved off its CPU measured no CPU alone: -1. */
-	for (i = 0; i < run->ncpu; i++)
-		results_summary_part(res, series, i,
-				     run->cpu[i].moved ? -1 : run->cpu[i].cpu,
-				     &run->cpu[i].all);
 }
 
 /* rtlat suite: one more second for the warm-up, summary only, every

@@ -4,6 +4,11 @@
  * wakes at start + k*period and records wake-up - expected. Per-second
  * results go to a non-RT display thread through a lock-free ring; the
  * sampling thread never formats or writes.
+ *
+ * The folder's model: the types and inline helpers every file of it
+ * shares, no function of its own. Each .c declares what it offers the
+ * others in its own header (timer_run.h, timer_output.h, ...); timer.c
+ * and cyclic.c, the two faces' options and test_ops, sit on top.
  */
 #ifndef RTLAT_TIMER_H
 #define RTLAT_TIMER_H
@@ -19,8 +24,6 @@
 #include "core/histogram.h"
 #include "core/stats.h"
 #include "harness/test.h"
-
-struct results;
 
 #define TIMER_WARMUP_S		1
 #define TIMER_MAX_CPUS		CPU_LIST_MAX	/* -c LIST */
@@ -147,14 +150,6 @@ struct timer_summary {
 	struct histogram hmin, hmax;	/* |min| and |max| of each second */
 };
 
-/* timer_summary.c. Zeroed, with |min|/|max| histograms of cells x bucket ns. */
-int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
-/* Fold another CPU's summary into t (same histogram layout). */
-void summary_merge(struct timer_summary *t, const struct timer_summary *o);
-void summary_free(struct timer_summary *t);
-/* Fold one second; updates the min/max histograms. */
-void summary_add(struct timer_summary *t, const struct timer_second *s);
-double summary_avg(const struct timer_summary *t);
 
 /* Xenomai histogram bucket: |lat| / bucket, capped by the histogram's own
  * overflow (printed in the last cell). */
@@ -184,20 +179,6 @@ struct timer_wait_ops {
 	 */
 	int (*wait)(struct timer_wait *w, uint64_t *ticks);
 	void (*close)(struct timer_wait *w);
-};
-
-extern const struct timer_wait_ops *const timer_methods[];
-extern const char *const timer_method_names[];
-/* timer_sample.c: periods missed by a wake-up lat ns late (ticks from
- * the method or 0). */
-uint64_t timer_missed(uint64_t ticks, int64_t lat, int64_t period);
-
-/* One sample line of the timerlat tracer. */
-struct timerlat_sample {
-	bool irq;		/* IRQ context, else the kernel thread's */
-	uint64_t seq;		/* the activation (#N), shared by both */
-	int64_t ts;		/* the trace's stamp, ns */
-	int64_t lat;		/* timer_latency, ns */
 };
 
 #define TIMERLAT_BUF	4096
@@ -335,83 +316,5 @@ struct timer_run {
 	/* Written by the display thread only. */
 	uint64_t printed;		/* RTD lines so far */
 };
-
-/* timer_sample.c: per-second grouping of samples, shared by the sampling
- * thread and the timerlat reader. */
-struct timer_feed {
-	struct timer_cpu *c;
-	struct timer_second cur;
-	bool count_msw;		/* the feeding thread is the one measured */
-	uint64_t msw_base;	/* switches at the end of the warm-up */
-	uint64_t msw;		/* switches since, at the last second */
-	bool watch;		/* check once a second it is still pinned */
-};
-
-void feed_init(struct timer_feed *sp, struct timer_cpu *c, bool count_msw);
-/* One wake-up expected at exp (c->start_ns based), lat ns late. Returns
- * false when the run is over (-T seconds measured). */
-bool feed_sample(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t missed);
-/* The run ends: hand over the second in progress. */
-void feed_end(struct timer_feed *sp);
-void *timer_sampler(void *arg);
-/* timer_kernel.c: -t 1 and 2 through the kernel's timerlat tracer. */
-int timerlat_start(struct timer_cpu *c, char *err, size_t len);
-/* Restore the tracer's settings (once; safe if never started). */
-void timerlat_stop(struct timer_run *run);
-void *timer_kernel_reader(void *arg);
-/* The reader's loop on fd (trace_pipe): feeds the samples of the mode
- * measured until the run ends; returns 0 or an errno (EIO at EOF). */
-int timerlat_read(struct timer_cpu *c, int fd);
-/* Parse one timerlat trace line: 0, or -1 if it is not a sample. */
-int timerlat_parse(const char *line, struct timerlat_sample *s);
-/* timer_display.c */
-void *timer_display(void *arg);
-/* timer.c: the lifecycle, shared with the cyclictest face (cyclic.c):
- * timer_plan_cpus fills the plan from -c, -p and -P. */
-void timer_plan_cpus(struct timer_run *run);
-int timer_setup(struct test_run *t);
-int timer_rt_apply(struct test_run *t);
-int timer_measure(struct test_run *t);
-void timer_teardown(struct test_run *t);
-/* The first sampler moved off its CPU (face.watch_cpu), or NULL. */
-const struct timer_cpu *timer_first_moved(const struct timer_run *run);
-/* The CPUs a moved sampler may run on now, as "0-3,6". */
-void timer_moved_text(const struct timer_cpu *c, char *buf, size_t len);
-/* After the run: every CPU folded into run->whole (several CPUs). */
-void timer_fold(struct timer_run *run);
-long long timer_actual_seconds(const struct timer_run *run, int64_t end);
-
-/* timer_output.c */
-extern const char *const timer_mode_names[];
-void timer_banner(FILE *f, const struct timer_run *run);
-void timer_print_second(FILE *f, const struct timer_cpu *c,
-			const struct timer_second *s, uint64_t nth);
-/* The CPU whose worst second is the worst (several CPUs). */
-int timer_worst_cpu(const struct timer_run *run);
-void timer_print_hist(FILE *f, const struct timer_run *run);
-/* -f's end line on stderr: where the largest maximum's trace is. */
-void timer_freeze_report(const struct timer_run *run);
-/* The jitter line of rtlat timer's summary (not under latency's name). */
-void timer_print_jitter(FILE *f, const struct timer_run *run);
-void timer_print_rts(FILE *f, const struct timer_run *run,
-		     long long actual_s, long long requested_s);
-/* HSS figures of a Xenomai histogram, in bucket units. */
-void xeno_hist_stats(const struct histogram *h, uint64_t *count,
-		     double *avg, double *stddev);
-/* Cell n's count with the overflow folded into the last cell. */
-uint64_t xeno_cell(const struct histogram *h, uint32_t n);
-int timer_write_gnuplot(const struct timer_run *run, long long actual_s);
-int timer_write_histfile(const struct timer_run *run);
-/* cyclictest's -h layout of n samplers, a column each (and with all a
- * column of them all, as its -H). */
-void timer_histfile(FILE *f, const struct timer_cpu *const *c, int n, bool all);
-/* The run's failures and -b/-f, one line each on stderr. */
-void timer_report_end(struct timer_run *run);
-/* Its headline series, whole and per sampler (results_summary_part). */
-void timer_summary(struct results *res, const struct timer_run *run,
-		   const char *series);
-int timer_write_json(struct timer_run *run, struct results *res,
-		     long long actual_s, long long requested_s, int status);
-void hms(char *buf, size_t len, long long s);
 
 #endif

@@ -8,7 +8,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "core/clock.h"
-#include "timer/timer.h"
+#include "timer/timer_display.h"
+#include "timer/timer_output.h"
+#include "timer/timer_summary.h"
 
 #define DISPLAY_POLL_NS	(100 * NSEC_PER_MSEC)
 

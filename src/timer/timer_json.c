@@ -8,7 +8,11 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "harness/results.h"
-#include "timer/timer.h"
+#include "timer/timer_json.h"
+#include "timer/timer_output.h"
+#include "timer/timer_run.h"
+#include "timer/timer_summary.h"
+#include "timer/timer_wait.h"
 
 static void json_settings(struct json *j, const struct timer_run *run)
 {

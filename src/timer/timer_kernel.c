@@ -24,7 +24,8 @@
 #include "core/clock.h"
 #include "core/opts.h"
 #include "core/rtsetup.h"
-#include "timer/timer.h"
+#include "timer/timer_kernel.h"
+#include "timer/timer_sample.h"
 #include "core/tracefs.h"
 
 /* A line longer than this is not timerlat's: dropped. */

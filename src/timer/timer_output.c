@@ -13,7 +13,8 @@
 #include "harness/results.h"
 #include "core/outfile.h"
 #include "core/tracefs.h"
-#include "timer/timer.h"
+#include "timer/timer_output.h"
+#include "timer/timer_summary.h"
 
 const char *const timer_mode_names[] = {
 	"periodic user-mode task", "in-kernel periodic task",

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "core/clock.h"
 #include "core/rtsetup.h"
-#include "timer/timer.h"
+#include "timer/timer_sample.h"
 #include "core/tracefs.h"
 
 /* Involuntary context switches of this thread: Linux's nearest thing to

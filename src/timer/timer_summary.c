@@ -5,7 +5,7 @@
  * |min| / |max| histograms. Used by the display thread and the output.
  */
 #include <string.h>
-#include "timer/timer.h"
+#include "timer/timer_summary.h"
 
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/clock.h"
-#include "timer/timer.h"
+#include "timer/timer_wait.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid

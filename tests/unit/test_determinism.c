@@ -3,9 +3,12 @@
 #include <math.h>
 #include <string.h>
 #include "bintime/bintime.h"
+#include "bintime/bintime_loop.h"
 #include "response/response.h"
+#include "response/response_work.h"
 #include "core/fft.h"
 #include "sync/sync.h"
+#include "sync/sync_switch.h"
 #include "unit.h"
 
 UNIT_TEST(response_units_scale_to_target)

@@ -2,7 +2,10 @@
 /* test_explain.c - trace text parsing and spike attribution (--explain). */
 #include <stdio.h>
 #include <string.h>
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_attr.h"
+#include "explain/explain_raw.h"
+#include "explain/explain_trace.h"
 #include "unit.h"
 
 /* CPU 0, the sampler is tid 100 (FIFO 80), a hog tid 200 (FIFO 90). */

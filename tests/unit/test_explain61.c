@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_attr.h"
+#include "explain/explain_raw.h"
+#include "explain/explain_trace.h"
 #include "unit.h"
 
 #define FIX "tests/fixtures/tracefs-6.1-rt/"

@@ -3,6 +3,7 @@
  * CPU layout. */
 #include <string.h>
 #include "request/request.h"
+#include "request/request_layout.h"
 #include "request/request_proto.h"
 #include "request/request_series.h"
 #include "unit.h"

@@ -7,6 +7,11 @@
 #include <unistd.h>
 #include "core/clock.h"
 #include "timer/timer.h"
+#include "timer/timer_kernel.h"
+#include "timer/timer_run.h"
+#include "timer/timer_sample.h"
+#include "timer/timer_summary.h"
+#include "timer/timer_output.h"
 #include "unit.h"
 
 UNIT_TEST(timer_second_aggregates)
