@@ -250,7 +250,7 @@ check-tsan: need-clang venv
 FUZZ_S ?= 30
 FUZZ_CC ?= $(CLANG)
 FUZZERS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
+FUZZ_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_SRCS := $(filter-out src/main.c src/manpage.c,$(SRCS))
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:src/%.c=build-fuzz/lib/%.o)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "timer/timer.h"
+#include "timer/timer_kernel.h"
 
 static void check(struct timer_cpu *c, long long duration_s)
 {

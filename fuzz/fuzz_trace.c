@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "explain/explain_attr.h"
+#include "explain/explain_internal.h"
+#include "explain/explain_raw.h"
 
 static const char header[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
