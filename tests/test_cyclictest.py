@@ -361,7 +361,10 @@ def test_report_compares_a_cyclictest_histogram_with_rtlat(tmp_path):
     assert runs.count("cyclictest") >= 2 and runs.count("rtlat") >= 2
     samples = {(row[0], row[1]): int(row[2]) for row in rows
                if row[1] not in ("all", "ratio")}
-    assert all(v == 300 for k, v in samples.items() if k[0] == "cyclictest")
+    # cyclictest ends every thread when the first has its -l 300 (rt-tests
+    # 2.40, as rtlat's face now): the others have that many or fewer.
+    old = [v for k, v in samples.items() if k[0] == "cyclictest"]
+    assert max(old) == 300 and all(0 < v <= 300 for v in old), samples
 
 
 def test_terminal_redraws_the_block_in_place():
