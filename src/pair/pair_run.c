@@ -20,8 +20,6 @@
 #include "pair/pair_run.h"
 #include "pair/pair_worker.h"
 
-#define PAIR_KICK_SIGNAL RUN_KICK_SIGNAL
-
 #define STOP_GRACE_NS	(3 * NSEC_PER_SEC)
 
 static int start_thread(struct pair_run *run, struct pair *p, enum pair_role role)
@@ -183,9 +181,9 @@ static void kick(const struct pair_run *run)
 			if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 				continue;
 			if (run->cfg->fork && w->pid)
-				kill(w->pid, PAIR_KICK_SIGNAL);
+				kill(w->pid, RUN_KICK_SIGNAL);
 			else if (!run->cfg->fork && w->created)
-				pthread_kill(w->thread, PAIR_KICK_SIGNAL);
+				pthread_kill(w->thread, RUN_KICK_SIGNAL);
 		}
 }
 

@@ -99,7 +99,6 @@ int pair_receive(struct pair *p, enum pair_dir dir)
 	}
 }
 
-/* Sleep until t (absolute), unless stopping. Returns false at stop. */
 /* Stream mode (pair_stream.c): as fast as the mechanism takes them. */
 void pair_stream_send(struct pair *p)
 {
