@@ -41,7 +41,8 @@ TOLERANCE=10
 ARGS=""
 RTLAT="rtlat"
 SKIP_INSTALL="false"
-# The run's case: TEST-run once TEST is known to be a test.
+# The run's case: TEST-run once TEST has a test's shape (rtlat-run again
+# if rtlat has no such test).
 RUN_CASE="rtlat-run"
 
 usage() {
@@ -49,8 +50,8 @@ usage() {
 Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
           [-m MAX_LATENCY] [-p MAX_P99] [-b BASELINE] [-T TOLERANCE]
           [-a ARGS] [-r RTLAT] [-s true|false] [-o OUTPUT]
-  TEST         suite, pmq, sigwait, svsem, ptsem, timer, cyclictest,
-               bintime, response, sync or request (its options: ARGS)
+  TEST         suite, or one of rtlat's tests (rtlat --list-plain, the
+               first word of each line); its options: ARGS
   DURATION     per test, N[s|m|h|d] with N from 1 (default 30s)
   BACKGROUND_CMD
                a shell command (run by sh -c) during the measurement;
@@ -134,18 +135,19 @@ output_dir() {
 	OUTPUT_OK=true
 }
 
+TEST_ACCEPTED="suite, or one of rtlat's tests (rtlat --list-plain); the test's options go in ARGS (-a)"
 LIMITS_ACCEPTED="empty, or microseconds: a whole number, or a comma-separated list of [TEST[/SERIES]=]US"
 RTLAT_ACCEPTED="rtlat's name on the PATH, or its path"
 
 check_params() {
 	output_dir ||
 		bad "OUTPUT (-o)" "${OUTPUT}" "a directory this user can write to, or a new one in an existing directory (default: output in the current directory)"
+	# its shape here, before anything runs; whether rtlat has it, once
+	# rtlat is there (test_known)
 	case "${TEST}" in
-	suite | pmq | sigwait | svsem | ptsem | timer | cyclictest | bintime | response | sync | request)
-		RUN_CASE="${TEST}-run" ;;
-	*)
-		bad "TEST (-t)" "${TEST}" "suite, pmq, sigwait, svsem, ptsem, timer, cyclictest, bintime, response, sync or request; the test's options go in ARGS (-a)" ;;
+	'' | *[!a-z]*) bad "TEST (-t)" "${TEST}" "${TEST_ACCEPTED}" ;;
 	esac
+	RUN_CASE="${TEST}-run"
 	count "${DURATION%[smhd]}" 9 ||
 		bad "DURATION (-D)" "${DURATION}" "N[s|m|h|d] with N a whole number from 1, no leading 0, at most 9 digits"
 	{ count "${ITERATIONS}" 4 && [ "${ITERATIONS}" -le 1000 ]; } ||
@@ -329,11 +331,10 @@ run_rtlat() {
 	name="$1"
 	out="${OUTPUT}/rtlat-${name}"
 	case "${TEST}" in
-	suite) set -- suite --duration "${DURATION}" -o "${out}" ;;
-	timer) set -- timer -T "${DURATION}" --json "${out}.json" ;;
-	request) set -- request --json "${out}.json" ;;
-	*) set -- "${TEST}" -D "${DURATION}" --json "${out}.json" ;;
+	suite) set -- suite -o "${out}" ;;
+	*) set -- "${TEST}" --json "${out}.json" ;;
 	esac
+	[ "${LENGTH}" != - ] && set -- "$@" "${LENGTH}" "${DURATION}"
 	[ "${TEST}" != suite ] && [ "${ITERATIONS}" != 1 ] &&
 		set -- "$@" --iterations "${ITERATIONS}"
 	[ -n "${MAX_LATENCY}" ] && set -- "$@" --max-latency "${MAX_LATENCY}"
@@ -377,11 +378,33 @@ cases() {
 	fi
 }
 
+# TEST is suite or one of rtlat's tests (its registry: rtlat --list-plain,
+# "NAME FAMILY SUITE_ORDER LENGTH_OPTION ARGS..."); LENGTH is the option
+# that sets how long it runs ("-" where none does). Else refused as a bad
+# TEST, and rtlat-run fails.
+test_known() {
+	if [ "${TEST}" = suite ]; then
+		LENGTH=--duration
+	else
+		LENGTH=$("${RTLAT}" --list-plain | while read -r name _ _ length _; do
+			[ "${name}" = "${TEST}" ] && echo "${length}"
+		done)
+		case "${LENGTH}" in
+		- | -? | --[a-z]*) ;;
+		*)
+			names=$("${RTLAT}" --list-plain | while read -r name _; do printf ', %s' "${name}"; done)
+			RUN_CASE="rtlat-run"
+			bad "TEST (-t)" "${TEST}" "suite${names}; the test's options go in ARGS (-a)" ;;
+		esac
+	fi
+}
+
 # An earlier run's cases are removed first, whatever this run comes to.
 rm -f "${RESULT_FILE}"
 [ "$(id -u)" = 0 ] || give_up "please run this script as root"
 find_rtlat || give_up "no rtlat: '${RTLAT}' is not on the PATH nor built (see ${OUTPUT}/build.log)"
 "${RTLAT}" --version || give_up "'${RTLAT}' does not run"
+test_known
 
 trap 'background_stop' EXIT
 trap 'background_stop; exit 1' INT TERM

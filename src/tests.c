@@ -61,9 +61,31 @@ static const char *suite_args_default(const struct test_ops *t, char *buf, size_
 	return buf;
 }
 
+/*
+ * The option that sets how long t runs, "-D" or "-T" (buf), or NULL: its
+ * table's first duration-typed option (request's length is its rounds).
+ * Scripts that run any test for a time (lava/rtlat.sh) read it here.
+ */
+static const char *length_option(const struct test_ops *t, char *buf, size_t len)
+{
+	const struct opt *o;
+
+	for (o = t->opts; o->short_name || o->long_name; o++) {
+		if (o->type != OPT_DURATION)
+			continue;
+		if (o->short_name)
+			snprintf(buf, len, "-%c", o->short_name);
+		else
+			snprintf(buf, len, "--%s", o->long_name);
+		return buf;
+	}
+	return NULL;
+}
+
 static void list_one(struct json *j, const struct test_ops *t, int order)
 {
 	char buf[256];
+	const char *length;
 	int k;
 
 	json_obj_open(j, NULL);
@@ -88,6 +110,11 @@ static void list_one(struct json *j, const struct test_ops *t, int order)
 		json_null(j, "suite_order");
 		json_null(j, "suite_args");
 	}
+	length = length_option(t, buf, sizeof(buf));
+	if (length)
+		json_str(j, "length_option", length);
+	else
+		json_null(j, "length_option");
 	json_str(j, "check_args", t->check_args);
 	json_str(j, "check_line", t->check_line);
 	json_obj_close(j);
@@ -111,11 +138,14 @@ void tests_list_json(FILE *f)
 
 /*
  * rtlat --list-plain: the registry for shell scripts, a test a line:
- * "NAME FAMILY SUITE_ORDER CHECK_ARGS...", SUITE_ORDER "-" where the
- * suite does not run it (read -r name family order args).
+ * "NAME FAMILY SUITE_ORDER LENGTH_OPTION CHECK_ARGS...", SUITE_ORDER "-"
+ * where the suite does not run it, LENGTH_OPTION "-" where no option sets
+ * how long it runs (read -r name family order length args).
  */
 void tests_list_plain(FILE *f)
 {
+	char buf[64];
+	const char *length;
 	int i, order = 0;
 
 	for (i = 0; tests[i]; i++) {
@@ -124,6 +154,8 @@ void tests_list_plain(FILE *f)
 			fprintf(f, "%d", order++);
 		else
 			fputc('-', f);
+		length = length_option(tests[i], buf, sizeof(buf));
+		fprintf(f, " %s", length ? length : "-");
 		fprintf(f, "%s%s\n", *tests[i]->check_args ? " " : "", tests[i]->check_args);
 	}
 }

@@ -35,7 +35,10 @@ UNIQUE = 987321
 
 STUB = """#!/bin/sh
 # rtlat as the tests' stub: its arguments recorded, one a line
+echo "$1" >> "{record}.calls"
 if [ "$1" = --version ]; then echo "rtlat 0.0"; exit 0; fi
+# the registry is the real one's
+if [ "$1" = --list-plain ]; then exec "{real}" --list-plain; fi
 printf '%s\\n' "$@" > "{record}"
 # the background load's word that it is up, if one is awaited
 n=0
@@ -82,7 +85,8 @@ def lava_copy(tmp_path):
 def stub(tmp_path, started="", said="pass", status=0):
     exe = tmp_path / "rtlat-stub"
     record = tmp_path / "rtlat-args"
-    exe.write_text(STUB.format(record=record, started=started, said=said, status=status))
+    exe.write_text(STUB.format(record=record, started=started, said=said, status=status,
+                               real=RTLAT))
     exe.chmod(0o755)
     return exe, record
 
@@ -173,13 +177,56 @@ def test_valid_durations_reach_rtlat(shell, tmp_path, test, duration, option):
     assert results(lava)[-1] == f"{test}-run pass"
 
 
+def test_every_test_of_the_registry_runs_for_its_duration(tmp_path):
+    """The tests LAVA runs are rtlat's (its registry, not a list in the
+    script), each for DURATION through the option its registry row gives
+    ("-" for none: request's length is its rounds)."""
+    for ln in subprocess.run([RTLAT, "--list-plain"], capture_output=True, text=True,
+                             check=True).stdout.splitlines():
+        name, _, _, length = ln.split()[:4]
+        d = tmp_path / name
+        d.mkdir()
+        lava = lava_copy(d)
+        exe, record = stub(d)
+        r = rtlat_sh(shell_cmd("dash", d), lava, ["-t", name, "-D", "7s", "-r", str(exe),
+                                                 "-s", "true"])
+        assert r.returncode == 0, r.stdout + r.stderr
+        got = record.read_text().splitlines()
+        assert got[0] == name
+        if length == "-":
+            assert "7s" not in got, got
+        else:
+            assert got[got.index(length) + 1] == "7s", got
+        assert results(lava)[-1] == f"{name}-run pass"
+
+
+@pytest.mark.parametrize("name", ["nope", "pmqtest", "cyclic"])
+def test_a_name_rtlat_does_not_have_is_refused(shell, tmp_path, name):
+    """A name in a test's shape that rtlat's registry lacks: one line
+    naming TEST and listing what rtlat has, exit 2, rtlat-run failed, and
+    the stub asked only for its version and its registry."""
+    lava = lava_copy(tmp_path)
+    exe, record = stub(tmp_path)
+    r = rtlat_sh(shell, lava, ["-t", name, "-r", str(exe), "-s", "true"])
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"rtlat.sh: TEST (-t): '{name}' is not accepted; accepted: suite, ")
+    listed = subprocess.run([RTLAT, "--list-plain"], capture_output=True, text=True,
+                            check=True).stdout.split("\n")
+    assert all(ln.split()[0] in line for ln in listed if ln), line
+    assert results(lava) == ["rtlat-run fail"]
+    assert not record.exists(), "rtlat ran"
+
+
 @pytest.mark.parametrize("param,value", [
     ("-D", "0"), ("-D", "1x"), ("-D", "05s"), ("-D", "1234567890"), ("-D", ""),
     ("-i", "0"), ("-i", "1001"), ("-T", "-1"), ("-m", "pmq= 50"), ("-m", "+50"),
     ("-m", "pmq=50,"), ("-m", ",50"), ("-p", "=5"), ("-s", "maybe"), ("-t", ""),
+    ("-t", "Pmq"), ("-t", "pmq2"), ("-t", "../pmq"), ("-t", "-l"),
     ("-b", "/nonexistent/base.json"), ("-r", "-x"), ("-a", "-l\t10")])
 def test_bad_values_are_refused(tmp_path, param, value):
-    """In dash: one line, exit 2, nothing run (0 would never end)."""
+    """In dash: one line, exit 2, nothing run (0 would never end), not
+    even rtlat's --version."""
     lava = lava_copy(tmp_path)
     exe, record = stub(tmp_path)
     r = rtlat_sh(shell_cmd("dash", tmp_path), lava,
@@ -187,6 +234,7 @@ def test_bad_values_are_refused(tmp_path, param, value):
     assert r.returncode == 2, r.stdout + r.stderr
     assert len(r.stderr.splitlines()) == 1 and f"({param})" in r.stderr, r.stderr
     assert not record.exists()
+    assert not Path(f"{record}.calls").exists()
 
 
 def test_the_real_run_in_every_shell(shell, tmp_path, leakcheck):

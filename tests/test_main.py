@@ -107,14 +107,20 @@ def test_list_carries_what_the_checks_restated():
             assert re.fullmatch(r"\S+( \S+)*", t["suite_args"]), t
         assert isinstance(t["check_args"], str), t["name"]
         assert t["check_line"] and re.compile(t["check_line"]), t["name"]
+        # what sets its length, for scripts that run any test for a time
+        if t["length_option"] is not None:
+            help_line, = [ln for ln in run([t["name"], "--help"]).stdout.splitlines()
+                          if re.match(rf"\s+{t['length_option']}[ ,]", ln)]
+            assert "N[s|m|h|d]" in help_line, (t["name"], help_line)
     doctor, = [t for t in json.loads(run(["--list"]).stdout)["tests"]
                if t["name"] == "doctor"]
     assert doctor["check_args"] == ""
 
 
 def test_list_plain_is_the_registry_for_shell_scripts():
-    """rtlat --list-plain: a test a line, "NAME FAMILY ORDER ARGS...",
-    the same rows as --list ("-": not in the suite)."""
+    """rtlat --list-plain: a test a line, "NAME FAMILY ORDER LENGTH
+    ARGS...", the same rows as --list ("-": not in the suite, no option
+    sets its length)."""
     r = run(["--list-plain"])
     assert r.returncode == 0 and r.stderr == ""
     tests = json.loads(run(["--list"]).stdout)["tests"]
@@ -122,7 +128,8 @@ def test_list_plain_is_the_registry_for_shell_scripts():
     assert [ln.split()[0] for ln in lines] == [t["name"] for t in tests]
     for ln, t in zip(lines, tests):
         order = "-" if t["suite_order"] is None else str(t["suite_order"])
-        assert ln == " ".join(w for w in (t["name"], t["family"], order,
+        length = t["length_option"] or "-"
+        assert ln == " ".join(w for w in (t["name"], t["family"], order, length,
                                           t["check_args"]) if w)
     assert "--list-plain" in run(["--help"]).stdout
     assert "--list-plain" in run(["--man", "rtlat"]).stdout.replace("\\-", "-")
