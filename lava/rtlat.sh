@@ -386,13 +386,15 @@ test_known() {
 	if [ "${TEST}" = suite ]; then
 		LENGTH=--duration
 	else
-		LENGTH=$("${RTLAT}" --list-plain | while read -r name _ _ length _; do
+		registry=$("${RTLAT}" --list-plain) ||
+			give_up "'${RTLAT}' does not list its tests (rtlat --list-plain)"
+		LENGTH=$(echo "${registry}" | while read -r name _ _ length _; do
 			[ "${name}" = "${TEST}" ] && echo "${length}"
 		done)
 		case "${LENGTH}" in
 		- | -? | --[a-z]*) ;;
 		*)
-			names=$("${RTLAT}" --list-plain | while read -r name _; do printf ', %s' "${name}"; done)
+			names=$(echo "${registry}" | while read -r name _; do printf ', %s' "${name}"; done)
 			RUN_CASE="rtlat-run"
 			bad "TEST (-t)" "${TEST}" "suite${names}; the test's options go in ARGS (-a)" ;;
 		esac

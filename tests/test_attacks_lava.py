@@ -218,6 +218,20 @@ def test_a_name_rtlat_does_not_have_is_refused(shell, tmp_path, name):
     assert not record.exists(), "rtlat ran"
 
 
+def test_an_rtlat_that_cannot_list_its_tests_fails_the_run(tmp_path):
+    """rtlat runs (--version) but its registry fails: not a bad TEST but
+    rtlat's failure, TEST-run failed and the script ends well (the
+    definition's next step reports it)."""
+    lava = lava_copy(tmp_path)
+    exe = tmp_path / "rtlat-broken"
+    exe.write_text('#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n')
+    exe.chmod(0o755)
+    r = rtlat_sh(shell_cmd("dash", tmp_path), lava, ["-t", "pmq", "-r", str(exe), "-s", "true"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "does not list its tests" in r.stderr, r.stderr
+    assert results(lava) == ["pmq-run fail"]
+
+
 @pytest.mark.parametrize("param,value", [
     ("-D", "0"), ("-D", "1x"), ("-D", "05s"), ("-D", "1234567890"), ("-D", ""),
     ("-i", "0"), ("-i", "1001"), ("-T", "-1"), ("-m", "pmq= 50"), ("-m", "+50"),

@@ -528,7 +528,8 @@ def test_test_runner_missing_rtlat_fails_the_run(runner, tmp_path, leakcheck):
 
 
 CRASHING = """#!/bin/sh
-# rtlat that crashes: at once, or after its first line.
+# rtlat that crashes: at once, or after its first line (its version and
+# its registry, the real one's, said first).
 {version}
 echo "lava-test-case pmq-latency-min --result pass --measurement 1.000 --units us"
 kill -SEGV $$
@@ -538,7 +539,8 @@ kill -SEGV $$
 @pytest.mark.parametrize("when", ["at-start", "mid-run"])
 def test_test_runner_crashing_rtlat_fails_the_run(runner, tmp_path, leakcheck, when):
     stub = tmp_path / "rtlat"
-    version = 'if [ "$1" = --version ]; then echo "rtlat 0.1.0"; exit 0; fi' \
+    version = ('if [ "$1" = --version ]; then echo "rtlat 0.1.0"; exit 0; fi\n'
+               f'if [ "$1" = --list-plain ]; then exec {RTLAT} --list-plain; fi') \
         if when == "mid-run" else ""
     stub.write_text(CRASHING.format(version=version))
     stub.chmod(0o755)
