@@ -299,8 +299,13 @@ static void om_histogram(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		const struct fleet_rec *r = fleet_get(fl, i);
 
+		/* The empty bounds below the first sample are left out
+		 * but for the last (the lower end of the first bucket that
+		 * has one): a sum by le over series still adds up. */
 		for (k = 0; k < FLEET_NLE; k++) {
-			snprintf(le, sizeof(le), "%.9g", fleet_le_ns[k] / 1e9);
+			if (k + 1 < FLEET_NLE && !r->le[k + 1])
+				continue;
+			snprintf(le, sizeof(le), "%.9g", fleet_le_ns10(k) / 1e10);
 			fprintf(f, "%s_bucket", m);
 			labels(f, r, "le", le);
 			fprintf(f, "%llu\n", (unsigned long long)r->le[k]);

@@ -207,7 +207,7 @@ void results_summary_part(struct results *res, const char *series, int thread,
 {
 	const char *env = getenv("RTLAT_SUMMARY_FD");
 	struct fleet_rec r;
-	char line[1024];
+	char line[FLEET_LINE_MAX];
 	long long fd;
 	int n;
 
