@@ -11,6 +11,7 @@ import stat
 from dataclasses import dataclass
 
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
+from . import schema
 from .validate import InputError, check
 
 # The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
@@ -520,6 +521,8 @@ def read_json(path, raw):
         raise InputError(f"{path}: unreadable: not a result file (no JSON "
                          "object)")
     check(data, path)
+    if schema.is_rtlat(data):
+        schema.check(data, path, lenient=True)
     return data
 
 
