@@ -156,11 +156,12 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	r->p50 = stats_percentile(s, 50.0);
 	r->p99 = stats_percentile(s, 99.0);
 	r->p9999 = stats_percentile(s, 99.99);
-	/* A bucket counts under a bound when all of it is below the bound
+	/* A bucket counts under a bound when all of it is at or below the
+	 * bound: samples are whole ns, so its last is start + width - 1
 	 * (underflow: below the first bucket). One pass over the buckets. */
 	for (i = 0, b = 0; i < FLEET_NLE; i++) {
 		while (b < h->nbuckets &&
-		       (hist_bucket_start(h, b) + (int64_t)h->width) * 10 <=
+		       (hist_bucket_start(h, b) + (int64_t)h->width - 1) * 10 <=
 		       fleet_le_ns10(i))
 			sum += h->count[b++];
 		r->le[i] = h->origin * 10 <= fleet_le_ns10(i) ? sum : 0;
