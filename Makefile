@@ -14,6 +14,7 @@ PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 COMPLDIR = $(PREFIX)/share/bash-completion/completions
+DATADIR = $(PREFIX)/share/rtlat
 PYTHON ?= python3
 VENV ?= .venv
 QUICK ?= 0
@@ -295,12 +296,14 @@ bench: rtlat
 
 install: install-bin install-report
 
-# The binary, its man pages and bash completion (what debian/ packages).
+# The binary, its man pages, bash completion and the JSON Schema of its
+# results (what debian/ packages).
 install-bin: rtlat man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 build/rtlat.bash $(DESTDIR)$(COMPLDIR)/rtlat
+	install -D -m 644 schema/rtlat.schema.json $(DESTDIR)$(DATADIR)/rtlat.schema.json
 
 # rtlat-report (Python, matplotlib) in its own venv under PREFIX/lib, never
 # into the system's Python; BINDIR/rtlat-report links to it. Packagers
@@ -328,6 +331,8 @@ uninstall:
 		done; \
 	done; true
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(COMPLDIR)/rtlat
+	rm -f $(DESTDIR)$(DATADIR)/rtlat.schema.json
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 	for f in build/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/$${f##*/}; done
 	[ "$$(readlink $(DESTDIR)$(BINDIR)/rtlat-report 2>/dev/null)" != "$(REPORT_VENV)/bin/rtlat-report" ] || \
 		rm -f $(DESTDIR)$(BINDIR)/rtlat-report
