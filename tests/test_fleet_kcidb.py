@@ -55,8 +55,8 @@ def by_path(doc):
 def test_kcidb_io_takes_a_test(check_runs, tmp_path, capsys, name):
     r, js, _ = check_runs[name]
     assert r.returncode == 0, r.stderr
-    doc = document(capsys, tmp_path, js, extra=["--origin", "lab_a",
-                                        "--kcidb-url-base", "https://lab.example/n1/"])
+    doc = document(capsys, tmp_path, js, extra=[
+        "--origin", "lab_a", "--kcidb-url-base", "https://lab.example/n1/"])
     validate(doc)
     assert doc["version"] == {"major": 5, "minor": 3}
     data = json.loads(js.read_text())
@@ -105,9 +105,9 @@ def test_kcidb_a_failed_series_is_fail(check_runs, tmp_path, capsys):
     data["fleet"]["verdict"] = "fail"
     f = tmp_path / "pmq.json"
     f.write_text(json.dumps(data))
-    doc = document(capsys, tmp_path, f, extra=["--kcidb-checkout-id", "abc",
-                                       "--kcidb-build-id", "b1",
-                                       "--kcidb-git-commit", "a" * 40])
+    doc = document(capsys, tmp_path, f, extra=[
+        "--kcidb-checkout-id", "abc", "--kcidb-build-id", "b1",
+        "--kcidb-git-commit", "a" * 40])
     validate(doc)
     assert {t["status"] for t in doc["tests"]} == {"FAIL"}
     assert doc["checkouts"][0]["id"] == "rtlat:abc"
@@ -123,11 +123,11 @@ def test_kcidb_io_takes_the_suite_and_refuses_it_broken(suite_run, tmp_path, cap
     assert names >= {"pmq", "timer", "request", "sync"}
     # deliberately broken, kcidb-io's validator refuses each
     import jsonschema
+    rt_tests_time = "Thu, 26 Nov 2026 06:33:04 +0000"
     for breakage in (lambda x: x["tests"][1].__setitem__("status", "GOOD"),
                      lambda x: x["tests"][1]["number"].__setitem__("unit", 5),
                      lambda x: x["tests"][1].__setitem__("path", "rtlat timer"),
-                     lambda x: x["tests"][1].__setitem__("start_time",
-                                                          "Thu, 26 Nov 2026 06:33:04 +0000"),
+                     lambda x: x["tests"][1].__setitem__("start_time", rt_tests_time),
                      lambda x: x["tests"][1].pop("build_id"),
                      lambda x: x.__setitem__("version", {"major": 99, "minor": 0})):
         bad = copy.deepcopy(doc)
