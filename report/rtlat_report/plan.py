@@ -141,10 +141,11 @@ def text(pl):
                  f"{pl.conf * 100:g} % -> target "
                  + ("met" if pl.met_by_count else "not shown yet"))
         if pl.more_cycles:
+            more = pl.more_cycles * pl.period_ns / 1e9 if pl.period_ns \
+                else None
             t.append(f"  {pl.more_cycles:.4g} more cycles with no spike "
-                     "would show it" + (
-                         f" ({human_duration(pl.more_cycles * pl.period_ns / 1e9)})"
-                         if pl.period_ns else ""))
+                     "would show it" +
+                     (f" ({human_duration(more)})" if more else ""))
         elif not pl.met_by_count and hi:
             t.append("  spikes at the level were seen: only a run long "
                      "enough for their rate's bound to fall below the "

@@ -355,14 +355,17 @@ def candidates(td):
         return []
     # tail counts at each bin start (samples at or above it)
     above = np.cumsum(td.counts[::-1])[::-1] + td.overflow
+    # the threshold's own bin says little of the shape: as many again
+    # beyond it
+    beyond = above - td.counts
     out = []
     for f in TAIL_FRACTIONS:
         target = td.n * f
         if target < MIN_EXCEEDANCES:
             break
         i = int(np.argmin(np.abs(above - target)))
-        if above[i] >= MIN_EXCEEDANCES and (not out or
-                                            td.starts[i] > out[-1]):
+        if beyond[i] >= MIN_EXCEEDANCES and (not out or
+                                             td.starts[i] > out[-1]):
             out.append(float(td.starts[i]))
     if td.exact is not None and len(td.exact) >= MIN_EXCEEDANCES:
         # the exact samples' own threshold (their smallest, floored to a
@@ -383,7 +386,7 @@ class TailFit:
     warnings: List[str] = field(default_factory=list)
 
 
-def fit_tail(td):
+def fit_tail(td, stability=STABILITY):
     """Fit the tail over a range of thresholds; choose the lowest whose
     chi-square test passes (p >= GOF_P_MIN); refuse with a reason when the
     data cannot carry the claim."""
@@ -418,7 +421,7 @@ def fit_tail(td):
         if chosen_at is None and f.gof_p is not None and \
                 f.gof_p >= GOF_P_MIN:
             chosen_at = len(ladder)
-        if chosen_at is not None and len(ladder) >= chosen_at + STABILITY:
+        if chosen_at is not None and len(ladder) >= chosen_at + stability:
             break
     tf = TailFit(ladder=ladder)
     if not ladder:
@@ -498,7 +501,7 @@ def return_level(tf, td, p, label, conf=0.95):
             return -v if np.isfinite(v) else 1e300
         res = optimize.minimize_scalar(nll, bounds=(XI_LO, XI_HI),
                                        method="bounded",
-                                       options={"xatol": 1e-5})
+                                       options={"xatol": 1e-4})
         return -res.fun if res.fun < 1e299 else -np.inf
 
     def g(x):
@@ -511,7 +514,7 @@ def return_level(tf, td, p, label, conf=0.95):
     for k in range(1, 40):
         b = max(f.u + 1e-9, x_hat - span * (1 - 0.5 ** k))
         if g(b) < 0:
-            lo = optimize.brentq(g, b, a, xtol=td.width * 1e-3)
+            lo = optimize.brentq(g, b, a, xtol=td.width * 0.02)
             break
         a = b
     if lo is None:
@@ -521,7 +524,7 @@ def return_level(tf, td, p, label, conf=0.95):
     for _ in range(60):
         b = a + step
         if g(b) < 0:
-            hi = optimize.brentq(g, a, b, xtol=td.width * 1e-3)
+            hi = optimize.brentq(g, a, b, xtol=td.width * 0.02)
             break
         a, step = b, step * 2
         if step > 1e6 * span:

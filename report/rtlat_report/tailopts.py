@@ -6,6 +6,7 @@ them is used: a plain page does not pay for it."""
 import argparse
 import math
 
+
 def levels_arg(text):
     try:
         v = [float(x) for x in text.split(",") if x.strip()]
