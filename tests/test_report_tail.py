@@ -299,10 +299,10 @@ def test_largest_samples_carry_an_overflowing_tail(tmp_path):
     largest = {"k": 4096, "columns": ["ns", "t_s", "cpu"],
                "series": [{"test": "timer", "series": "latency",
                            "thread": 0, "cpu": 0, "seen": int(c.sum()),
-                           "rows": [[float(v), float(i), 0]
+                           "rows": [[int(v), float(i), 0]
                                     for i, v in enumerate(vals)]}]}
     stats = rtlat_stats(e, c, 1000.)
-    stats["max_ns"] = float(vals[0])
+    stats["max_ns"] = int(vals[0])
     p = write(tmp_path, "l.json", timer_json(stats, largest=largest))
     s, page = summary(tmp_path, p)
     (ser,) = s["runs"][0]["series"]

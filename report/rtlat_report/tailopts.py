@@ -80,7 +80,9 @@ def add_options(p):
 def wanted(args):
     """Is the analysis asked for (and SciPy needed)?"""
     return bool(args.tail or args.levels or args.plan or args.gate or
-                args.summary_json or args.plan_level)
+                args.summary_json or
+                # check() has put the default in: what the user gave counts
+                getattr(args, "plan_level_given", args.plan_level is not None))
 
 
 def check(args, parser):
