@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import __version__
+from . import __version__, squad
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
                    Limits, load_input, regular_size, result_files,
                    too_big)
@@ -77,6 +77,7 @@ def build_parser():
                    "a dozen): each is a section of the page")
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
+    squad.add_arguments(p)
     return p
 
 
@@ -184,6 +185,8 @@ def check_output(out):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.squad:
+        return squad.run(args, PROG)
     out = default_output(args)
     try:
         labels = labels_for(args)
