@@ -597,3 +597,11 @@ def test_test_definitions_layout_without_rtlat_fails_the_run(td_fork, tmp_path):
     rows, _ = setenv_flow(td_fork, tmp_path / "out", {
         "TEST": "pmq", "RTLAT": str(tmp_path / "no" / "rtlat")})
     assert [(n, res) for n, res, _, _ in rows] == [("pmq-run", "fail")]
+
+
+def test_layout_script_passes_shellcheck():
+    sc = shutil.which("shellcheck")
+    if not sc:
+        pytest.skip("shellcheck is not installed")
+    r = subprocess.run([sc, str(LAYOUT / "rtlat.sh")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
