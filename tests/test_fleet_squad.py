@@ -248,6 +248,12 @@ def runs(tmp_path_factory):
             f"{rec['max_latency_us']} us"
     (d / "regressed.json").write_text(json.dumps(reg))
     out = {"base": base, "regressed": d / "regressed.json"}
+    res = d / "results"
+    r = run(["suite", "--only", "pmq,svsem", "--duration", "1", "-o", str(res), "-q"],
+            timeout=60)
+    assert r.returncode == 0, r.stderr
+    (res / "report.html").write_text("<!DOCTYPE html><title>stand-in</title>\n")
+    out["suite"] = res
     if os.geteuid() == 0:
         for name, limit in (("lava-pass", "1000000"), ("lava-fail", "1")):
             o = d / name
@@ -346,6 +352,38 @@ def test_squad_comparison_shows_the_regression(squad, two_builds, request):
     assert not metrics["fixes"] and not tests["fixes"]
 
 
+def test_results_directory_is_one_submission(squad, runs):
+    """rtlat suite -o DIR: one test run holding every test's cases, the
+    suite's run case, every JSON and the report page attached."""
+    r = submit(squad, runs["suite"], "build-suite")
+    assert r.returncode == 0, r.stderr
+    b, tests, metrics = build_content(squad, "build-suite")
+    want_tests, want_metrics = expected(runs["suite"])
+    assert tests == want_tests and set(metrics) == set(want_metrics)
+    assert tests["rtlat/suite-run"] == "pass"
+    assert {"rtlat/pmq-latency", "rtlat/svsem-latency", "rtlat/pmq-t0-latency"} <= set(tests)
+    assert {"rtlat/pmq-latency-max", "rtlat/svsem-t0-max-latency"} <= set(metrics)
+    (tr,) = squad.all(f"builds/{b['id']}/testruns/")
+    files = sorted(a["filename"] for a in tr["attachments"])
+    assert files == sorted(["pmq.json", "svsem.json", "report.html"] +
+                           [f for f in os.listdir(runs["suite"])
+                            if f.endswith(".json") and f not in ("pmq.json", "svsem.json",
+                                                                 "registry.json")])
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--group", GROUP], "--project"),
+    (["--group", "a b", "--project", PROJECT], "--group"),
+    (["--group", GROUP, "--project", PROJECT, "--build", "a/b"], "--build"),
+    (["--group", GROUP, "--project", PROJECT, "--job-id", "x/y"], "--job-id"),
+], ids=["no-project", "bad-group", "bad-build", "bad-job-id"])
+def test_bad_squad_options_are_exit_2_nothing_sent(runs, argv, says):
+    # a closed port: had anything been sent, it would be exit 1
+    r = report([str(runs["base"]), "--squad", f"http://127.0.0.1:{free_port()}", *argv])
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert says in r.stderr, r.stderr
+
+
 def test_resubmission_is_refused_as_a_duplicate(squad, runs, two_builds):
     r = submit(squad, runs["base"], "build-1")
     assert r.returncode == 1
@@ -432,12 +470,14 @@ class Job:
     def save(self):
         pass
 
-results = json.load(sys.stdin)
-data = {"status": "Complete", "definition": "job_name: rtlat\ndevice_type: x86\n",
-        "results": results}
-status, completed, meta, tests, metrics, log, att = \
-    Backend(Lab()).__parse_results__(data, Job(), BytesIO())
-print(json.dumps({"completed": completed, "tests": tests, "metrics": metrics}))
+out = {}
+for name, results in json.load(sys.stdin).items():
+    data = {"status": "Complete", "definition": "job_name: rtlat\ndevice_type: x86\n",
+            "results": results}
+    status, completed, meta, tests, metrics, log, att = \
+        Backend(Lab()).__parse_results__(data, Job(), BytesIO())
+    out[name] = {"completed": completed, "tests": tests, "metrics": metrics}
+print(json.dumps(out))
 """
 
 
@@ -456,21 +496,28 @@ def lava_records(result_txt):
     return out
 
 
-def backend_parse(squad, result_txt):
+def backend_parse(squad, result_txts):
+    """{name: SQUAD's LAVA backend's tests and metrics} of {name:
+    result.txt}, in one process (Django's start is a second)."""
     env = dict(squad.env, DJANGO_SETTINGS_MODULE="squad.settings")
     r = subprocess.run([str(venv_python()), "-c", LAVA_BACKEND],
-                       input=json.dumps(lava_records(result_txt)), env=env,
-                       capture_output=True, text=True, timeout=60)
+                       input=json.dumps({k: lava_records(v) for k, v in result_txts.items()}),
+                       env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("name", ["lava-pass", "lava-fail"])
-def test_lava_path_gives_the_same_tests_and_metrics(squad, runs, name):
-    if name not in runs:
+@pytest.fixture(scope="session")
+def lava_parsed(squad, runs):
+    if "lava-pass" not in runs:
         pytest.skip("lava/rtlat.sh runs as root only")
+    return backend_parse(squad, {n: runs[n] / "result.txt" for n in ("lava-pass", "lava-fail")})
+
+
+@pytest.mark.parametrize("name", ["lava-pass", "lava-fail"])
+def test_lava_path_gives_the_same_tests_and_metrics(runs, lava_parsed, name):
     out = runs[name]
-    got = backend_parse(squad, out / "result.txt")
+    got = lava_parsed[name]
     assert got["completed"]
     tests, metrics = expected(out / "rtlat-pmq.json")
     lava_tests = {k: v["result"] for k, v in got["tests"].items()}
@@ -483,14 +530,12 @@ def test_lava_path_gives_the_same_tests_and_metrics(squad, runs, name):
     assert lava_tests["rtlat/pmq-run"] == lava_tests["rtlat/pmq-latency"] == want
 
 
-def test_lava_and_direct_builds_in_squad_are_the_same(squad, runs):
+def test_lava_and_direct_builds_in_squad_are_the_same(squad, runs, lava_parsed):
     """The LAVA path's tests and metrics submitted as SQUAD's backend hands
     them on, and the direct submission of the same run: SQUAD lists the
     same names, results and units for both."""
-    if "lava-fail" not in runs:
-        pytest.skip("lava/rtlat.sh runs as root only")
     out = runs["lava-fail"]
-    got = backend_parse(squad, out / "result.txt")
+    got = lava_parsed["lava-fail"]
     body = {"tests": json.dumps({k: v["result"] for k, v in got["tests"].items()}),
             "metrics": json.dumps(got["metrics"]),
             "metadata": json.dumps({"job_id": "lava-1"})}
@@ -587,7 +632,7 @@ def test_test_definitions_layout_runs_under_setenv(td_fork, tmp_path, squad):
     result_txt = tmp_path / "result.txt"
     result_txt.write_text("".join(f"{n} {res} {v} {u}".rstrip() + "\n"
                                   for n, res, v, u in rows))
-    got = backend_parse(squad, result_txt)
+    got = backend_parse(squad, {"layout": result_txt})["layout"]
     tests, metrics = expected(out / "rtlat-pmq.json")
     assert {k: v["result"] for k, v in got["tests"].items()} == tests
     assert set(got["metrics"]) == set(metrics)

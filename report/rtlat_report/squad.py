@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -157,6 +158,13 @@ def read_input(path):
     if not docs:
         raise SquadError(f"{path}: no rtlat run with figures in it "
                          "(a --json of rtlat 0.1 or later)")
+    if os.path.isdir(path) and not any(
+            (d["fleet"].get("max_latency") or d["fleet"].get("max_p99")) for d in docs):
+        # rtlat suite judges its thresholds in its own process: its
+        # directory keeps the figures, not the verdicts
+        print(f"rtlat-report: note: {path}: the tests' JSON files hold no "
+              "thresholds (rtlat suite judges them itself): verdicts are "
+              "as measured, not judged", file=sys.stderr)
     test = "suite" if os.path.isdir(path) else \
         (docs[0].get("rtlat") or {}).get("test") or docs[0]["fleet"]["series"][0]["test"]
     return test, files
@@ -333,7 +341,6 @@ def submission(path, args):
 def run(args, prog):
     """rtlat-report --squad: exit 0 all submitted, 1 a server's refusal
     or an unreachable server, 2 bad input (nothing sent)."""
-    import sys
     bad = check_args(args)
     if bad:
         print(f"{prog}: {bad}", file=sys.stderr)
