@@ -20,6 +20,7 @@ import contextlib
 import copy
 import fcntl
 import http.server
+import io
 import json
 import os
 import shutil
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import urllib.request
 from pathlib import Path
 
@@ -140,59 +142,73 @@ class Squad:
             url = page.get("next")
         return out
 
-    def admin(self, *args, check=True):
-        r = subprocess.run([str(VENV / "bin" / "squad-admin"), *args], env=self.env,
-                           capture_output=True, text=True, timeout=120)
-        if check:
-            assert r.returncode == 0, (args, r.stdout, r.stderr)
-        return r
 
-    def shell(self, code):
-        return self.admin("shell", "-c", code)
+@pytest.fixture(scope="session")
+def squad(squad_starting, runs, request):
+    """A real SQUAD on 127.0.0.1 for the session: group rtlat, project
+    latency, a user whose token submits; a threshold on the maxima so
+    that SQUAD's metric comparison judges them (lower is better). The
+    runs (and test-runner's, where it runs) are made while it starts."""
+    with contextlib.suppress(pytest.skip.Exception):
+        request.getfixturevalue("layout_run")
+    squad_starting.ready()
+    return squad_starting
 
 
 @pytest.fixture(scope="session")
-def squad(tmp_path_factory):
-    """A real SQUAD on 127.0.0.1 for the session: group rtlat, project
-    latency, a user whose token submits; a threshold on the maxima so
-    that SQUAD's metric comparison judges them (lower is better)."""
+def squad_starting(tmp_path_factory):
+    """SQUAD started, not waited for (Squad.ready)."""
     install_squad()
     d = tmp_path_factory.mktemp("squad")
     shutil.copy(TEMPLATE_DB, d / "db.sqlite3")
     env = squad_env(d / "db.sqlite3", d)
     port = free_port()
     s = Squad(f"http://127.0.0.1:{port}", env, d / "db.sqlite3")
-    # its management commands in one process (each alone starts Django:
-    # a second apiece): migrate, users add, users set-token; then the
-    # group, the project and a threshold on the maxima
-    s.shell("from django.core.management import call_command as c\n"
-            "c('migrate', verbosity=0)\n"
-            "c('users', 'add', 'rtlat', '--email', 'rtlat@localhost', "
-            "'--passwd', 'rtlat-tests-pw', '--superuser')\n"
-            f"c('users', 'set-token', 'rtlat', '{TOKEN}')\n"
-            "from squad.core.models import Group, MetricThreshold\n"
-            f"g = Group.objects.create(slug='{GROUP}', name='{GROUP}')\n"
-            f"p = g.projects.create(slug='{PROJECT}', name='{PROJECT}')\n"
-            "for n in ('rtlat/*-max', 'rtlat/*-max-latency'):\n"
-            "    MetricThreshold.objects.create(project=p, name=n, value=None, "
-            "is_higher_better=False)\n")
+    # the server starts (Django's imports: seconds on a loaded machine)
+    # while the database is made ready; it is first asked once that is done
     log = open(d / "server.log", "w")
     p = subprocess.Popen([str(VENV / "bin" / "squad-admin"), "runserver", "--noreload",
-                          f"127.0.0.1:{port}"], env=env, stdout=log,
+                          "--skip-checks", f"127.0.0.1:{port}"], env=env, stdout=log,
                          stderr=subprocess.STDOUT, start_new_session=True)
+    setup = None
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{s.url}/api/version/", timeout=5):
-                    break
-            except OSError:
-                if p.poll() is not None or time.time() > deadline:
-                    raise AssertionError("SQUAD did not start:\n" +
-                                         (d / "server.log").read_text())
-                time.sleep(0.2)
+        # its management commands in one process (each alone starts Django:
+        # a second apiece): migrate, users add, users set-token; then the
+        # group, the project and a threshold on the maxima
+        code = ("from django.core.management import call_command as c\n"
+                "c('migrate', verbosity=0)\n"
+                "c('users', 'add', 'rtlat', '--email', 'rtlat@localhost', "
+                "'--passwd', 'rtlat-tests-pw', '--superuser')\n"
+                f"c('users', 'set-token', 'rtlat', '{TOKEN}')\n"
+                "from squad.core.models import Group, MetricThreshold\n"
+                f"g = Group.objects.create(slug='{GROUP}', name='{GROUP}')\n"
+                f"p = g.projects.create(slug='{PROJECT}', name='{PROJECT}')\n"
+                "for n in ('rtlat/*-max', 'rtlat/*-max-latency'):\n"
+                "    MetricThreshold.objects.create(project=p, name=n, value=None, "
+                "is_higher_better=False)\n")
+        setup = subprocess.Popen([str(VENV / "bin" / "squad-admin"), "shell", "-c", code],
+                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True)
+
+        def ready():
+            said = setup.communicate(timeout=120)[0]
+            assert setup.returncode == 0, said
+            deadline = time.time() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{s.url}/api/version/", timeout=5):
+                        return
+                except OSError:
+                    if p.poll() is not None or time.time() > deadline:
+                        raise AssertionError("SQUAD did not start:\n" +
+                                             (d / "server.log").read_text())
+                    time.sleep(0.1)
+        s.ready = ready
         yield s
     finally:
+        if setup is not None and setup.poll() is None:
+            setup.kill()
+            setup.communicate()
         # the server's session: runserver and what it started
         for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, None)):
             with contextlib.suppress(ProcessLookupError):
@@ -205,14 +221,38 @@ def squad(tmp_path_factory):
         log.close()
 
 
-def report(args, env_extra=None, token=TOKEN):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "report"))
-    env.pop("SQUAD_TOKEN", None)
+def rtlat_report():
+    """This tree's rtlat_report package (cli, squad)."""
+    sys.path.insert(0, str(ROOT / "report"))
+    try:
+        import rtlat_report.cli
+        import rtlat_report.squad
+    finally:
+        sys.path.pop(0)
+    return rtlat_report
+
+
+def report(args, token=TOKEN):
+    """rtlat-report ARGS in this process (its main(), as the command
+    runs it: a Python start apiece would cost a second of the tests'
+    time on a loaded machine), with SQUAD_TOKEN as given: (returncode,
+    stdout, stderr)."""
+    cli = rtlat_report().cli
+    out, err = io.StringIO(), io.StringIO()
+    old = os.environ.pop("SQUAD_TOKEN", None)
     if token is not None:
-        env["SQUAD_TOKEN"] = token
-    env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "rtlat_report", *args], env=env,
-                          capture_output=True, text=True, timeout=120)
+        os.environ["SQUAD_TOKEN"] = token
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = cli.main(list(args))
+            except SystemExit as e:
+                rc = e.code
+    finally:
+        os.environ.pop("SQUAD_TOKEN", None)
+        if old is not None:
+            os.environ["SQUAD_TOKEN"] = old
+    return types.SimpleNamespace(returncode=rc, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def submit(squad, path, build, *extra, token=TOKEN):
@@ -281,11 +321,7 @@ def build_content(squad, version):
 def expected(path):
     """The tests and metrics rtlat-report submits for a run (its module's
     own conversion, for the comparison with what the server holds)."""
-    sys.path.insert(0, str(ROOT / "report"))
-    try:
-        from rtlat_report import squad as sq
-    finally:
-        sys.path.pop(0)
+    sq = rtlat_report().squad
     test, files = sq.read_input(str(path))
     return sq.tests_and_metrics(sq.run_cases([d for _, _, d in files], test))
 
@@ -508,10 +544,17 @@ def backend_parse(squad, result_txts):
 
 
 @pytest.fixture(scope="session")
-def lava_parsed(squad, runs):
+def lava_parsed(squad, runs, request):
+    """SQUAD's LAVA backend's reading of lava/rtlat.sh's two runs and of
+    the test-definitions layout's run (where it can run), at once."""
     if "lava-pass" not in runs:
         pytest.skip("lava/rtlat.sh runs as root only")
-    return backend_parse(squad, {n: runs[n] / "result.txt" for n in ("lava-pass", "lava-fail")})
+    files = {n: runs[n] / "result.txt" for n in ("lava-pass", "lava-fail")}
+    try:
+        files["layout"] = request.getfixturevalue("layout_run")[2]
+    except pytest.skip.Exception:
+        pass
+    return backend_parse(squad, files)
 
 
 @pytest.mark.parametrize("name", ["lava-pass", "lava-fail"])
@@ -539,11 +582,7 @@ def test_lava_and_direct_builds_in_squad_are_the_same(squad, runs, lava_parsed):
     body = {"tests": json.dumps({k: v["result"] for k, v in got["tests"].items()}),
             "metrics": json.dumps(got["metrics"]),
             "metadata": json.dumps({"job_id": "lava-1"})}
-    sys.path.insert(0, str(ROOT / "report"))
-    try:
-        from rtlat_report import squad as sq
-    finally:
-        sys.path.pop(0)
+    sq = rtlat_report().squad
     url = sq.submit_url(squad.url, GROUP, PROJECT, "lava-build", "board-1")
     status, text = sq.post(url, TOKEN, body, [])
     assert status == 201, text
@@ -577,10 +616,17 @@ def td_fork(tmp_path_factory):
     d = tmp_path_factory.mktemp("td") / "test-definitions"
     d.mkdir()
     src = os.environ.get("RTLAT_TEST_DEFINITIONS")
-    parts = ["automated/bin", "automated/lib", "automated/utils"]
+    # what the flow uses (automated/bin's prebuilt tools: 9 MB the runner
+    # would copy)
+    parts = ["automated/bin/setenv.sh", "automated/bin/test-runner", "automated/lib",
+             "automated/utils"]
     if src:
         for p in parts:
-            shutil.copytree(Path(src) / p, d / p, symlinks=True)
+            (d / p).parent.mkdir(parents=True, exist_ok=True)
+            if (Path(src) / p).is_dir():
+                shutil.copytree(Path(src) / p, d / p, symlinks=True)
+            else:
+                shutil.copy2(Path(src) / p, d / p, follow_symlinks=False)
     elif MIRROR.is_dir():
         r = subprocess.run(f"git --git-dir='{MIRROR}' archive HEAD {' '.join(parts)} | "
                            f"tar -x -C '{d}'", shell=True, capture_output=True, text=True,
@@ -615,24 +661,33 @@ def setenv_flow(fork, out, params):
     return rows, test_dir
 
 
-def test_test_definitions_layout_runs_under_setenv(td_fork, tmp_path, squad):
+@pytest.fixture(scope="session")
+def layout_run(td_fork, tmp_path_factory):
+    """TEST=pmq with a threshold that fails through the setenv.sh flow:
+    (result.csv's rows, the definition's output/, result.txt as LAVA would
+    have had it)."""
+    d = tmp_path_factory.mktemp("layout")
+    rows, test_dir = setenv_flow(td_fork, d / "out", {
+        "TEST": "pmq", "DURATION": "1s", "ARGS": "-l 300 -i 500", "RTLAT": RTLAT,
+        "MAX_LATENCY": "1"})
+    result_txt = d / "result.txt"
+    result_txt.write_text("".join(f"{n} {res} {v} {u}".rstrip() + "\n"
+                                  for n, res, v, u in rows))
+    return rows, test_dir / "automated" / "linux" / "rtlat" / "output", result_txt
+
+
+def test_test_definitions_layout_runs_under_setenv(layout_run, lava_parsed):
     """Every case of rtlat's definition, units and all, through
     test-definitions' own send-to-lava.sh; the same tests and metrics in
     SQUAD's LAVA backend as rtlat-report --squad gives the run's JSON."""
-    rows, test_dir = setenv_flow(td_fork, tmp_path / "out", {
-        "TEST": "pmq", "DURATION": "1s", "ARGS": "-l 300 -i 500", "RTLAT": RTLAT,
-        "MAX_LATENCY": "1"})
+    rows, out, _ = layout_run
     names = [n for n, _, _, _ in rows]
     assert "no-result-found" not in names, rows
     assert names[-1] == "pmq-run" and rows[-1][1] == "fail"
     assert {"pmq-latency-max", "pmq-t0-max-latency", "pmq-latency", "pmq-t0-latency"} <= set(names)
     for n, _, value, units in rows:
         assert (units == "us") == (value != ""), (n, value, units)
-    out = test_dir / "automated" / "linux" / "rtlat" / "output"
-    result_txt = tmp_path / "result.txt"
-    result_txt.write_text("".join(f"{n} {res} {v} {u}".rstrip() + "\n"
-                                  for n, res, v, u in rows))
-    got = backend_parse(squad, {"layout": result_txt})["layout"]
+    got = lava_parsed["layout"]
     tests, metrics = expected(out / "rtlat-pmq.json")
     assert {k: v["result"] for k, v in got["tests"].items()} == tests
     assert set(got["metrics"]) == set(metrics)
