@@ -18,7 +18,6 @@ same tests and metrics as the direct submission of the same run. Bad
 server answers are one line and exit 1. No latency value is asserted."""
 import contextlib
 import copy
-import fcntl
 import http.server
 import io
 import json
@@ -37,12 +36,13 @@ import pytest
 
 from conftest import RTLAT, ROOT, run
 from test_fleet_engines import free_port
+import squad_venv
 
-VENV = Path(os.environ.get("RTLAT_SQUAD_VENV", ROOT / "build" / "squad-venv"))
-SQUAD_SPEC = "squad>=1.90,<2"
+VENV = squad_venv.VENV
 TOKEN = "rtlat-tests-token-0123456789abcdef0123"
 GROUP, PROJECT = "rtlat", "latency"
-TEMPLATE_DB = VENV / "rtlat-migrated.sqlite3"
+TEMPLATE_DB = squad_venv.TEMPLATE_DB
+squad_env = squad_venv.squad_env
 
 
 def venv_python():
@@ -50,75 +50,12 @@ def venv_python():
 
 
 def install_squad():
-    """The venv with squad in it, made once (a lock for parallel runs);
-    the frontend's download step satisfied with empty files. Skip with the
-    reason where pip cannot install it."""
-    VENV.parent.mkdir(parents=True, exist_ok=True)
-    with open(VENV.parent / ".squad-venv.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        admin = VENV / "bin" / "squad-admin"
-        if not admin.exists():
-            base = shutil.which("python3") or sys.executable
-            r = subprocess.run([base, "-m", "venv", "--clear", str(VENV)],
-                               capture_output=True, text=True, timeout=300)
-            if r.returncode:
-                pytest.skip(f"cannot make a venv for squad: {r.stderr.strip()}")
-            r = subprocess.run([str(VENV / "bin" / "pip"), "install", "-q",
-                                "--disable-pip-version-check", SQUAD_SPEC],
-                               capture_output=True, text=True, timeout=600)
-            if r.returncode or not admin.exists():
-                shutil.rmtree(VENV, ignore_errors=True)
-                pytest.skip(f"pip cannot install {SQUAD_SPEC}: "
-                            f"{(r.stderr.strip().splitlines() or ['?'])[-1]}")
-        r = subprocess.run([str(venv_python()), "-c",
-                            "import os, squad; print(os.path.dirname(squad.__file__))"],
-                           capture_output=True, text=True, timeout=60)
-        if r.returncode:
-            pytest.skip(f"squad does not import in {VENV}: {r.stderr.strip()}")
-        stand_ins(Path(r.stdout.strip()) / "frontend" / "static")
-        # SQUAD's 200-odd migrations take 11 s on SQLite: once, into a
-        # template each session copies (and migrates again: nothing to do)
-        if not TEMPLATE_DB.exists():
-            tmp = TEMPLATE_DB.with_suffix(".tmp")
-            tmp.unlink(missing_ok=True)
-            r = subprocess.run([str(VENV / "bin" / "squad-admin"), "migrate", "-v", "0"],
-                               env=squad_env(tmp, VENV), capture_output=True, text=True,
-                               timeout=300)
-            assert r.returncode == 0, r.stdout + r.stderr
-            tmp.rename(TEMPLATE_DB)
-
-
-def squad_env(db, data):
-    """SQUAD's settings from the environment: its database, its data
-    directories (never in the venv's source tree), production mode."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "PYTHON"))}
-    env.update(DATABASE=f"ENGINE=django.db.backends.sqlite3:NAME={db}",
-               SECRET_KEY="rtlat-tests-only", ENV="production",
-               SQUAD_STATIC_DIR=str(data / "static"), SQUAD_STORAGE_DIR=str(data / "storage"),
-               XDG_DATA_HOME=str(data), SQUAD_LOG_LEVEL="WARNING")
-    return env
-
-
-def stand_ins(static):
-    """Each entry of download.conf as an empty file or directory, recorded
-    in download.status as already fetched: the download script then
-    fetches nothing."""
-    status = static / "download.status"
-    lines = []
-    for line in (static / "download.conf").read_text().splitlines():
-        words = line.split()
-        if len(words) < 2 or words[0].startswith("#"):
-            continue
-        dest, url = words[0], words[1]
-        target = static / dest
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if url.endswith((".js", ".css")):
-                target.write_text("")
-            else:
-                target.mkdir()
-        lines.append(" ".join(words[:3]))
-    status.write_text("\n".join(lines) + "\n")
+    """build/squad-venv, made once (make check starts it beside the
+    build: tests/squad_venv.py); skip with the reason where pip cannot."""
+    try:
+        squad_venv.install()
+    except squad_venv.Unavailable as e:
+        pytest.skip(str(e))
 
 
 class Squad:
