@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import __version__, kcidb, tailopts
+from . import __version__, kcidb, squad, tailopts
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
                    Limits, load_input, regular_size, result_files,
                    too_big)
@@ -82,6 +82,7 @@ def build_parser():
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
     kcidb.add_options(p)
+    squad.add_arguments(p)
     return p
 
 
@@ -192,6 +193,8 @@ def check_output(out):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.squad:
+        return squad.run(args, PROG)
     if args.kcidb:
         return kcidb.main(args, Limits(file_bytes=args.max_file_size * MIB))
     if not args.inputs:

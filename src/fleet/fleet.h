@@ -167,6 +167,7 @@ struct fleet {
 	struct fleet_base base[FLEET_BASE_MAX];
 	int nbase;
 	char host[256];			/* gethostname's at fleet_begin */
+	bool rt_tests_names;		/* --lava as rt-tests' definitions name */
 };
 
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */
