@@ -28,6 +28,7 @@ void results_begin(struct results *r, const char *prog, const char *path,
 	r->argc = argc;
 	r->argv = argv;
 	r->start = time(NULL);
+	context_snap(&r->ctx_before);
 }
 
 static void put_time(struct json *j, const char *key, time_t t)
@@ -96,6 +97,8 @@ int results_close(struct results *r, struct json *j)
 	put_cmdline(j, "cmdline", r->argc, r->argv);
 	json_str(j, "clock", "CLOCK_MONOTONIC");
 	json_str(j, "unit", "ns");
+	/* Where it ran: bare metal, container, VM (core/context.c). */
+	context_json(j, "context", &r->ctx_before);
 	json_obj_close(j);
 	if (r->explain)
 		explain_json(j, "explain", r->explain);
