@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -50,7 +51,9 @@ static void check_throttling(struct pf_item *it)
 }
 
 /* The true test: can a child of ours become SCHED_FIFO (capabilities,
- * RLIMIT_RTPRIO and an RT group budget all decide it)? */
+ * RLIMIT_RTPRIO and an RT group budget all decide it)? Through
+ * pthread_setschedparam, as the tests do: musl's sched_setscheduler is a
+ * stub that always fails with ENOSYS (the static build, the image). */
 static int fifo_errno(void)
 {
 	struct sched_param sp = { .sched_priority = 1 };
@@ -60,7 +63,7 @@ static int fifo_errno(void)
 	if (pid < 0)
 		return errno;
 	if (pid == 0)
-		_exit(sched_setscheduler(0, SCHED_FIFO, &sp) ? errno & 0x7f : 0);
+		_exit(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) & 0x7f);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return EIO;
 	return WEXITSTATUS(st);
@@ -95,7 +98,9 @@ static void check_cgroup(struct pf_item *it)
 	if (c.rt_runtime_us < 0)
 		pf_set(it, V_OK, "", "no RT group budget applies (no CONFIG_RT_GROUP_SCHED limit on this cgroup)");
 	else if (c.rt_runtime_us == 0)
-		pf_set(it, V_PREVENTS, "echo 950000 > cpu.rt_runtime_us of the cgroup (and its parents), or run from the root cpu cgroup; in a container (cgroup v1): podman/docker run --cpu-rt-runtime=950000",
+		pf_set(it, V_PREVENTS, c.container ?
+		       "podman/docker run --cpu-rt-runtime=900000, the parent's budget given first on the host (podman: echo 950000 > /sys/fs/cgroup/cpu/libpod_parent/cpu.rt_runtime_us; docker: dockerd --cpu-rt-runtime=950000)" :
+		       "echo 950000 > cpu.rt_runtime_us of the cgroup (and its parents), or run from the root cpu cgroup",
 		       "%s/cpu.rt_runtime_us is 0: SCHED_FIFO fails with EPERM", c.cpu_dir);
 	else
 		pf_set(it, V_OK, "", "%s/cpu.rt_runtime_us = %lld", c.cpu_dir, c.rt_runtime_us);
