@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -172,13 +173,14 @@ def test_bare_metal(tmp_path):
 
 @pytest.fixture(scope="module")
 def quota_result(tmp_path_factory):
-    """A timer run in a fake podman container under a quota: its JSON."""
+    """A measuring run (cyclictest's short form) in a fake podman
+    container under a quota: its JSON."""
     root = fake_root(tmp_path_factory.mktemp("root"), engine="podman", vm="QEMU", files={
         "/sys/fs/cgroup/cpu.max": "50000 100000\n",
         "/sys/fs/cgroup/cpu.stat": "nr_periods 40\nnr_throttled 12\nthrottled_usec 345678\n",
         "/sys/fs/cgroup/cpuset.cpus.effective": "1\n"})
-    out = root / "timer.json"
-    r = run(["timer", "-T", "1", "-q", "--json", str(out)],
+    out = root / "cyclictest.json"
+    r = run(["cyclictest", "-l", "200", "-q", "--json", str(out)],
             env=dict(os.environ, RTLAT_SYSROOT=str(root)))
     assert r.returncode == 0, r.stderr
     return json.loads(out.read_text())
@@ -215,17 +217,61 @@ def report_md(*paths):
 
 
 def test_report_warns_when_contexts_mix(quota_result, tmp_path):
-    a, b, c = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(quota_result))
     bare = json.loads(json.dumps(quota_result))
     bare["rtlat"]["context"] = {"kind": "bare-metal", "engine": None}
     b.write_text(json.dumps(bare))
-    c.write_text(json.dumps(quota_result))
     r = report_md(a, b)
     assert r.returncode == 0, r.stderr
     assert "warning: the compared runs ran in different places" in r.stdout
     assert "container (podman, cpuset 1, quota 0.50 CPUs) in a VM (QEMU/KVM)" in r.stdout
     assert "bare metal" in r.stdout
-    r = report_md(a, c)
-    assert r.returncode == 0, r.stderr
-    assert "ran in different places" not in r.stdout
+
+
+def test_no_warning_when_alike_or_unrecorded(quota_result):
+    """The same place twice, or a run that recorded none (rt-tests, an
+    older rtlat): no warning."""
+    from rtlat_report.where import context_warnings
+    ctx = quota_result["rtlat"]["context"]
+
+    def member(label, c):
+        return (0, SimpleNamespace(label=label), SimpleNamespace(context=c))
+    assert context_warnings([("timer", [member("a", ctx), member("b", dict(ctx))])]) == []
+    assert context_warnings([("timer", [member("a", ctx), member("b", {})])]) == []
+    vm = dict(ctx, kind="vm")
+    assert context_warnings([("timer", [member("a", ctx), member("b", vm)])]) == [
+        "timer: the runs ran in different places: a: container (podman, cpuset 1, "
+        "quota 0.50 CPUs) in a VM (QEMU/KVM); b: VM (QEMU/KVM)"]
+
+
+def test_kubernetes_job_manifest():
+    """packaging/k8s/rtlat-job.yaml: a Job whose pod is guaranteed QoS
+    with whole CPUs, with a performance profile's annotations and runtime
+    class, and rtlat options that exist (kubectl and kubeconform need a
+    server or schemas from the network: the structure is checked here)."""
+    import yaml
+    job = yaml.safe_load((Path(__file__).resolve().parent.parent /
+                          "packaging" / "k8s" / "rtlat-job.yaml").read_text())
+    assert (job["apiVersion"], job["kind"]) == ("batch/v1", "Job")
+    assert job["spec"]["backoffLimit"] == 0
+    pod = job["spec"]["template"]
+    ann = pod["metadata"]["annotations"]
+    for key in ("cpu-load-balancing.crio.io", "cpu-quota.crio.io", "irq-load-balancing.crio.io"):
+        assert ann[key] == "disable"
+    spec = pod["spec"]
+    assert spec["runtimeClassName"].startswith("performance-")
+    assert spec["restartPolicy"] == "Never"
+    containers = spec["initContainers"] + spec["containers"]
+    assert [c["args"][0] for c in containers] == ["doctor", "suite"]
+    for c in containers:
+        res = c["resources"]
+        assert res["requests"] == res["limits"]          # guaranteed QoS
+        cpu = str(res["limits"]["cpu"])
+        assert cpu.isdigit() and int(cpu) >= 1           # whole CPUs
+        assert {"SYS_NICE", "IPC_LOCK"} <= set(c["securityContext"]["capabilities"]["add"])
+        assert [m["mountPath"] for m in c["volumeMounts"]] == ["/out"]
+        helptext = run([c["args"][0], "--help"]).stdout
+        for a in c["args"][1:]:
+            if a.startswith("--"):
+                assert f"{a} " in helptext, f"{c['name']}: {a} is not an option of rtlat {c['args'][0]}"

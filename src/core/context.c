@@ -45,6 +45,38 @@ static long long ll_of(const char *path)
 	return sysinfo_read_ll(ctx_path(p, sizeof(p), path));
 }
 
+/* The boot time (/proc/stat btime), or -1. */
+static long long boot_time(void)
+{
+	char p[1024], line[256];
+	long long bt = -1;
+	FILE *f = fopen(ctx_path(p, sizeof(p), "/proc/stat"), "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &bt) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return bt;
+}
+
+/*
+ * An engine's marker file (/.dockerenv, /run/.containerenv), made when
+ * its container was: one older than this boot is another system's seen
+ * through a shared filesystem (a guest booted over its host's root).
+ */
+static bool marker(const char *path)
+{
+	char p[1024];
+	struct stat st;
+	long long bt;
+
+	if (stat(ctx_path(p, sizeof(p), path), &st))
+		return false;
+	bt = boot_time();
+	return bt < 0 || (long long)st.st_mtime >= bt;
+}
+
 /* An engine named in a cgroup path or PID 1's container= variable. */
 static const char *engine_in(const char *s)
 {
@@ -102,9 +134,9 @@ static void detect_container(struct context *c, const char *cgpath)
 		set_container(c, e, "kubepods in the cgroup path");
 	if (getenv("KUBERNETES_SERVICE_HOST") && !getenv("RTLAT_SYSROOT"))
 		set_container(c, "kubernetes", "KUBERNETES_SERVICE_HOST set");
-	if (exists("/run/.containerenv"))
+	if (marker("/run/.containerenv"))
 		set_container(c, "podman", "/run/.containerenv");
-	if (exists("/.dockerenv"))
+	if (marker("/.dockerenv"))
 		set_container(c, "docker", "/.dockerenv");
 	pid1_container(env, sizeof(env));
 	if (env[0]) {
@@ -317,7 +349,7 @@ static long long limit_of(const char *name)
 	size_t n = strlen(name);
 
 	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, name, n) || strlen(line) < 26)
+		if (strncmp(line, name, n) != 0 || strlen(line) < 26)
 			continue;
 		if (!strncmp(line + 26, "unlimited", 9))
 			v = -1;
