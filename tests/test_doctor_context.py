@@ -245,6 +245,18 @@ def test_no_warning_when_alike_or_unrecorded(quota_result):
         "quota 0.50 CPUs) in a VM (QEMU/KVM); b: VM (QEMU/KVM)"]
 
 
+def test_baseline_from_another_place_is_said(quota_result, tmp_path):
+    """--baseline that ran in a container, judged here: one warning line,
+    the run judged as before."""
+    base = json.loads(json.dumps(quota_result))
+    base["rtlat"]["context"] = {"kind": "container", "engine": "other-engine"}
+    (tmp_path / "base.json").write_text(json.dumps(base))
+    r = run(["cyclictest", "-l", "100", "-q", "--baseline", str(tmp_path / "base.json")])
+    assert r.returncode in (0, 3), r.stderr
+    said = [ln for ln in r.stderr.splitlines() if "--baseline ran in another place" in ln]
+    assert len(said) == 1 and "container (other-engine), this run " in said[0], r.stderr
+
+
 def test_kubernetes_job_manifest():
     """packaging/k8s/rtlat-job.yaml: a Job whose pod is guaranteed QoS
     with whole CPUs, with a performance profile's annotations and runtime

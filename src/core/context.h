@@ -69,6 +69,9 @@ bool ctx_has_cap(const struct context *c, int cap);
 double ctx_steal_pct(const struct ctx_snap *a, const struct ctx_snap *b);
 /* The "context" object; before: the run's first snapshot, or NULL. */
 void context_json(struct json *j, const char *key, const struct ctx_snap *before);
+/* A --baseline file's text that ran in another place than this run
+ * (its "rtlat": {"context"}): one warning line on stderr. */
+void context_baseline_warn(const char *prog, const char *text, size_t len);
 /* 1 if every CPU of cpus (a list as parse_cpu_list takes) is in the
  * cpuset list set, 0 if one is not (its number in *missing), -1 unknown. */
 int ctx_cpus_within(const char *set, const int *cpus, int n, int *missing);

@@ -2,10 +2,14 @@
 /*
  * context_json.c - where a run happened, as every result's
  * "rtlat": {"context": ...} (context.h): kind, engine, cgroup limits with
- * the throttling over the run, capabilities, hypervisor, steal time.
+ * the throttling over the run, capabilities, hypervisor, steal time; and
+ * the one line said when a --baseline ran in another place.
  */
+#include <stdio.h>
+#include <string.h>
 #include "core/context.h"
 #include "core/json.h"
+#include "core/jsonread.h"
 
 static void json_ll_or_null(struct json *j, const char *key, long long v)
 {
@@ -129,4 +133,45 @@ void context_json(struct json *j, const char *key, const struct ctx_snap *before
 	json_bool(j, "idle_poll", c.idle_poll);
 	json_steal(j, &c, before);
 	json_obj_close(j);
+}
+
+static const char *str_of(const struct jr_value *v, const char *key)
+{
+	v = jr_get(v, key);
+	return v && v->type == JR_STRING ? v->s : "";
+}
+
+/* "container (podman)", "vm (KVM)", "bare-metal". */
+static void place(char *buf, size_t len, const char *kind, const char *engine,
+		  const char *hv)
+{
+	bool ctr = !strncmp(kind, "container", 9), vm = strstr(kind, "vm") != NULL;
+
+	snprintf(buf, len, "%s%s%s%s%s%s", kind, ctr || vm ? " (" : "",
+		 ctr ? engine : "", ctr && vm ? ", " : "", vm ? hv : "",
+		 ctr || vm ? ")" : "");
+}
+
+void context_baseline_warn(const char *prog, const char *text, size_t len)
+{
+	const struct jr_value *ctx;
+	struct context c;
+	struct jr_doc d;
+	char was[160], now[160];
+
+	if (jr_parse_only(&d, text, len, "rtlat", 3)) {
+		jr_free(&d);
+		return;
+	}
+	ctx = jr_get(jr_get(d.root, "rtlat"), "context");
+	if (ctx && ctx->type == JR_OBJECT && str_of(ctx, "kind")[0]) {
+		context_read(&c);
+		place(was, sizeof(was), str_of(ctx, "kind"), str_of(ctx, "engine"),
+		      str_of(ctx, "hypervisor"));
+		place(now, sizeof(now), c.kind, c.engine, c.hypervisor);
+		if (strcmp(was, now))
+			fprintf(stderr, "%s: warning: --baseline ran in another place: %s, this run %s (the comparison mixes what each adds)\n",
+				prog, was, now);
+	}
+	jr_free(&d);
 }
