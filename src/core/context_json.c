@@ -169,7 +169,7 @@ void context_baseline_warn(const char *prog, const char *text, size_t len)
 		place(was, sizeof(was), str_of(ctx, "kind"), str_of(ctx, "engine"),
 		      str_of(ctx, "hypervisor"));
 		place(now, sizeof(now), c.kind, c.engine, c.hypervisor);
-		if (strcmp(was, now))
+		if (strcmp(was, now) != 0)
 			fprintf(stderr, "%s: warning: --baseline ran in another place: %s, this run %s (the comparison mixes what each adds)\n",
 				prog, was, now);
 	}
