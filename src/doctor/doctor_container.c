@@ -151,9 +151,9 @@ static void check_devices(struct pf_item *it, const struct context *c,
 			  const struct doctor_want *w)
 {
 	const char *tr = c->tracefs ? "tracefs reachable" :
-		doctor_fix(c, "tracefs not reachable: --explain and timer -t 1|2 cannot run (podman: --privileged, or -v /sys/kernel/tracing:/sys/kernel/tracing with --cap-add SYS_ADMIN)",
-			   "tracefs not reachable: --explain and timer -t 1|2 cannot run (privileged: true, or a hostPath volume of /sys/kernel/tracing with SYS_ADMIN)",
-			   "tracefs not reachable: --explain and timer -t 1|2 cannot run (as root rtlat mounts it)");
+		doctor_fix(c, "tracefs not reachable, no --explain or timer -t 1|2 (podman: --privileged, or -v /sys/kernel/tracing:/sys/kernel/tracing --cap-add SYS_ADMIN)",
+			   "tracefs not reachable, no --explain or timer -t 1|2 (privileged: true, or a hostPath /sys/kernel/tracing with SYS_ADMIN)",
+			   "tracefs not reachable, no --explain or timer -t 1|2 (as root rtlat mounts it)");
 
 	(void)w;
 	if (c->dma_latency)
@@ -163,7 +163,7 @@ static void check_devices(struct pf_item *it, const struct context *c,
 		       "podman run --device /dev/cpu_dma_latency (rootful), or --privileged",
 		       "the performance profile's annotation cpu-c-states.crio.io: \"disable\", or privileged: true",
 		       "run as root (rtlat holds /dev/cpu_dma_latency at 0)"),
-		       "/dev/cpu_dma_latency cannot be opened: the CPUs may enter deep idle states between samples; %s",
+		       "/dev/cpu_dma_latency cannot be opened: idle states may deepen between samples; %s",
 		       tr);
 }
 
