@@ -185,6 +185,20 @@ check-offline: rtlat venv
 	RTLAT_TEST_CPU_OFFLINE=1 tests/isolated $(VENV)/bin/python -m pytest -q \
 		tests/test_attacks_timer.py -k offline
 
+# make image: a FROM scratch OCI image of the static binary (nothing is
+# pulled), localhost/rtlat:VERSION and build/image/rtlat-oci.tar, with
+# podman or buildah (packaging/oci/build-image; docs/guide.md "Containers
+# and VMs").
+image: static
+	packaging/oci/build-image
+
+# The image run rootful by podman in several shapes (cpuset, quota,
+# capabilities, privileged): tests/test_containers.py. Not in make check
+# (installing podman and building the image); .ci/run runs it.
+check-containers: rtlat venv
+	-tests/install-deps --containers
+	RTLAT_TEST_CONTAINERS=1 tests/isolated $(VENV)/bin/python -m pytest -q tests/test_containers.py
+
 # Chaos: CHAOS_TRIALS trials of each stop signal per subcommand and mode
 # (make check runs one trial of each).
 CHAOS_TRIALS ?= 20
@@ -374,4 +388,4 @@ endif
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: check-offline FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan need-clang chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: check-offline check-containers image FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan need-clang chaos lint install install-bin install-report install-compat uninstall deb man clean venv

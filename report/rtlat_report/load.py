@@ -601,6 +601,7 @@ def _test_of(path, key, data, limits=None):
     t.return_code = None if rc is None else int(rc)
     t.settings = flatten(obj(data, "settings"))
     t.system = system_of(data)
+    t.context = obj(rl, "context")
     t.rt = obj(data, "rt") or None
     READERS[t.kind](t, data)
     # the shared "largest" and "timeline" keys, for worst.py

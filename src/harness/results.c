@@ -30,6 +30,7 @@ void results_begin(struct results *r, const char *prog, const char *path,
 	r->argv = argv;
 	clock_gettime(CLOCK_REALTIME, &r->start_wall);
 	r->start = r->start_wall.tv_sec;
+	context_snap(&r->ctx_before);
 }
 
 static void put_time(struct json *j, const char *key, time_t t)
@@ -103,6 +104,8 @@ int results_close(struct results *r, struct json *j)
 	json_str(j, "unit", "ns");
 	json_str(j, "start_rfc3339", rfc3339_format(t, sizeof(t), &r->start_wall));
 	json_str(j, "end_rfc3339", rfc3339_format(t, sizeof(t), &r->end_wall));
+	/* Where it ran: bare metal, container, VM (core/context.c). */
+	context_json(j, "context", &r->ctx_before);
 	json_obj_close(j);
 	if (r->explain)
 		explain_json(j, "explain", r->explain);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <time.h>
+#include "core/context.h"
 #include "core/json.h"
 #include "core/outfile.h"
 
@@ -39,6 +40,9 @@ struct results {
 	 * are kept there; NULL: not kept (a test inside another). */
 	struct fleet *fleet;
 	struct json jw;
+	/* Steal time and throttling at results_begin: "context" gives
+	 * their change over the run. */
+	struct ctx_snap ctx_before;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,
