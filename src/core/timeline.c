@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* timeline.c - a series' time line: producer hand-off, consumer store
+ * (see timeline.h). */
+#include <math.h>
+#include <string.h>
+#include "core/timeline.h"
+
+int64_t tl_bin_top(unsigned int b)
+{
+	unsigned int e, sub;
+
+	if (b < 4)
+		return (int64_t)b;
+	e = b / 4U + 1U;
+	sub = b % 4U;
+	if (e >= 62U && sub == 3U)
+		return INT64_MAX;
+	return (int64_t)((((uint64_t)(4U + sub + 1U)) << (e - 2U)) - 1U);
+}
+
+void tl_acc_reset(struct tl_acc *a, int64_t t0)
+{
+	memset(a, 0, sizeof(*a));
+	a->t0 = t0;
+	a->min = INT64_MAX;
+	a->max = INT64_MIN;
+}
+
+void tl_prod_init(struct tl_prod *p, int64_t step, int64_t threshold)
+{
+	memset(p, 0, sizeof(*p));
+	p->step = step > 0 ? step : 1;
+	p->threshold = threshold;
+	p->end = INT64_MAX;	/* no step before tl_prod_start */
+	tl_acc_reset(&p->cur, 0);
+}
+
+void tl_prod_start(struct tl_prod *p, int64_t origin)
+{
+	p->origin = origin;
+	tl_acc_reset(&p->cur, 0);
+	__atomic_store_n(&p->end, origin + p->step, __ATOMIC_RELEASE);
+}
+
+void tl_prod_turn(struct tl_prod *p, int64_t now)
+{
+	int64_t idx = now > p->origin ? (now - p->origin) / p->step : 0;
+	uint64_t head = p->head;
+
+	p->end = p->origin + (idx + 1) * p->step;
+	if (!p->cur.n) {
+		p->cur.t0 = idx * p->step;
+		return;
+	}
+	if (head - __atomic_load_n(&p->tail, __ATOMIC_ACQUIRE) >= TL_RING)
+		return;	/* full: the samples stay in the step they started in */
+	p->slot[head & (TL_RING - 1)] = p->cur;
+	__atomic_store_n(&p->head, head + 1, __ATOMIC_RELEASE);
+	tl_acc_reset(&p->cur, idx * p->step);
+}
+
+static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int64_t tl_acc_p99(const struct tl_acc *a)
+{
+	uint64_t rank, cum = 0;
+	unsigned int b;
+
+	if (!a->n)
+		return 0;
+	rank = (uint64_t)ceil(0.99 * (double)a->n);
+	if (rank < 1)
+		rank = 1;
+	for (b = 0; b < TL_BINS; b++) {
+		cum += a->bin[b];
+		if (cum >= rank)
+			return clamp(tl_bin_top(b), a->min, a->max);
+	}
+	return a->max;
+}
+
+size_t tl_store_bytes(uint32_t cap)
+{
+	return (size_t)(cap < 2 ? 2 : cap + (cap & 1)) * sizeof(struct tl_step);
+}
+
+void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap,
+		   struct tl_step *storage)
+{
+	st->step = step > 0 ? step : 1;
+	st->cap = cap < 2 ? 2 : cap + (cap & 1);
+	st->len = 0;
+	st->merges = 0;
+	st->s = storage;
+	memset(storage, 0, tl_store_bytes(cap));
+}
+
+static void step_fold(struct tl_step *d, const struct tl_step *s)
+{
+	if (!s->n)
+		return;
+	if (!d->n) {
+		*d = *s;
+		return;
+	}
+	d->n += s->n;
+	d->over += s->over;
+	d->sum += s->sum;
+	if (s->min < d->min)
+		d->min = s->min;
+	if (s->max > d->max)
+		d->max = s->max;
+	if (s->p99 > d->p99)
+		d->p99 = s->p99;
+}
+
+void tl_store_merge(struct tl_store *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->cap / 2; i++) {
+		struct tl_step m = st->s[2 * i];
+
+		step_fold(&m, &st->s[2 * i + 1]);
+		st->s[i] = m;
+	}
+	memset(&st->s[st->cap / 2], 0, (st->cap / 2) * sizeof(*st->s));
+	st->len = (st->len + 1) / 2;
+	st->step *= 2;
+	st->merges++;
+}
+
+void tl_store_fold(struct tl_store *st, const struct tl_acc *a)
+{
+	struct tl_step s = {
+		.n = a->n, .over = a->over, .min = a->min, .max = a->max,
+		.p99 = tl_acc_p99(a), .sum = a->sum,
+	};
+	int64_t idx;
+
+	if (!a->n)
+		return;
+	idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
+	while (idx >= (int64_t)st->cap) {
+		tl_store_merge(st);
+		idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
+	}
+	step_fold(&st->s[idx], &s);
+	if ((uint32_t)idx + 1 > st->len)
+		st->len = (uint32_t)idx + 1;
+}
+
+int tl_store_drain(struct tl_store *st, struct tl_prod *p)
+{
+	uint64_t tail = p->tail;
+	int k = 0;
+
+	while (tail != __atomic_load_n(&p->head, __ATOMIC_ACQUIRE)) {
+		tl_store_fold(st, &p->slot[tail & (TL_RING - 1)]);
+		__atomic_store_n(&p->tail, ++tail, __ATOMIC_RELEASE);
+		k++;
+	}
+	return k;
+}
+
+void tl_store_finish(struct tl_store *st, struct tl_prod *p)
+{
+	tl_store_drain(st, p);
+	tl_store_fold(st, &p->cur);
+	tl_acc_reset(&p->cur, p->cur.t0);
+}
