@@ -98,8 +98,11 @@ void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap,
 	memset(storage, 0, tl_store_bytes(cap));
 }
 
-static void step_fold(struct tl_step *d, const struct tl_step *s)
+static void step_fold(void *dst, const void *src)
 {
+	struct tl_step *d = dst;
+	const struct tl_step *s = src;
+
 	if (!s->n)
 		return;
 	if (!d->n) {
@@ -117,16 +120,24 @@ static void step_fold(struct tl_step *d, const struct tl_step *s)
 		d->p99 = s->p99;
 }
 
+size_t tl_halve(void *rows, size_t n, size_t size,
+		void (*fold)(void *dst, const void *src))
+{
+	char *r = rows;
+	size_t i;
+
+	for (i = 0; 2 * i < n; i++) {
+		if (i)
+			memcpy(r + i * size, r + 2 * i * size, size);
+		if (2 * i + 1 < n)
+			fold(r + i * size, r + (2 * i + 1) * size);
+	}
+	return i;
+}
+
 void tl_store_merge(struct tl_store *st)
 {
-	uint32_t i;
-
-	for (i = 0; i < st->cap / 2; i++) {
-		struct tl_step m = st->s[2 * i];
-
-		step_fold(&m, &st->s[2 * i + 1]);
-		st->s[i] = m;
-	}
+	tl_halve(st->s, st->cap, sizeof(*st->s), step_fold);
 	memset(&st->s[st->cap / 2], 0, (st->cap / 2) * sizeof(*st->s));
 	st->len = (st->len + 1) / 2;
 	st->step *= 2;

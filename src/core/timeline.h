@@ -137,6 +137,16 @@ static inline void timeline_add_n(struct tl_prod *p, int64_t now, int64_t v,
  * ceil(0.99 n), clamped to [min, max]. */
 int64_t tl_acc_p99(const struct tl_acc *a);
 
+/*
+ * Merge adjacent rows two by two in place: n rows of size bytes become
+ * (n + 1) / 2, row i the fold of rows 2i and 2i + 1 (fold(dst, src) adds
+ * src into dst). Returns the new count. The one rule that bounds every
+ * series over time rtlat keeps: the time line's steps and the timer's
+ * per-second counters (explain_layer.c).
+ */
+size_t tl_halve(void *rows, size_t n, size_t size,
+		void (*fold)(void *dst, const void *src));
+
 /* Store storage: cap steps (tl_store_bytes). cap is made even, >= 2. */
 size_t tl_store_bytes(uint32_t cap);
 void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap,

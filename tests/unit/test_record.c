@@ -265,3 +265,26 @@ UNIT_TEST(timeline_sums_near_2_63)
 	CHECK_EQ_LL(st.s[0].p99, INT64_MAX);
 	CHECK_NEAR(st.s[0].sum / 1000.0 / (double)INT64_MAX, 1.0, 1e-12);
 }
+
+static void add_int(void *dst, const void *src)
+{
+	*(int *)dst += *(const int *)src;
+}
+
+/* The one merging rule (the time line's steps, the timer's per-second
+ * rows): pairs fold in place, an odd last row stays alone. */
+UNIT_TEST(halve_folds_pairs_in_place)
+{
+	int v[7] = { 1, 2, 3, 4, 5, 6, 7 };
+	size_t n = tl_halve(v, 7, sizeof(v[0]), add_int);
+
+	CHECK_EQ_LL(n, 4);
+	CHECK_EQ_LL(v[0], 3);
+	CHECK_EQ_LL(v[1], 7);
+	CHECK_EQ_LL(v[2], 11);
+	CHECK_EQ_LL(v[3], 7);
+	n = tl_halve(v, n, sizeof(v[0]), add_int);
+	CHECK_EQ_LL(n, 2);
+	CHECK_EQ_LL(v[0], 10);
+	CHECK_EQ_LL(v[1], 18);
+}
