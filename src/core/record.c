@@ -9,10 +9,12 @@
 #include "core/record.h"
 
 #define RECORD_POLL_NS	(100 * NSEC_PER_MSEC)
+#define RECORD_STACK	(128 * 1024)
 
 struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k)
 {
 	struct recorder *rec;
+	pthread_condattr_t ca;
 
 	if (step_ns <= 0 && !k)
 		return NULL;
@@ -23,6 +25,11 @@ struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k)
 	rec->cap = cap ? cap : TL_CAP_DEFAULT;
 	rec->k = k;
 	pthread_mutex_init(&rec->lock, NULL);
+	pthread_mutex_init(&rec->wake_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&rec->wake, &ca);
+	pthread_condattr_destroy(&ca);
 	return rec;
 }
 
@@ -85,19 +92,28 @@ static void drain_all(struct recorder *rec, bool finish)
 	pthread_mutex_unlock(&rec->lock);
 }
 
+/* Pops the closed steps every RECORD_POLL_NS until record_stop wakes it. */
 static void *recorder_thread(void *arg)
 {
 	struct recorder *rec = arg;
+	struct timespec until;
 
-	while (!__atomic_load_n(&rec->stop, __ATOMIC_ACQUIRE)) {
+	pthread_mutex_lock(&rec->wake_lock);
+	while (!rec->stop) {
+		pthread_mutex_unlock(&rec->wake_lock);
 		drain_all(rec, false);
-		clock_sleep_until(clock_now_ns() + RECORD_POLL_NS);
+		until = ns_to_timespec(clock_now_ns() + RECORD_POLL_NS);
+		pthread_mutex_lock(&rec->wake_lock);
+		if (!rec->stop)
+			pthread_cond_timedwait(&rec->wake, &rec->wake_lock, &until);
 	}
+	pthread_mutex_unlock(&rec->wake_lock);
 	return NULL;
 }
 
 int record_start(struct recorder *rec)
 {
+	pthread_attr_t attr;
 	int i, err;
 
 	if (!rec)
@@ -110,7 +126,11 @@ int record_start(struct recorder *rec)
 	pthread_mutex_unlock(&rec->lock);
 	if (!rec->step_ns)
 		return 0;
-	err = pthread_create(&rec->thread, NULL, recorder_thread, rec);
+	/* A small stack: mlockall (rt_init, after this) makes it resident. */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, RECORD_STACK);
+	err = pthread_create(&rec->thread, &attr, recorder_thread, rec);
+	pthread_attr_destroy(&attr);
 	rec->running = !err;
 	return -err;
 }
@@ -120,7 +140,10 @@ void record_stop(struct recorder *rec)
 	if (!rec)
 		return;
 	if (rec->running) {
-		__atomic_store_n(&rec->stop, 1, __ATOMIC_RELEASE);
+		pthread_mutex_lock(&rec->wake_lock);
+		rec->stop = 1;
+		pthread_cond_signal(&rec->wake);
+		pthread_mutex_unlock(&rec->wake_lock);
 		pthread_join(rec->thread, NULL);
 		rec->running = false;
 	}
@@ -310,5 +333,7 @@ void record_free(struct recorder *rec)
 		free(rec->e[i]);
 	}
 	pthread_mutex_destroy(&rec->lock);
+	pthread_mutex_destroy(&rec->wake_lock);
+	pthread_cond_destroy(&rec->wake);
 	free(rec);
 }

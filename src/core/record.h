@@ -73,7 +73,9 @@ struct recorder {
 	int n;
 	pthread_t thread;
 	bool running;
-	int stop;		/* atomic: the thread ends */
+	pthread_mutex_t wake_lock;	/* stop, and the thread's wait */
+	pthread_cond_t wake;
+	int stop;			/* the thread ends */
 };
 
 /* NULL when both are off (step_ns 0, k 0) or no memory. */
