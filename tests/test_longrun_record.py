@@ -219,3 +219,15 @@ def test_bad_values_are_refused(args, option):
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and option in lines[0] and "accepted" in lines[0]
+
+
+@pytest.mark.parametrize("name", [t["name"] for t in measuring_tests()])
+def test_every_length_option_takes_7_days(name):
+    """The length option is read before the unknown option after it: 7d is
+    accepted (request: its samples per round for 7 days at 1 kHz)."""
+    t = next(t for t in registry() if t["name"] == name)
+    length = [t["length_option"], "7d"] if t["length_option"] else \
+        ["--samples", str(7 * 86400 * 1000)]
+    r = run([name] + length + ["--no-such-option"])
+    assert r.returncode == 2
+    assert "unknown option --no-such-option" in r.stderr, r.stderr
