@@ -43,7 +43,7 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 
 	if (!rec)
 		return NULL;
-	e = calloc(1, sizeof(*e) + (rec->step_ns ? tl_store_bytes(rec->cap) : 0));
+	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
 	bytes = sizeof(struct rec_series) + largest_bytes(rec->k);
@@ -61,8 +61,7 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 	e->threshold = threshold_ns;
 	e->r->tl_on = rec->step_ns > 0;
 	tl_prod_init(&e->r->tl, rec->step_ns, threshold_ns);
-	if (rec->step_ns)
-		tl_store_init(&e->store, rec->step_ns, rec->cap, (struct tl_step *)(e + 1));
+	tl_store_init(&e->store, rec->step_ns, rec->cap);
 	largest_init(&e->r->lg, rec->k, (struct largest_row *)(e->r + 1));
 	pthread_mutex_lock(&rec->lock);
 	if (rec->n >= RECORD_MAX_SERIES) {
@@ -330,6 +329,7 @@ void record_free(struct recorder *rec)
 	record_stop(rec);
 	for (i = 0; i < rec->n; i++) {
 		munmap(rec->e[i]->r, rec->e[i]->bytes);
+		tl_store_free(&rec->e[i]->store);
 		free(rec->e[i]);
 	}
 	pthread_mutex_destroy(&rec->lock);

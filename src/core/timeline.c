@@ -2,6 +2,7 @@
 /* timeline.c - a series' time line: producer hand-off, consumer store
  * (see timeline.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/timeline.h"
 
@@ -82,20 +83,37 @@ int64_t tl_acc_p99(const struct tl_acc *a)
 	return a->max;
 }
 
-size_t tl_store_bytes(uint32_t cap)
+void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap)
 {
-	return (size_t)(cap < 2 ? 2 : cap + (cap & 1)) * sizeof(struct tl_step);
-}
-
-void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap,
-		   struct tl_step *storage)
-{
+	memset(st, 0, sizeof(*st));
 	st->step = step > 0 ? step : 1;
 	st->cap = cap < 2 ? 2 : cap + (cap & 1);
-	st->len = 0;
-	st->merges = 0;
-	st->s = storage;
-	memset(storage, 0, tl_store_bytes(cap));
+}
+
+void tl_store_free(struct tl_store *st)
+{
+	free(st->s);
+	st->s = NULL;
+	st->alloc = st->len = 0;
+}
+
+/* Room for step idx (< cap): 0, or -1 when memory is short. */
+static int store_grow(struct tl_store *st, uint32_t idx)
+{
+	uint32_t n = st->alloc ? st->alloc : 64;
+	struct tl_step *s;
+
+	while (n <= idx)
+		n *= 2;
+	if (n > st->cap)
+		n = st->cap;
+	s = realloc(st->s, (size_t)n * sizeof(*s));
+	if (!s)
+		return -1;
+	memset(s + st->alloc, 0, (size_t)(n - st->alloc) * sizeof(*s));
+	st->s = s;
+	st->alloc = n;
+	return 0;
 }
 
 static void step_fold(void *dst, const void *src)
@@ -137,9 +155,11 @@ size_t tl_halve(void *rows, size_t n, size_t size,
 
 void tl_store_merge(struct tl_store *st)
 {
-	tl_halve(st->s, st->cap, sizeof(*st->s), step_fold);
-	memset(&st->s[st->cap / 2], 0, (st->cap / 2) * sizeof(*st->s));
-	st->len = (st->len + 1) / 2;
+	uint32_t len = (uint32_t)tl_halve(st->s, st->len, sizeof(*st->s), step_fold);
+
+	if (st->len)
+		memset(&st->s[len], 0, (size_t)(st->len - len) * sizeof(*st->s));
+	st->len = len;
 	st->step *= 2;
 	st->merges++;
 }
@@ -155,7 +175,9 @@ void tl_store_fold(struct tl_store *st, const struct tl_acc *a)
 	if (!a->n)
 		return;
 	idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
-	while (idx >= (int64_t)st->cap) {
+	/* Past the cap, or no memory for more steps: coarser steps. */
+	while (idx >= (int64_t)st->cap ||
+	       (idx >= (int64_t)st->alloc && store_grow(st, (uint32_t)idx))) {
 		tl_store_merge(st);
 		idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
 	}

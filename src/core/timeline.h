@@ -23,8 +23,10 @@
  * producer keeps adding to the same accumulator: the samples then count
  * in the step it started in, never lost.
  *
- * The consumer's store (struct tl_store) keeps at most cap steps; past
- * it adjacent steps merge two by two and the step doubles. A merged
+ * The consumer's store (struct tl_store) keeps at most cap steps, grown
+ * by the consumer as the run goes (never on the measuring thread); past
+ * the cap, or when memory is short, adjacent steps merge two by two and
+ * the step doubles. A merged
  * step's p99 is the larger of the two (an upper bound): the bins are not
  * kept per stored step.
  */
@@ -68,8 +70,9 @@ struct tl_store {
 	int64_t step;		/* ns: the base step << merges */
 	uint32_t cap;		/* steps kept at most (even, >= 2) */
 	uint32_t len;		/* steps 0..len-1 in use */
+	uint32_t alloc;		/* steps allocated (<= cap) */
 	uint32_t merges;
-	struct tl_step *s;	/* cap steps */
+	struct tl_step *s;
 };
 
 /* Bin of a sample: 0..3 exact below 4 ns (negative in 0), then 4 an octave. */
@@ -147,10 +150,10 @@ int64_t tl_acc_p99(const struct tl_acc *a);
 size_t tl_halve(void *rows, size_t n, size_t size,
 		void (*fold)(void *dst, const void *src));
 
-/* Store storage: cap steps (tl_store_bytes). cap is made even, >= 2. */
-size_t tl_store_bytes(uint32_t cap);
-void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap,
-		   struct tl_step *storage);
+/* An empty store (cap made even, >= 2); its steps are allocated as they
+ * come, by the consumer. */
+void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap);
+void tl_store_free(struct tl_store *st);
 /* Fold one accumulator in at its t0 (merging two by two past the cap). */
 void tl_store_fold(struct tl_store *st, const struct tl_acc *a);
 /* Merge adjacent steps two by two: the step doubles. */

@@ -124,13 +124,12 @@ static void feed(struct tl_prod *p, struct tl_store *st, int steps, int per,
 UNIT_TEST(timeline_steps_add_up)
 {
 	static struct tl_prod p;
-	struct tl_step steps[100];
 	struct tl_store st;
 	uint64_t total = 0;
 	uint32_t i;
 
 	tl_prod_init(&p, SEC, 1089);
-	tl_store_init(&st, SEC, 100, steps);
+	tl_store_init(&st, SEC, 100);
 	tl_prod_start(&p, 5 * SEC);
 	feed(&p, &st, 10, 100, 5 * SEC);
 	tl_store_finish(&st, &p);
@@ -147,18 +146,18 @@ UNIT_TEST(timeline_steps_add_up)
 	}
 	CHECK_EQ_LL(total, 1000);
 	CHECK_EQ_LL(st.merges, 0);
+	tl_store_free(&st);
 }
 
 UNIT_TEST(timeline_merges_two_by_two_past_cap)
 {
 	static struct tl_prod p;
-	struct tl_step steps[4];
 	struct tl_store st;
 	uint64_t total = 0;
 	uint32_t i;
 
 	tl_prod_init(&p, SEC, INT64_MAX);
-	tl_store_init(&st, SEC, 4, steps);
+	tl_store_init(&st, SEC, 4);
 	tl_prod_start(&p, 0);
 	feed(&p, &st, 9, 10, 0);	/* 9 steps of 1 s into 4 kept */
 	tl_store_finish(&st, &p);
@@ -171,19 +170,19 @@ UNIT_TEST(timeline_merges_two_by_two_past_cap)
 	for (i = 0; i < st.len; i++)
 		total += st.s[i].n;
 	CHECK_EQ_LL(total, 90);
+	tl_store_free(&st);
 }
 
 UNIT_TEST(timeline_full_ring_loses_nothing)
 {
 	static struct tl_prod p;
-	static struct tl_step steps[100];
 	struct tl_store st;
 	uint64_t total = 0;
 	uint32_t i;
 	int s;
 
 	tl_prod_init(&p, SEC, INT64_MAX);
-	tl_store_init(&st, SEC, 100, steps);
+	tl_store_init(&st, SEC, 100);
 	tl_prod_start(&p, 0);
 	/* No consumer for 40 steps: the ring holds 16. */
 	for (s = 0; s < 40; s++)
@@ -193,6 +192,7 @@ UNIT_TEST(timeline_full_ring_loses_nothing)
 		total += st.s[i].n;
 	CHECK_EQ_LL(total, 40);
 	CHECK_EQ_LL(st.s[16].max, 39);	/* steps 0-15 in the ring, the rest stayed in step 16 */
+	tl_store_free(&st);
 }
 
 /* 10^12 samples (counts added directly) and values near 2^63 through the
@@ -250,12 +250,11 @@ UNIT_TEST(stats_values_near_2_63)
 UNIT_TEST(timeline_sums_near_2_63)
 {
 	static struct tl_prod p;
-	struct tl_step steps[4];
 	struct tl_store st;
 	int i;
 
 	tl_prod_init(&p, SEC, INT64_MAX - 1);
-	tl_store_init(&st, SEC, 4, steps);
+	tl_store_init(&st, SEC, 4);
 	tl_prod_start(&p, 0);
 	for (i = 0; i < 1000; i++)
 		timeline_add(&p, i, INT64_MAX);
@@ -264,6 +263,7 @@ UNIT_TEST(timeline_sums_near_2_63)
 	CHECK_EQ_LL(st.s[0].over, 1000);
 	CHECK_EQ_LL(st.s[0].p99, INT64_MAX);
 	CHECK_NEAR(st.s[0].sum / 1000.0 / (double)INT64_MAX, 1.0, 1e-12);
+	tl_store_free(&st);
 }
 
 static void add_int(void *dst, const void *src)
