@@ -53,6 +53,8 @@ def runs(tmp_path_factory):
     for t in measuring_tests():
         launch(t["name"], [t["name"]] + shlex.split(t["check_args"]) +
                ["--timeline", "1s", "--largest", str(K)])
+    launch("over", ["pmq", "-l", "200", "-q", "--max-latency", "3",
+                    "--timeline", "1s", "--largest", "2048"])
     env = dict(os.environ, RTLAT_TIMELINE_CAP=str(CAP))
     launch("capped", ["timer", "-q", "-T", "4", "--timeline", "1s"], env=env)
     launch("long", ["timer", "-q", "-T", "2h", "--no-mlock"])
@@ -67,7 +69,8 @@ def runs(tmp_path_factory):
     out = {}
     for key, (p, path) in procs.items():
         _, err = p.communicate(timeout=60)
-        assert p.returncode == 0, f"{key}: {err}"
+        # "over": 3 when a sample exceeded --max-latency 3 (us)
+        assert p.returncode in ((0, 3) if key == "over" else (0,)), f"{key}: {err}"
         with open(path) as f:
             out[key] = json.load(f)
     out["_rss"] = (first, second)
@@ -180,6 +183,19 @@ def test_timeline_merges_two_by_two_past_the_cap(runs):
         assert max(st[5] for st in s["steps"] if st[2]) == mx
         assert [st[0] for st in s["steps"]] == \
             [i * tl["step_s"] for i in range(len(s["steps"]))]
+
+
+def test_over_counts_the_samples_above_max_latency(runs):
+    """With fewer samples than K, the largest rows are every sample: the
+    steps' counts over --max-latency equal the rows above it."""
+    doc = runs["over"]
+    rows = {s["thread"]: s["rows"] for s in doc["largest"]["series"]}
+    for s in doc["timeline"]["series"]:
+        assert s["threshold_ns"] == 3000
+        n = sum(st[2] for st in s["steps"])
+        assert len(rows[s["thread"]]) == n
+        assert sum(st[7] for st in s["steps"]) == \
+            sum(1 for r in rows[s["thread"]] if r[0] > 3000)
 
 
 def test_long_run_has_a_timeline_by_default(runs):
