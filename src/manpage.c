@@ -143,7 +143,12 @@ static void fleet_section(FILE *f)
 	"\"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
 	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
-	"form of rtlat doctor's checks). Latency " \
+	"form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
+	"each step's t_s, wall, n, min_ns, avg_ns, max_ns, p99_ns and the count over " \
+	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off) " \
+	"and \"largest\" (--largest: per series and thread the K largest samples as ns, " \
+	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
+	"when off). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
 	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \
 	"histogram (with underflow and overflow).\n" \

@@ -68,18 +68,15 @@ static const char *suite_args_default(const struct test_ops *t, char *buf, size_
  */
 static const char *length_option(const struct test_ops *t, char *buf, size_t len)
 {
-	const struct opt *o;
+	const struct opt *o = run_length_row(t->opts);
 
-	for (o = t->opts; o->short_name || o->long_name; o++) {
-		if (o->type != OPT_DURATION)
-			continue;
-		if (o->short_name)
-			snprintf(buf, len, "-%c", o->short_name);
-		else
-			snprintf(buf, len, "--%s", o->long_name);
-		return buf;
-	}
-	return NULL;
+	if (!o)
+		return NULL;
+	if (o->short_name)
+		snprintf(buf, len, "-%c", o->short_name);
+	else
+		snprintf(buf, len, "--%s", o->long_name);
+	return buf;
 }
 
 static void list_one(struct json *j, const struct test_ops *t, int order)

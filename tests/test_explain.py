@@ -185,8 +185,9 @@ def test_per_second_layer_and_doctor_in_every_result(tmp_path):
     secs = d["per_second"]["seconds"]
     assert [s["second"] for s in secs] == [1, 2]
     for s in secs:
-        assert set(s) == {"second", "min_ns", "avg_ns", "max_ns", "irqs", "softirqs", "steal_ms",
-                          "cpu_pressure_some_us", "involuntary_switches"}
+        assert set(s) == {"second", "seconds", "min_ns", "avg_ns", "max_ns", "irqs", "softirqs",
+                          "steal_ms", "cpu_pressure_some_us", "involuntary_switches"}
+        assert s["seconds"] == 1    # rows merge two by two past the cap only
         assert s["irqs"] >= 0 and "TIMER" in s["softirqs"]
     assert max(s["max_ns"] for s in secs) == d["summary"]["max_ns"]
     assert all(s["min_ns"] <= s["avg_ns"] <= s["max_ns"] for s in secs)

@@ -102,6 +102,7 @@ static int bt_setup(struct test_run *t)
 		c->thresh_ns = cf->thresh_us * NSEC_PER_USEC;
 		c->use_tsc = cf->clock == BT_CLOCK_TSC;
 		c->tsc = r->tsc_cal;
+		c->rec = run_record(t, bt_series[0], i, c->cpu);
 		if (stats_init(&c->slow, 0, BT_BUCKET_NS, BT_BUCKETS) ||
 		    stats_init(&c->all, 0, BT_BUCKET_NS, BT_BUCKETS))
 			return -1;

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "determinism/bench.h"
+#include "core/record.h"
 #include "core/stats.h"
 #include "core/tsc.h"
 
@@ -37,6 +38,11 @@ struct bt_cpu {
 	struct tsc_cal tsc;		/* its calibration */
 	int64_t ns0, tsc0;		/* tsc: the same moment on both clocks */
 	struct explain_src *xsrc;	/* --explain, or NULL */
+	/* --timeline, --largest (or NULL): slow gaps are recorded as they
+	 * come; fast[] is handed over in bulk at each step's end (bt_tick)
+	 * and at the end, fast_rec[] what was handed over so far. */
+	struct rec_series *rec;
+	uint64_t fast_rec[BT_FAST];
 };
 
 #endif

@@ -11,9 +11,53 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 
+/*
+ * --timeline, --largest: the fast gaps counted since the last hand-over,
+ * into the step under way (its last ns: they were counted in it) and the
+ * largest samples (copies, at most K, largest first, at time now).
+ */
+static void bt_fast_flush(struct bt_cpu *c, int64_t now)
+{
+	struct rec_series *r = c->rec;
+	double scale = c->use_tsc ? c->tsc.ns_per_cycle : 1.0;
+	int64_t at = r->tl_on && r->tl.end > now ? r->tl.end - 1 : now;
+	uint64_t d, k;
+	int64_t v;
+	int i;
+
+	for (i = BT_FAST - 1; i >= 0; i--) {
+		d = c->fast[i] - c->fast_rec[i];
+		if (!d)
+			continue;
+		c->fast_rec[i] = c->fast[i];
+		v = (int64_t)llround(i * scale);
+		if (r->tl_on)
+			timeline_add_n(&r->tl, at, v, d);
+		r->lg.seen += d;
+		for (k = 0; k < d && k < r->lg.k && v > r->lg.floor; k++)
+			largest_insert(&r->lg, v, at);
+	}
+}
+
+/* Every 1024 reads and before a slow gap (t in ns): at a step's end, the
+ * fast gaps go into the step they were counted in. */
+static inline void bt_tick(struct bt_cpu *c, int64_t t)
+{
+	if (c->rec && c->rec->tl_on && t >= c->rec->tl.end)
+		bt_fast_flush(c, t);
+}
+
+static void bt_tick_tsc(struct bt_cpu *c, int64_t t)
+{
+	if (c->rec)
+		bt_tick(c, c->ns0 + tsc_cycles_to_ns(&c->tsc, t - c->tsc0));
+}
+
 static void bt_slow(struct bt_cpu *c, int64_t t, int64_t gap)
 {
+	bt_tick(c, t);
 	stats_add(&c->slow, gap);
+	record_add(c->rec, t, gap);
 	if (c->xsrc)
 		explain_note(c->xsrc, t - gap, gap);
 	if (gap > c->thresh_ns) {
@@ -41,7 +85,8 @@ static void bt_slow_tsc(struct bt_cpu *c, int64_t t, int64_t cycles)
  */
 static inline __attribute__((always_inline)) void
 bt_spin(struct bt_cpu *c, int64_t (*read)(void),
-	void (*slow)(struct bt_cpu *c, int64_t t, int64_t gap), int64_t end,
+	void (*slow)(struct bt_cpu *c, int64_t t, int64_t gap),
+	void (*tick)(struct bt_cpu *c, int64_t t), int64_t end,
 	int64_t *first, int64_t *last)
 {
 	uint64_t i, limit = c->loops ? c->loops : UINT64_MAX;
@@ -61,6 +106,7 @@ bt_spin(struct bt_cpu *c, int64_t (*read)(void),
 		} else {
 			slow(c, t, gap);
 		}
+		tick(c, t);
 		if ((end && t >= end) || bench_stopping())
 			break;
 	}
@@ -85,7 +131,7 @@ static void bt_loop_tsc(struct bt_cpu *c)
 		end = tsc0 + tsc_ns_to_cycles(&c->tsc, c->end_ns - ns0);
 	if (c->end_ns && end <= 0)
 		end = 1;
-	bt_spin(c, tsc_now, bt_slow_tsc, end, &first, &last);
+	bt_spin(c, tsc_now, bt_slow_tsc, bt_tick_tsc, end, &first, &last);
 	c->t_first = ns0 + tsc_cycles_to_ns(&c->tsc, first - tsc0);
 	c->t_last = ns0 + tsc_cycles_to_ns(&c->tsc, last - tsc0);
 }
@@ -98,8 +144,10 @@ void bt_loop(struct bench_thread *bt)
 	if (c->use_tsc)
 		bt_loop_tsc(c);
 	else
-		bt_spin(c, clock_now_ns, bt_slow, c->end_ns, &c->t_first,
+		bt_spin(c, clock_now_ns, bt_slow, bt_tick, c->end_ns, &c->t_first,
 			&c->t_last);
+	if (c->rec)
+		bt_fast_flush(c, c->t_last);
 }
 
 /*

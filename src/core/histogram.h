@@ -43,7 +43,8 @@ static inline void hist_add(struct histogram *h, int64_t v)
 		h->underflow++;
 		return;
 	}
-	off = (uint64_t)(v - h->origin) / h->width;
+	/* Unsigned: v - origin would overflow int64 near its ends. */
+	off = ((uint64_t)v - (uint64_t)h->origin) / h->width;
 	if (off >= h->nbuckets)
 		h->overflow++;
 	else

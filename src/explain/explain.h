@@ -121,13 +121,16 @@ struct layer_sec {
 	int64_t steal_ms;
 	int64_t psi_some_us;	/* -1: no /proc/pressure/cpu */
 	uint64_t nivcsw;
+	uint64_t seconds;	/* the seconds folded into this row */
 };
 
 struct layer {
 	int cpu;
 	struct layer_sec prev;	/* the counters at the last second */
 	uint64_t prev_msw;
-	uint64_t n, dropped;	/* kept, not kept (after LAYER_MAX_SECONDS) */
+	/* Rows kept; past LAYER_MAX_SECONDS rows merge two by two (the time
+	 * line's rule, tl_halve) and a row then holds width seconds. */
+	uint64_t n, width, merges;
 	struct layer_sec *sec;
 };
 

@@ -11,6 +11,7 @@
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "core/preflight.h"
+#include "core/record.h"
 #include "core/rfc3339.h"
 #include "explain/explain.h"
 #include "harness/results.h"
@@ -113,6 +114,7 @@ int results_close(struct results *r, struct json *j)
 		json_str(j, "explain_unavailable", r->explain_unavailable);
 	if (r->fleet)
 		fleet_json(r->fleet, j, r->return_code);
+	record_json(r->rec, j);
 	sysinfo_json(j);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */

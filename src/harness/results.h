@@ -17,6 +17,7 @@
 struct stats;
 struct explain;
 struct fleet;
+struct recorder;
 
 struct results {
 	const char *prog;	/* for messages: "rtlat cyclictest"... */
@@ -39,6 +40,8 @@ struct results {
 	/* The run's fleet (run_test's): the series results_summary reports
 	 * are kept there; NULL: not kept (a test inside another). */
 	struct fleet *fleet;
+	/* --timeline, --largest: written by results_close; NULL: null keys */
+	struct recorder *rec;
 	struct json jw;
 	/* Steal time and throttling at results_begin: "context" gives
 	 * their change over the run. */

@@ -160,11 +160,13 @@ static int run_once(void *arg)
 
 	results_begin(&t->res, t->prog, t->common->json, ops->name, t->argc,
 		      t->argv);
-	if (run_setup(t)) {
+	if (run_record_begin(t) || run_setup(t)) {
 		status = 1;
 		goto out;
 	}
+	record_start(t->rec);
 	status = run_measure(t);
+	record_stop(t->rec);
 	if (t->explain)
 		explain_stop(t->explain);
 	status = ops->report(t, status);
@@ -178,6 +180,9 @@ out:
 	t->res.explain = NULL;
 	if (ops->teardown)
 		ops->teardown(t);
+	record_free(t->rec);
+	t->rec = NULL;
+	t->res.rec = NULL;
 	tracefs_close();
 	rt_fini();
 	cleanup_run();

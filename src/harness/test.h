@@ -23,7 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fleet/fleet.h"
+#include "core/largest.h"
 #include "core/opts.h"
+#include "core/record.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 
@@ -36,6 +38,8 @@ struct test_common {
 	struct fleet_opts fleet;	/* thresholds, baseline, fleet outputs */
 	bool explain;			/* --explain (TEST_EXPLAIN_OPTS) */
 	long long explain_over_us;	/* --explain-over: 0 new maxima */
+	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
+	long long largest;		/* --largest K: 0 off */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -54,7 +58,20 @@ struct test_common {
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(c)->json, json_help, NULL, NULL },					\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
-	FLEET_OPT_ENTRIES(&(c)->fleet)
+	FLEET_OPT_ENTRIES(&(c)->fleet),						\
+	RUN_RECORD_OPTS(c)
+
+/* --timeline and --largest (run_record.c): what a long run keeps over
+ * its whole length, for every series and thread. */
+#define RUN_RECORD_OPTS(c)							\
+	{ 0, "timeline", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
+	  OPT_MAX_DURATION_S, OPT_AUTO, &(c)->timeline_s,			\
+	  "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; past 10000 steps, steps merge two by two)", \
+	  NULL, "timeline_s" },							\
+	{ 0, "largest", OPT_INT, OPT_ARG_REQUIRED, "K", 0, LARGEST_MAX_K,	\
+	  LARGEST_DEFAULT_K, &(c)->largest,					\
+	  "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
+	  NULL, "largest" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)
@@ -161,6 +178,8 @@ struct test_run {
 	const char *error;
 	/* --explain: the spikes the test notes; NULL when off. */
 	struct explain *explain;
+	/* --timeline, --largest: NULL when both are off (run_record.c). */
+	struct recorder *rec;
 	int argc;
 	char **argv;
 };
@@ -194,6 +213,21 @@ struct explain *run_explain_new(struct test_run *t, int nsrc);
 /* Without tracefs the run goes on unexplained (one line; t->explain is
  * then NULL), unless --strict: -1. */
 int run_explain_start(struct test_run *t);
+
+/*
+ * --timeline and --largest (run_record.c). run_record_begin resolves the
+ * automatic --timeline and makes t->rec; the test registers each series
+ * and thread it measures at setup (before a child is forked) with
+ * run_record and calls record_add(r, now_ns, sample_ns) beside its
+ * stats_add. The lifecycle starts, stops and frees the recorder; the JSON
+ * gets its "timeline" and "largest" from results_close.
+ */
+int run_record_begin(struct test_run *t);
+struct rec_series *run_record(struct test_run *t, const char *series,
+			      int thread, int cpu);
+/* The row that sets how long a test runs (its first duration-typed row
+ * but --timeline), or NULL. */
+const struct opt *run_length_row(const struct opt *tbl);
 
 /* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
  * errno. */

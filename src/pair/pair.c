@@ -163,8 +163,13 @@ static int alloc_pairs(struct pair_run *run)
 int pair_setup(struct test_run *t)
 {
 	struct pair_run *run = t->state;
+	int i, err = alloc_pairs(run);
 
-	return alloc_pairs(run);
+	/* Shared memory: recorded the same by a forked receiver. */
+	for (i = 0; !err && i < run->npairs; i++)
+		run->pairs[i].rec = run_record(t, pair_series[0], i,
+					       run->pairs[i].w[ROLE_RECEIVER].cpu);
+	return err;
 }
 
 int pair_rt_apply(struct test_run *t)

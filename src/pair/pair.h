@@ -66,6 +66,7 @@ struct pair {
 	volatile uint64_t timeouts;	/* transports with timeouts (pmq -T) */
 	volatile int error;		/* errno of a fatal transport error */
 	struct stats lat;		/* receiver's series, ns */
+	struct rec_series *rec;		/* --timeline, --largest; or NULL */
 	volatile int64_t t_first, t_last; /* stream: first, last receive */
 	void *priv;			/* transport state, shared memory */
 	struct explain_src *xsrc;	/* --explain: the receiver's; or NULL */

@@ -196,6 +196,7 @@ static void receiver_loop(struct pair *p)
 		t_recv = clock_now_ns();
 		lat = t_recv - __atomic_load_n(&p->t_send, __ATOMIC_RELAXED);
 		stats_add(&p->lat, lat);
+		record_add(p->rec, t_recv, lat);
 		p->cycles++;
 		if (p->xsrc)
 			explain_note(p->xsrc, t_recv - lat, lat);

@@ -392,8 +392,15 @@ static int req_check(struct test_run *t)
 static int req_setup(struct test_run *t)
 {
 	/* A peer that went away is an error of the call, not a signal. */
+	struct req_run *run = t->state;
+	int i;
+
 	signal(SIGPIPE, SIG_IGN);
-	return alloc_shared(t->state);
+	for (i = 0; i < run->cfg->clients && i < REQ_MAX_CLIENTS; i++) {
+		run->rec[i][0] = run_record(t, req_series[0], i, run->layout.client_cpu);
+		run->rec[i][1] = run_record(t, req_series[1], i, run->layout.client_cpu);
+	}
+	return alloc_shared(run);
 }
 
 /* Main runs SCHED_FIFO max (server-only: the server's place). */

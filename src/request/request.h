@@ -150,6 +150,9 @@ struct req_run {
 	struct histogram *design_hist;
 	size_t design_bytes;
 	struct explain *explain;	/* --explain, or NULL */
+	/* --timeline, --largest: client i's response and total jitter over
+	 * every round (shared memory; NULL: not recorded). */
+	struct rec_series *rec[REQ_MAX_CLIENTS][2];
 	bool max_clients_given;		/* --max-clients */
 	int listen_fd;			/* local and server-only modes */
 	int conn_fd;			/* the socket of the client to start */

@@ -131,6 +131,8 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 		if (dh)
 			hist_add(&dh[i], v[i]);
 	}
+	record_add(c->run->rec[c->index][0], st->t3, v[RS_RESPONSE]);
+	record_add(c->run->rec[c->index][1], st->t3, v[RS_JITTER]);
 	cs->overruns += (uint64_t)overrun;
 	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg->samples)
 		__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);

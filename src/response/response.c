@@ -32,6 +32,7 @@ struct resp_run {
 	const struct resp_config *cfg;
 	const struct opt *opts;		/* the run's table: the settings */
 	struct stats times;
+	struct rec_series *rec;		/* --timeline, --largest; or NULL */
 	struct bench_thread thread;
 	uint64_t units;
 	double ns_per_unit;
@@ -70,7 +71,7 @@ static void resp_loop(struct bench_thread *bt)
 	struct resp_run *r = bt->arg;
 	const struct resp_config *c = r->cfg;
 	uint64_t i;
-	int64_t t0;
+	int64_t t0, t1;
 
 	r->units = work_calibrate(&r->work, c->block_ms * NSEC_PER_MSEC, &r->ns_per_unit);
 	r->calibrated = 1;
@@ -79,7 +80,9 @@ static void resp_loop(struct bench_thread *bt)
 			break;
 		t0 = clock_now_ns();
 		work_run(&r->work, r->units);
-		stats_add(&r->times, clock_now_ns() - t0);
+		t1 = clock_now_ns();
+		stats_add(&r->times, t1 - t0);
+		record_add(r->rec, t1, t1 - t0);
 	}
 }
 
@@ -113,6 +116,7 @@ static int resp_setup(struct test_run *t)
 	r->thread.fn = resp_loop;
 	if (work_init(&r->work, (enum work_kind)c->work, (uint64_t)c->fft_points))
 		return -1;
+	r->rec = run_record(t, resp_series[0], 0, (int)c->cpu);
 	return stats_init(&r->times, 0, (uint64_t)block / RESP_BUCKETS_PER_BLOCK,
 			  4 * RESP_BUCKETS_PER_BLOCK) ? -1 : 0;
 }

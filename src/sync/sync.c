@@ -82,7 +82,15 @@ static int sync_check(struct test_run *t)
 static int sync_setup(struct test_run *t)
 {
 	const struct sync_config *c = t->cfg;
+	struct sync_run *r = t->state;
+	int cpu = (int)c->cpu;
 
+	if (wants(c, SYNC_COST))
+		r->cost.rec = run_record(t, sync_series[0], 0, cpu);
+	if (wants(c, SYNC_SWITCH))
+		r->sw.rec = run_record(t, sync_series[1], 0, cpu);
+	if (wants(c, SYNC_INVERSION))
+		r->inv.rec = run_record(t, sync_series[2], 0, cpu);
 	if (!wants(c, SYNC_COST))
 		return 0;
 	return sync_pair_prepare(c, t->prog, &((struct sync_run *)t->state)->pair);

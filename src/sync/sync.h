@@ -36,11 +36,13 @@ struct sync_config {
 struct sync_result {
 	bool ran;
 	struct stats s;
+	struct rec_series *rec;		/* --timeline, --largest; or NULL */
 };
 
 struct inv_result {
 	bool ran;
 	struct stats s;			/* high task's blocking, ns */
+	struct rec_series *rec;		/* --timeline, --largest; or NULL */
 	uint64_t skipped;		/* rounds the low task was late */
 	uint64_t bounded;		/* rounds within cs + margin */
 	int64_t bound_ns;

@@ -33,7 +33,7 @@ static void cost_mutex(struct bench_thread *bt)
 	pthread_mutexattr_t a;
 	const struct cost_ctx *x = bt->arg;
 	uint64_t i, loops = (uint64_t)x->c->loops;
-	int64_t t0;
+	int64_t t0, t1;
 
 	pthread_mutexattr_init(&a);
 	if (x->c->fork) {
@@ -51,7 +51,9 @@ static void cost_mutex(struct bench_thread *bt)
 		t0 = clock_now_ns();
 		pthread_mutex_lock(&m);
 		pthread_mutex_unlock(&m);
-		stats_add(&x->res->s, clock_now_ns() - t0);
+		t1 = clock_now_ns();
+		stats_add(&x->res->s, t1 - t0);
+		record_add(x->res->rec, t1, t1 - t0);
 	}
 	pthread_mutex_destroy(&m);
 }
@@ -62,7 +64,7 @@ static void cost_sem(struct bench_thread *bt)
 	struct pair_run *run = x->run;
 	struct pair *p = &run->pairs[0];
 	uint64_t i, loops = (uint64_t)x->c->loops;
-	int64_t t0;
+	int64_t t0, t1;
 	int err;
 
 	for (i = 0; !loops || i < loops; i++) {
@@ -76,7 +78,9 @@ static void cost_sem(struct bench_thread *bt)
 			bt->err = -err;
 			break;
 		}
-		stats_add(&x->res->s, clock_now_ns() - t0);
+		t1 = clock_now_ns();
+		stats_add(&x->res->s, t1 - t0);
+		record_add(x->res->rec, t1, t1 - t0);
 	}
 }
 

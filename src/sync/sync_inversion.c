@@ -99,6 +99,7 @@ static void high_task(struct bench_thread *bt)
 		t1 = clock_now_ns();
 		pthread_mutex_unlock(&x->lock);
 		stats_add(&res->s, t1 - need);
+		record_add(res->rec, t1, t1 - need);
 		if (t1 - need <= res->bound_ns)
 			res->bounded++;
 	}

@@ -81,6 +81,7 @@ int sync_switch(struct test_run *pt, struct sync_result *r, const char **err)
 	static char msg[300];
 	int status;
 
+	run->pairs[0].rec = r->rec;
 	status = pair_measure(pt);
 	pair_transport_close(run);
 	r->ran = true;

@@ -244,6 +244,7 @@ struct timer_cpu {
 	int64_t start_ns;		/* first expiry */
 	/* Written by the sampling thread only. */
 	struct stats all;		/* every sample after warm-up, ns */
+	struct rec_series *rec;		/* --timeline, --largest; or NULL */
 	struct histogram avg;		/* |lat| / bucket: Xenomai's "avg" */
 	struct timer_ring ring;
 	int64_t frozen_ns;		/* -f: latency of the trace kept */

@@ -84,9 +84,11 @@ int timer_setup(struct test_run *t)
 	run->cpu = calloc((size_t)run->ncpu, sizeof(*run->cpu));
 	if (!run->cpu)
 		return -ENOMEM;
-	for (i = 0; i < run->ncpu; i++)
+	for (i = 0; i < run->ncpu; i++) {
 		if (cpu_init(&run->cpu[i], run, &run->plan[i]))
 			return -ENOMEM;
+		run->cpu[i].rec = run_record(t, t->ops->series[0], i, run->cpu[i].cpu);
+	}
 	run->whole = &run->cpu[0];
 	if (run->ncpu == 1)
 		return 0;

@@ -155,6 +155,7 @@ static bool record(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t mis
 
 	second_add(&sp->cur, lat);
 	stats_add(&c->all, lat);
+	record_add(c->rec, exp + lat, lat);
 	hist_add_abs(&c->avg, lat);
 	c->overruns += missed;
 	c->cycles++;

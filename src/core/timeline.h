@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * timeline.h - the time line of one series (issue 33): for each step of
+ * the run, its sample count, min, sum (avg), max, p99 and the count over
+ * a threshold, bounded in memory however long the run.
+ *
+ * Two halves. The producer (struct tl_prod, the measuring thread's, in
+ * storage given at setup: shared memory when a forked child measures)
+ * adds each sample to the current step's accumulator in O(1): a compare
+ * with the step's end, the moments, and one counter of a small fixed
+ * log-scaled histogram (4 bins an octave) from which the step's p99 comes.
+ * When a sample falls past the step's end the producer hands the
+ * accumulator over through a fixed single-producer single-consumer ring
+ * (a copy into a preallocated slot, nothing allocated, no lock, no I/O)
+ * and starts the next step.
+ *
+ * Why a hand-off, not closing on the measuring thread: closing a step
+ * means the p99 search over the bins and, at the cap, merging every step
+ * kept two by two (O(cap)); that work and the store it writes belong to a
+ * non-measuring thread (the recorder's, record.c), which pops the ring
+ * (tl_store_drain). The measuring thread pays a 2 KiB copy once a step.
+ * If the ring is ever full (the consumer stalled for 16 steps) the
+ * producer keeps adding to the same accumulator: the samples then count
+ * in the step it started in, never lost.
+ *
+ * The consumer's store (struct tl_store) keeps at most cap steps, grown
+ * by the consumer as the run goes (never on the measuring thread); past
+ * the cap, or when memory is short, adjacent steps merge two by two and
+ * the step doubles. A merged
+ * step's p99 is the larger of the two (an upper bound): the bins are not
+ * kept per stored step.
+ */
+#ifndef RTLAT_TIMELINE_H
+#define RTLAT_TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_BINS		248	/* 4 per octave up to 2^62 ns */
+#define TL_RING		16	/* power of two */
+#define TL_CAP_DEFAULT	10000
+
+struct tl_acc {
+	int64_t t0;		/* the step's start, ns from the origin */
+	uint64_t n, over;
+	int64_t min, max;
+	double sum;		/* a double: no sum overflows */
+	uint64_t bin[TL_BINS];
+};
+
+struct tl_prod {
+	int64_t origin;		/* monotonic ns of the run's start */
+	int64_t step;		/* the producer's step, ns (the base step) */
+	int64_t end;		/* monotonic ns the current step ends */
+	int64_t threshold;	/* over: samples > threshold; INT64_MAX none */
+	uint64_t head;		/* written by the producer */
+	uint64_t tail;		/* written by the consumer */
+	struct tl_acc cur;
+	struct tl_acc slot[TL_RING];
+};
+
+/* A step as the store keeps it. n 0: nothing measured in it. */
+struct tl_step {
+	uint64_t n, over;
+	int64_t min, max, p99;
+	double sum;
+};
+
+struct tl_store {
+	int64_t step;		/* ns: the base step << merges */
+	uint32_t cap;		/* steps kept at most (even, >= 2) */
+	uint32_t len;		/* steps 0..len-1 in use */
+	uint32_t alloc;		/* steps allocated (<= cap) */
+	uint32_t merges;
+	struct tl_step *s;
+};
+
+/* Bin of a sample: 0..3 exact below 4 ns (negative in 0), then 4 an octave. */
+static inline unsigned int tl_bin(int64_t v)
+{
+	unsigned int e;
+
+	if (v < 4)
+		return v < 0 ? 0 : (unsigned int)v;
+	e = 63U - (unsigned int)__builtin_clzll((unsigned long long)v);
+	return 4U * (e - 1U) + (unsigned int)(((uint64_t)v >> (e - 2U)) & 3U);
+}
+/* The largest value bin b holds. */
+int64_t tl_bin_top(unsigned int b);
+
+void tl_acc_reset(struct tl_acc *a, int64_t t0);
+/* Set up a producer: step ns, threshold (INT64_MAX none); origin later. */
+void tl_prod_init(struct tl_prod *p, int64_t step, int64_t threshold);
+/* The measurement starts: steps count from origin (monotonic ns). */
+void tl_prod_start(struct tl_prod *p, int64_t origin);
+/* The rare part of timeline_add: hand the step over, start the next. */
+void tl_prod_turn(struct tl_prod *p, int64_t now);
+
+/* The measuring path: O(1), no allocation, no lock. */
+static inline void timeline_add(struct tl_prod *p, int64_t now, int64_t v)
+{
+	struct tl_acc *a = &p->cur;
+
+	if (now >= p->end)
+		tl_prod_turn(p, now);
+	a->n++;
+	a->sum += (double)v;
+	if (v < a->min)
+		a->min = v;
+	if (v > a->max)
+		a->max = v;
+	if (v > p->threshold)
+		a->over++;
+	a->bin[tl_bin(v)]++;
+}
+
+/* count samples of one value at once, e.g. from a test's own counters of
+ * small values (bintime's); O(1). */
+static inline void timeline_add_n(struct tl_prod *p, int64_t now, int64_t v,
+				  uint64_t count)
+{
+	struct tl_acc *a = &p->cur;
+
+	if (!count)
+		return;
+	if (now >= p->end)
+		tl_prod_turn(p, now);
+	a->n += count;
+	a->sum += (double)v * (double)count;
+	if (v < a->min)
+		a->min = v;
+	if (v > a->max)
+		a->max = v;
+	if (v > p->threshold)
+		a->over += count;
+	a->bin[tl_bin(v)] += count;
+}
+
+/* The p99 of an accumulator: the top of the bin holding rank
+ * ceil(0.99 n), clamped to [min, max]. */
+int64_t tl_acc_p99(const struct tl_acc *a);
+
+/*
+ * Merge adjacent rows two by two in place: n rows of size bytes become
+ * (n + 1) / 2, row i the fold of rows 2i and 2i + 1 (fold(dst, src) adds
+ * src into dst). Returns the new count. The one rule that bounds every
+ * series over time rtlat keeps: the time line's steps and the timer's
+ * per-second counters (explain_layer.c).
+ */
+size_t tl_halve(void *rows, size_t n, size_t size,
+		void (*fold)(void *dst, const void *src));
+
+/* An empty store (cap made even, >= 2); its steps are allocated as they
+ * come, by the consumer. */
+void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap);
+void tl_store_free(struct tl_store *st);
+/* Fold one accumulator in at its t0 (merging two by two past the cap). */
+void tl_store_fold(struct tl_store *st, const struct tl_acc *a);
+/* Merge adjacent steps two by two: the step doubles. */
+void tl_store_merge(struct tl_store *st);
+/* Consumer: fold every step the producer handed over. Returns how many. */
+int tl_store_drain(struct tl_store *st, struct tl_prod *p);
+/* After the producer stopped for good: drain, then fold its open step. */
+void tl_store_finish(struct tl_store *st, struct tl_prod *p);
+
+#endif

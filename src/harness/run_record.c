@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run_record.c - --timeline and --largest for every test: the automatic
+ * --timeline resolved from the run's planned length, the recorder made,
+ * each series and thread registered with its --max-latency threshold.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/clock.h"
+#include "core/record.h"
+#include "harness/test.h"
+
+#define RUN_TIMELINE_AUTO_S	60	/* the step of a long run by default */
+#define RUN_TIMELINE_LONG_S	3600	/* a long run: over an hour */
+
+/* The value of a row the table binds, or -1 when it has no such row. */
+static long long row_value(const struct opt *tbl, const char *name)
+{
+	const struct opt *o = opts_find(tbl, 0, name);
+
+	return o && o->dest ? *(const long long *)o->dest : -1;
+}
+
+const struct opt *run_length_row(const struct opt *tbl)
+{
+	const struct opt *o;
+
+	for (o = tbl; o->short_name || o->long_name; o++)
+		if (o->type == OPT_DURATION &&
+		    !(o->long_name && !strcmp(o->long_name, "timeline")))
+			return o;
+	return NULL;
+}
+
+/*
+ * The planned length in seconds: the test's length row's (-D, the
+ * timer's -T); 0 when it runs until stopped (no duration and no loop
+ * count); -1 when bounded by a count (-l, request's rounds and samples)
+ * and so not known in time.
+ */
+static long long planned_s(const struct test_run *t)
+{
+	const struct opt *o = run_length_row(t->opts);
+	long long loops = row_value(t->opts, "loops");
+
+	if (!o || !o->dest)
+		return -1;
+	if (*(const long long *)o->dest > 0)
+		return *(const long long *)o->dest;
+	return loops > 0 ? -1 : 0;
+}
+
+/* A debug knob for the tests of merging (not in --help): the steps kept. */
+static uint32_t timeline_cap(void)
+{
+	const char *s = getenv("RTLAT_TIMELINE_CAP");
+	long v = s ? strtol(s, NULL, 10) : 0;
+
+	return v >= 2 && v <= 1000000 ? (uint32_t)v : TL_CAP_DEFAULT;
+}
+
+int run_record_begin(struct test_run *t)
+{
+	struct test_common *c = t->common;
+
+	if (c->timeline_s == OPT_AUTO) {
+		long long p = planned_s(t);
+
+		c->timeline_s = p == 0 || p > RUN_TIMELINE_LONG_S ? RUN_TIMELINE_AUTO_S : 0;
+	}
+	/* No memory: the run goes on unrecorded (null keys). */
+	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),
+			    (uint32_t)c->largest);
+	t->res.rec = t->rec;
+	return 0;
+}
+
+struct rec_series *run_record(struct test_run *t, const char *series,
+			      int thread, int cpu)
+{
+	struct fleet_rec r;
+	long long lat_us = 0, p99_us = 0;
+
+	if (!t->rec)
+		return NULL;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.test, sizeof(r.test), "%s", t->ops->name);
+	snprintf(r.series, sizeof(r.series), "%s", series);
+	r.thread = thread;
+	r.cpu = cpu;
+	if (t->res.fleet)
+		fleet_limits(t->res.fleet, &r, &lat_us, &p99_us);
+	return record_series(t->rec, t->ops->name, series, thread, cpu,
+			     lat_us > 0 ? lat_us * NSEC_PER_USEC : INT64_MAX);
+}
