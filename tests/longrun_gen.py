@@ -158,13 +158,14 @@ def halves(d, data, gap_s=30.0, step_s=60.0, **kw):
     return whole, fa, fb
 
 
-def examples(d):
+def examples(d, per_step=30):
     """The docs' three pages' inputs under d: a day's run with a time
     line, 4 consecutive runs to merge, and a run stopped at a
-    checkpoint; and a 64-series run."""
+    checkpoint; and a 64-series run. per_step: samples per step and
+    series (p99 under the max from 100 on)."""
     d = Path(d)
     d.mkdir(parents=True, exist_ok=True)
-    data = samples(threads=4, steps=96, per_step=30, seed=3,
+    data = samples(threads=4, steps=96, per_step=per_step, seed=3,
                    spikes=((0, 20, 140_000), (2, 61, 260_000),
                            (1, 80, 2_500_000)))
     write(d / "day.json", result(data, step_s=900.0))

@@ -187,7 +187,7 @@ def test_time_line_marks_spikes_and_draws_the_threshold(examples, tmp_path,
         assert label in txt
     assert len(re.findall(r"CPU\d max", txt)) == 4
     rows = {r[1]: r for r in table(tree, "pmq: time line per series")[1:]}
-    assert rows["CPU1"][-1] == "1 steps, 1 samples"
+    assert rows["CPU1"][-1] == "1 step, 1 sample"
     assert rows["CPU3"][-1] == "0 steps, 0 samples"
     # 64 series: their envelope, each spike named, not 64 legend lines
     # (the figure alone: a page of 64 histograms takes seconds).

@@ -6,16 +6,16 @@ count, min, max exact, the mean weighted, the deviation pooled; the
 percentiles from the summed histogram), one time line (the runs' steps in
 wall-clock order, the spans between them shown as gaps), the largest
 samples of all. Runs that differ in a setting are refused with one line
-naming it (exit 2): their samples are not of one distribution."""
+naming it (exit 2): their samples are not of one distribution. Settings
+of a run's length (duration, loops, samples) and volatile ones (ports,
+output paths) may differ: a nightly job's last run may be cut short."""
 from dataclasses import replace
 
+from .alerts import differing_settings
 from .model import Round, Run, merge
 from .timeline import Series, Timeline, duration, incomplete, num
 from .validate import InputError
 
-# Settings that say how long a run is, not what it measures: the runs of
-# a nightly job may differ in them (the last one cut short).
-LENGTH_KEYS = {"duration_s", "loops", "samples", "duration", "seconds"}
 SYSTEM_KEYS = ("host", "kernel", "preempt_model", "machine")
 
 
@@ -48,12 +48,11 @@ def difference(a, b):
     measures, as words; None when alike."""
     if a.kind != b.kind or a.name != b.name:
         return f"test {a.name} ({a.kind}) vs {b.name} ({b.kind})"
-    keys = [k for k in list(a.settings) + list(b.settings)
-            if k.split(".")[-1] not in LENGTH_KEYS]
-    for k in dict.fromkeys(keys):
-        va, vb = a.settings.get(k, "(none)"), b.settings.get(k, "(none)")
-        if va != vb:
-            return f"setting {k}: {va} vs {vb}"
+    diff = differing_settings([(0, None, a), (1, None, b)],
+                              skip_length=True)
+    if diff:
+        k, (va, vb) = diff[0]
+        return f"setting {k}: {va} vs {vb}"
     for k in SYSTEM_KEYS:
         va, vb = a.system.get(k), b.system.get(k)
         if va is not None and vb is not None and va != vb:

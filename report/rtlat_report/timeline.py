@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import List, Optional
 
+from .alerts import plural
 from .document import Alert, Figure, Note, Table
 
 COLUMNS = ("t_s", "wall", "n", "min_ns", "avg_ns", "max_ns", "p99_ns", "over")
@@ -225,8 +226,9 @@ def summary_table(key, members):
                 (worst[1] or f"{worst[0]:g} s") if worst else "–",
                 _us(p99), _us(s.threshold_ns),
                 ("–" if s.threshold_ns is None else
-                 f"{len(over)} steps, "
-                 f"{sum(int(x[7] or 0) for x in s.rows)} samples") + part])
+                 f"{plural(len(over), 'step')}, "
+                 f"{plural(sum(int(x[7] or 0) for x in s.rows), 'sample')}")
+                + part])
     return Table(f"{key}: time line per series (µs; a step's max and p99 "
                  "as the run recorded them)",
                  ["run", "series", "steps", "step (s)", "worst step max",
