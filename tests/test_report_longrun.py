@@ -29,6 +29,7 @@ def known(tmp_path_factory):
     d = tmp_path_factory.mktemp("known")
     data = gen.samples(threads=2, steps=40, per_step=50, seed=7,
                        spikes=gen.SPIKES[:1] + ((1, 30, 3_100_000),))
+    data[1][3] = []     # a step that measured nothing: nulls in its row
     whole, a, b = gen.halves(d, data, gap_s=GAP_S)
     return d, data, whole, a, b
 
@@ -136,6 +137,27 @@ def test_merge_refuses_runs_that_differ_naming_the_difference(
     assert rc == 2 and not out.exists()
     assert len(err.strip().splitlines()) == 1, err
     assert words in err and "b.json" in err and "a.json" in err
+
+
+def test_merge_with_a_run_stopped_at_a_checkpoint_is_partial(tmp_path):
+    data = gen.samples(threads=2, steps=6, per_step=5)
+    a = gen.write(tmp_path / "a.json", gen.result(data, step_s=600.0))
+    b = gen.write(tmp_path / "b.json", gen.result(
+        [th[:4] for th in data], start=gen.START + gen.timedelta(hours=1),
+        step_s=600.0, complete=False, covered_s=2400.0, planned_s=3600.0))
+    m = merge_runs([load_input(str(a), "a"), load_input(str(b), "b")],
+                   "m").tests["pmq"]
+    assert m.complete is False
+    assert timeline.coverage(m) == (
+        "covers 1 h 40 min of 2 h; a run of the merged set stopped by "
+        "SIGKILL or a crash after the last checkpoint")
+    assert [s.label for s in m.timeline.series] == ["CPU0", "CPU1"]
+    assert m.timeline.gaps == []        # back to back: no gap
+    assert len(m.timeline.series[0].rows) == 10
+    # Two series on one CPU are told apart by their thread.
+    two = timeline.name_series([timeline.Series("pmq", "receiver", i, 0,
+                                                None) for i in (0, 1)])
+    assert [s.label for s in two] == ["thread 0 (CPU0)", "thread 1 (CPU0)"]
 
 
 def test_merge_refuses_overlapping_runs_and_two_labels(tmp_path, capsys):

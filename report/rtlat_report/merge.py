@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from .alerts import differing_settings
 from .model import Round, Run, merge
-from .timeline import Series, Timeline, duration, incomplete, num
+from .timeline import (Series, Timeline, duration, incomplete, name_series,
+                       num)
 from .validate import InputError
 
 SYSTEM_KEYS = ("host", "kernel", "preempt_model", "machine")
@@ -230,7 +231,7 @@ def merge_timelines(tests, offsets):
                 threshold_ns=s.threshold_ns))
             into.rows += [[r[0] + off] + r[1:] for r in s.rows]
         end = off + (span_s(t) or t.timeline.end_s())
-    tl.series = list(by.values())
+    tl.series = name_series(list(by.values()))
     return tl
 
 

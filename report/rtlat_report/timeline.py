@@ -33,11 +33,7 @@ class Series:
     cpu: Optional[int]
     threshold_ns: Optional[float]
     rows: List[list] = field(default_factory=list)
-
-    @property
-    def label(self):
-        return f"CPU{self.cpu}" if self.cpu is not None else \
-            f"{self.name} {self.thread}"
+    label: str = ""
 
     @property
     def key(self):
@@ -95,6 +91,21 @@ def _row(r):
     return [t, r[1] if isinstance(r[1], str) else None, int(n)] + vals
 
 
+def name_series(series):
+    """Each series' label: its CPU where the CPUs tell the series apart,
+    else its thread; its series name first where a test has several
+    (request's response and jitter)."""
+    cpus = [s.cpu for s in series]
+    by_cpu = None not in cpus and \
+        len({(s.name, s.cpu) for s in series}) == len(series)
+    named = len({s.name for s in series}) > 1
+    for s in series:
+        who = f"CPU{s.cpu}" if by_cpu else f"thread {s.thread}" + \
+            (f" (CPU{s.cpu})" if s.cpu is not None else "")
+        s.label = f"{s.name} {who}" if named else who
+    return series
+
+
 def read_timeline(x):
     if not isinstance(x, dict):
         return None
@@ -113,7 +124,8 @@ def read_timeline(x):
     return Timeline(step_s=num(x.get("step_s")) or 1.0,
                     merges=int(num(x.get("merges")) or 0),
                     cap=None if cap is None else int(cap),
-                    start_wall=wall(x.get("start_wall")), series=series)
+                    start_wall=wall(x.get("start_wall")),
+                    series=name_series(series))
 
 
 def read_longrun(t, data):
@@ -223,7 +235,7 @@ def summary_table(key, members):
             rows.append([
                 r.label, s.label, str(len(s.rows)), f"{tl.step_s:g}",
                 _us(worst[5]) if worst else "–",
-                (worst[1] or f"{worst[0]:g} s") if worst else "–",
+                when(worst) if worst else "–",
                 _us(p99), _us(s.threshold_ns),
                 ("–" if s.threshold_ns is None else
                  f"{plural(len(over), 'step')}, "
@@ -234,6 +246,38 @@ def summary_table(key, members):
                  ["run", "series", "steps", "step (s)", "worst step max",
                   "at", "highest step p99", "threshold", "over the threshold"],
                  rows, numeric_from=2)
+
+
+def largest_table(key, members):
+    """The largest samples of each series (--largest), folded: the value,
+    when (from the start), the CPU."""
+    rows = []
+    for _, r, t in members:
+        x = t.largest or {}
+        for s in x.get("series") or []:
+            if not isinstance(s, dict):
+                continue
+            for row in s.get("rows") or []:
+                if isinstance(row, list) and len(row) == 3 and \
+                        num(row[0]) is not None:
+                    rows.append([r.label, f"{s.get('series')} "
+                                 f"{s.get('thread')}", _us(num(row[0])),
+                                 duration(num(row[1])) if num(row[1])
+                                 is not None else "–",
+                                 "–" if row[2] is None else str(row[2]),
+                                 str(s.get("seen", "–"))])
+    if not rows:
+        return []
+    return [Table(f"{key}: the largest samples of each series (µs; when: "
+                  "since the start)", ["run", "series", "latency", "when",
+                                       "CPU", "of samples"], rows,
+                  numeric_from=2, collapsed=True)]
+
+
+def when(row):
+    """A step's wall clock to the second, else its time from the start."""
+    w = wall(row[1])
+    return f"{w:%Y-%m-%d %H:%M:%S}" if w else f"{row[0]:g} s"
 
 
 def _us(ns):
@@ -257,7 +301,7 @@ def blocks(key, fid, members):
             out.append(Note(f"{r.label}: " + gap_words(tl)))
     if have:
         out.append(summary_table(key, have))
-    return out
+    return out + largest_table(key, members)
 
 
 def gap_words(tl):
