@@ -171,23 +171,22 @@ def test_merge_refuses_overlapping_runs_and_two_labels(tmp_path, capsys):
     assert rc == 2 and "one name" in err
 
 
-def test_merge_of_suite_directories_keeps_each_test(known, tmp_path, capsys):
+def test_merge_of_suite_directories_keeps_each_test(known, tmp_path):
+    """Suite results directories: each test merged with its own; one
+    present in only some is kept and said so."""
     _, _, _, a, b = known
     for n, f in (("1", a), ("2", b)):
         (tmp_path / n).mkdir()
         shutil.copy(f, tmp_path / n / "pmq.json")
     shutil.copy(gen.ROOT / "tests/fixtures/report/suite-a/ptsem.json",
                 tmp_path / "1" / "ptsem.json")
-    out = tmp_path / "r.html"
-    rc, err = report(capsys, "--merge", tmp_path / "1", tmp_path / "2",
-                     "-o", out)
-    assert rc == 0, err
-    tree, figs = parse(out)
-    assert {"test-pmq", "test-ptsem"} <= {s.get("id")
-                                          for s in tree.iter("section")}
-    text = "".join(tree.itertext())
-    assert "ptsem: in 1 of the 2 merged inputs" in text
-    assert "merged from 2 runs" in text and "pmq-timeline" in figs
+    m = merge_runs([load_input(str(tmp_path / n), n) for n in "12"], "m")
+    assert sorted(m.tests) == ["pmq", "ptsem"]
+    assert m.notes == ["ptsem: in 1 of the 2 merged inputs"]
+    assert m.tests["pmq"].notes[0].startswith("merged from 2 runs")
+    assert m.tests["pmq"].timeline.runs == 2
+    assert m.tests["ptsem"].dists[0].samples == \
+        load_input(str(tmp_path / "1"), "1").tests["ptsem"].dists[0].samples
 
 
 def test_run_ended_at_a_checkpoint_is_said_at_the_top(day_stopped):
