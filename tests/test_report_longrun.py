@@ -224,7 +224,7 @@ def test_time_line_marks_spikes_and_draws_the_threshold(examples,
     svg = ET.fromstring(plots.to_svg(fig))
     plots.close(fig)
     txt = svg_text(svg)
-    assert "of the 64 series" in txt and "CPU40 400 µs" in txt
+    assert "band of the 64 series' max" in txt and "CPU40 400 µs" in txt
     assert not re.search(r"CPU\d+ max", txt)
 
 

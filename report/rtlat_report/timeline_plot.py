@@ -66,7 +66,7 @@ def timeline_figure(title, tl, spikes, coverage=None):
         ax.plot([], [], color=MARK, ls=":", lw=1.2,
                 label="threshold " + ", ".join(f"{th / 1000:g} µs"
                                                for th in thresholds))
-    _mark(ax, series, spikes, div, named=len(series) > MAX_LINES)
+    _mark(ax, series, spikes, div, tl.step_s, named=len(series) > MAX_LINES)
     for a, b in tl.gaps:
         ax.axvspan(a / div, b / div, color="#999", alpha=0.25, lw=0)
     if tl.gaps:
@@ -82,10 +82,11 @@ def timeline_figure(title, tl, spikes, coverage=None):
         ax.text(0.99, 0.02, coverage, transform=ax.transAxes, ha="right",
                 va="bottom", fontsize=8, color="#a61b1b",
                 bbox={"fc": "white", "ec": "#a61b1b", "alpha": 0.85})
-    ncol = 1 if len(series) <= 4 else 2
-    ax.legend(loc="upper left", ncol=ncol, fontsize=7.5, framealpha=0.85)
+    # The legend beside the plot: over it, it would hide the first steps.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=7.5,
+              framealpha=0.85, borderaxespad=0)
     ax.set_title(title)
-    fig.subplots_adjust(left=0.065, right=0.98, bottom=0.12, top=0.92)
+    fig.subplots_adjust(left=0.065, right=0.775, bottom=0.12, top=0.92)
     return fig
 
 
@@ -109,23 +110,30 @@ def _envelope(ax, tl, series, div):
             xs.insert(i, a)
             for ys in (hi, lo, p99):
                 ys.insert(i, math.nan)
+    if xs:      # the last step holds until its end
+        xs.append(xs[-1] + tl.step_s)
+        for ys in (hi, lo, p99):
+            ys.append(ys[-1])
     x = [v / div for v in xs]
     ax.fill_between(x, lo, hi, step="post", color=color(0), alpha=0.22,
-                    lw=0, label=f"lowest..highest max of the {len(series)} "
-                    "series")
+                    lw=0, label=f"band of the {len(series)} series' max")
     ax.plot(x, hi, color=color(0), lw=1.2, drawstyle="steps-post",
             label="highest max of any series")
     ax.plot(x, p99, color=color(1), lw=0.9, ls="--", drawstyle="steps-post",
             label="highest p99 of any series")
 
 
-def _mark(ax, series, spikes, div, named):
-    pts = [(r[0], r[5], s.label) for s in series for r in spikes(s)]
+def _mark(ax, series, spikes, div, step_s, named):
+    """A triangle over the middle of each spike's step."""
+    pts = [(r[0] + step_s / 2, r[5], s.label) for s in series
+           for r in spikes(s)]
     if not pts:
         return
+    over = any(s.threshold_ns is not None for s in series)
     ax.scatter([p[0] / div for p in pts], [p[1] / 1000 for p in pts],
                marker="v", s=28, color=MARK, zorder=5,
-               label="spike (step over the threshold, or the largest)")
+               label="spike: step max over threshold" if over else
+               f"spike: the {len(pts)} largest step maxima")
     if named or len(pts) <= 12:
         worst = sorted(pts, key=lambda p: -p[1])[:6]
         for t, v, lab in worst:
