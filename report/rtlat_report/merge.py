@@ -11,7 +11,7 @@ of a run's length (duration, loops, samples) and volatile ones (ports,
 output paths) may differ: a nightly job's last run may be cut short."""
 from dataclasses import replace
 
-from .alerts import differing_settings
+from .alerts import differing_settings, plural
 from .model import Round, Run, merge
 from .timeline import (Series, Timeline, duration, incomplete, name_series,
                        num)
@@ -170,7 +170,7 @@ def merge_test(members):
     w0 = (first.extra.get("wall") or (None, None))[0]
     wl = (tests[-1].extra.get("wall") or (None, None))[1]
     m.extra["wall"] = (w0, wl)
-    m.notes.insert(0, f"merged from {len(tests)} runs"
+    m.notes.insert(0, f"merged from {plural(len(tests), 'run')}"
                    + (f", {w0:%Y-%m-%d %H:%M:%S} to {wl:%Y-%m-%d %H:%M:%S} "
                       "UTC" if w0 and wl else "")
                    + f"; measured {duration(covered)} in all"
