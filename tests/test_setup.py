@@ -185,6 +185,9 @@ def path_without(tmp_path, names, extra=None):
                 continue
             (d / n).symlink_to(f)
     for n, text in (extra or {}).items():
+        # A link to the real command is replaced, never written through
+        # (that overwrote /usr/bin/apt-get with the recorder).
+        (d / n).unlink(missing_ok=True)
         (d / n).write_text(text)
         (d / n).chmod(0o755)
     return d

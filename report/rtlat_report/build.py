@@ -14,6 +14,7 @@ from .document import Alert, Document, Figure, Note, Section, Table
 from .model import PERCENTILES, last_round, merge
 from .plots import fmt_us
 from .verdict import FIGURES, Rule
+from .where import context_warnings
 
 STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
     ["max", "overflow"]
@@ -132,6 +133,11 @@ def alert_blocks(runs, grouped):
     if unlike:
         out.append(Alert("the compared runs are not alike", unlike,
                          "alert-unlike"))
+    mixed = context_warnings(grouped) if len(runs) > 1 else []
+    if mixed:
+        out.append(Alert("the compared runs ran in different places "
+                         "(bare metal, container, VM)", mixed,
+                         "alert-context"))
     lost = lost_samples(runs)
     if lost:
         out.append(Alert("overruns and histogram overflows", lost,

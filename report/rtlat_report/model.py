@@ -203,6 +203,8 @@ class Test:
     return_code: Optional[int] = None
     settings: Dict[str, object] = field(default_factory=dict)
     system: Dict[str, object] = field(default_factory=dict)
+    # rtlat's "context": bare metal, container, VM (where.py)
+    context: Dict[str, object] = field(default_factory=dict)
     rt: Optional[dict] = None
     dists: List[Dist] = field(default_factory=list)
     seconds: Optional[List[Tuple[float, float, float, float]]] = None

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "core/context.h"
 #include "core/json.h"
 #include "core/preflight.h"
 #include "core/sysinfo.h"
@@ -23,10 +25,7 @@ const char *const verdict_names[] = {
 	"ok", "will add latency", "prevents real-time",
 };
 
-static void set(struct pf_item *it, enum verdict v, const char *fix,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void set(struct pf_item *it, enum verdict v, const char *fix,
+void pf_set(struct pf_item *it, enum verdict v, const char *fix,
 		const char *fmt, ...)
 {
 	va_list ap;
@@ -44,15 +43,17 @@ static void check_throttling(struct pf_item *it)
 	long long period = sysinfo_read_ll("/proc/sys/kernel/sched_rt_period_us");
 
 	if (rt < 0)
-		set(it, V_OK, "", "disabled (sched_rt_runtime_us = -1)");
+		pf_set(it, V_OK, "", "disabled (sched_rt_runtime_us = -1)");
 	else
-		set(it, V_LATENCY, "sysctl -w kernel.sched_rt_runtime_us=-1",
+		pf_set(it, V_LATENCY, "sysctl -w kernel.sched_rt_runtime_us=-1",
 		    "RT tasks are stopped after %lld us of every %lld us (a busy RT task stalls up to %lld us)",
 		    rt, period, period - rt);
 }
 
 /* The true test: can a child of ours become SCHED_FIFO (capabilities,
- * RLIMIT_RTPRIO and an RT group budget all decide it)? */
+ * RLIMIT_RTPRIO and an RT group budget all decide it)? Through
+ * pthread_setschedparam, as the tests do: musl's sched_setscheduler is a
+ * stub that always fails with ENOSYS (the static build, the image). */
 static int fifo_errno(void)
 {
 	struct sched_param sp = { .sched_priority = 1 };
@@ -62,7 +63,7 @@ static int fifo_errno(void)
 	if (pid < 0)
 		return errno;
 	if (pid == 0)
-		_exit(sched_setscheduler(0, SCHED_FIFO, &sp) ? errno & 0x7f : 0);
+		_exit(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) & 0x7f);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return EIO;
 	return WEXITSTATUS(st);
@@ -75,54 +76,34 @@ static void check_rtprio(struct pf_item *it)
 
 	getrlimit(RLIMIT_RTPRIO, &rl);
 	if (!err)
-		set(it, V_OK, "", "SCHED_FIFO allowed (%s, RLIMIT_RTPRIO %lld)",
+		pf_set(it, V_OK, "", "SCHED_FIFO allowed (%s, RLIMIT_RTPRIO %lld)",
 		    geteuid() ? "unprivileged" : "root",
 		    rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur);
 	else
-		set(it, V_PREVENTS,
+		pf_set(it, V_PREVENTS,
 		    "setcap cap_sys_nice+ep $(command -v rtlat), or 'ulimit -r 99' (limits.conf: @realtime - rtprio 99); in a container: --cap-add=SYS_NICE --ulimit rtprio=99",
 		    "SCHED_FIFO refused: %s (RLIMIT_RTPRIO %lld, euid %d)", strerror(err),
 		    rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
 		    (int)geteuid());
 }
 
-/* The cpu controller's directory of this process (cgroup v1), or "". */
-static void cpu_cgroup(char *dir, size_t len)
-{
-	char line[512], *p;
-	FILE *f = fopen("/proc/self/cgroup", "r");
-
-	dir[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		p = strstr(line, ":cpu:");
-		if (!p)
-			p = strstr(line, ":cpu,cpuacct:");
-		if (p)
-			snprintf(dir, len, "/sys/fs/cgroup/%s%s",
-				 p[4] == ',' ? "cpu,cpuacct" : "cpu", strchr(p + 1, ':') + 1);
-	}
-	if (f)
-		fclose(f);
-	if (dir[0] && dir[strlen(dir) - 1] == '/')
-		dir[strlen(dir) - 1] = '\0';
-}
-
+/* The cgroup v1 RT budget of this process's cpu cgroup (context.c finds
+ * it, at the path /proc/self/cgroup names or, in a container, at the
+ * mount's root). */
 static void check_cgroup(struct pf_item *it)
 {
-	char dir[600], path[700];
-	long long rt;
+	struct context c;
 
-	cpu_cgroup(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", dir);
-	rt = dir[0] ? sysinfo_read_ll(path) : -1;
-	if (rt < 0)
-		set(it, V_OK, "", "no RT group budget applies (no CONFIG_RT_GROUP_SCHED limit on this cgroup)");
-	else if (rt == 0)
-		set(it, V_PREVENTS, "echo 950000 > cpu.rt_runtime_us of the cgroup (and its parents), or run from the root cpu cgroup",
-		    "%s is 0: SCHED_FIFO fails with EPERM", path);
+	context_read(&c);
+	if (c.rt_runtime_us < 0)
+		pf_set(it, V_OK, "", "no RT group budget applies (no CONFIG_RT_GROUP_SCHED limit on this cgroup)");
+	else if (c.rt_runtime_us == 0)
+		pf_set(it, V_PREVENTS, c.container ?
+		       "podman/docker run --cpu-rt-runtime=900000, the parent's budget given first on the host (podman: echo 950000 > /sys/fs/cgroup/cpu/libpod_parent/cpu.rt_runtime_us; docker: dockerd --cpu-rt-runtime=950000)" :
+		       "echo 950000 > cpu.rt_runtime_us of the cgroup (and its parents), or run from the root cpu cgroup",
+		       "%s/cpu.rt_runtime_us is 0: SCHED_FIFO fails with EPERM", c.cpu_dir);
 	else
-		set(it, V_OK, "", "%s = %lld", path, rt);
+		pf_set(it, V_OK, "", "%s/cpu.rt_runtime_us = %lld", c.cpu_dir, c.rt_runtime_us);
 }
 
 /* The deepest enabled idle state of cpu0: its name and exit latency. */
@@ -163,10 +144,10 @@ static void check_idle(struct pf_item *it)
 	if (fd >= 0)
 		close(fd);
 	if (lat <= 10 || fd >= 0)
-		set(it, V_OK, "", "%s%s%s; %s", lat < 0 ? "no cpuidle states" : "deepest idle state ",
+		pf_set(it, V_OK, "", "%s%s%s; %s", lat < 0 ? "no cpuidle states" : "deepest idle state ",
 		    lat < 0 ? "" : name, lat < 0 ? "" : " exit latency", dma);
 	else
-		set(it, V_LATENCY, "run as root (rtlat then holds /dev/cpu_dma_latency at 0), or boot with processor.max_cstate=1 intel_idle.max_cstate=0, or cpupower idle-set -D 10",
+		pf_set(it, V_LATENCY, "run as root (rtlat then holds /dev/cpu_dma_latency at 0), or boot with processor.max_cstate=1 intel_idle.max_cstate=0, or cpupower idle-set -D 10",
 		    "deepest idle state %s: up to %lld us to wake; %s", name, lat, dma);
 }
 
@@ -179,9 +160,9 @@ static void check_isolation(struct pf_item *it)
 	if (nohz[0] == '(')	/* "(null)" */
 		nohz[0] = '\0';
 	if (iso[0] && nohz[0])
-		set(it, V_OK, "", "isolated %s, nohz_full %s", iso, nohz);
+		pf_set(it, V_OK, "", "isolated %s, nohz_full %s", iso, nohz);
 	else
-		set(it, V_LATENCY, "boot with isolcpus=managed_irq,domain,N nohz_full=N rcu_nocbs=N and measure on CPU N (-c N)",
+		pf_set(it, V_LATENCY, "boot with isolcpus=managed_irq,domain,N nohz_full=N rcu_nocbs=N and measure on CPU N (-c N)",
 		    "isolated CPUs: %s, nohz_full: %s (the scheduler tick and other tasks share the measuring CPU)",
 		    iso[0] ? iso : "none", nohz[0] ? nohz : "none");
 }
@@ -194,12 +175,12 @@ static void check_clocksource(struct pf_item *it)
 			  cs, sizeof(cs));
 	if (!strcmp(cs, "tsc") || !strcmp(cs, "arch_sys_counter") || !strcmp(cs, "kvm-clock") ||
 	    !strcmp(cs, "riscv_clocksource"))
-		set(it, V_OK, "", "%s", cs);
+		pf_set(it, V_OK, "", "%s", cs);
 	else if (!strcmp(cs, "jiffies") || !cs[0])
-		set(it, V_PREVENTS, "boot with tsc=reliable (or clocksource=tsc) on a CPU with an invariant TSC",
+		pf_set(it, V_PREVENTS, "boot with tsc=reliable (or clocksource=tsc) on a CPU with an invariant TSC",
 		    "clocksource '%s': no high-resolution time", cs[0] ? cs : "unknown");
 	else
-		set(it, V_LATENCY, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource (boot: tsc=reliable)",
+		pf_set(it, V_LATENCY, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource (boot: tsc=reliable)",
 		    "clocksource '%s' (the TSC was found unstable or is absent): each clock read is a slow device access", cs);
 }
 
@@ -208,45 +189,23 @@ static void check_smt(struct pf_item *it)
 	long long on = sysinfo_read_ll("/sys/devices/system/cpu/smt/active");
 
 	if (on == 1)
-		set(it, V_LATENCY, "echo off > /sys/devices/system/cpu/smt/control (boot: nosmt)",
+		pf_set(it, V_LATENCY, "echo off > /sys/devices/system/cpu/smt/control (boot: nosmt)",
 		    "SMT active: a sibling thread shares the measuring core's pipeline");
 	else
-		set(it, V_OK, "", "%s", on == 0 ? "SMT off" : "no SMT control (none)");
-}
-
-/* Steal time since boot, as a percentage of all CPU time in /proc/stat. */
-static double steal_pct(void)
-{
-	unsigned long long v[8] = { 0 }, total = 0;
-	FILE *f = fopen("/proc/stat", "r");
-	int i, n = 0;
-
-	if (f) {
-		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-		fclose(f);
-	}
-	for (i = 0; i < 8; i++)
-		total += v[i];
-	return n == 8 && total ? 100.0 * (double)v[7] / (double)total : 0;
+		pf_set(it, V_OK, "", "%s", on == 0 ? "SMT off" : "no SMT control (none)");
 }
 
 static void check_hypervisor(struct pf_item *it)
 {
-	char line[4096];
-	bool hv = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	struct context c;
 
-	while (f && !hv && fgets(line, sizeof(line), f))
-		hv = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
-	if (f)
-		fclose(f);
-	if (hv)
-		set(it, V_LATENCY, "pin the VM's vCPUs to dedicated host CPUs (no overcommit), or measure on bare metal",
-		    "running under a hypervisor; steal time %.2f%% since boot (the host can stop a vCPU at any time)",
-		    steal_pct());
+	context_read(&c);
+	if (c.vm)
+		pf_set(it, V_LATENCY, "pin the VM's vCPUs to dedicated host CPUs (no overcommit), or measure on bare metal",
+		       "running under a hypervisor (%s: %s); steal time %.2f%% since boot (the host can stop a vCPU at any time)",
+		       c.hypervisor, c.hv_evidence, ctx_steal_pct(&c.snap, NULL) < 0 ? 0 : ctx_steal_pct(&c.snap, NULL));
 	else
-		set(it, V_OK, "", "bare metal (no hypervisor flag)");
+		pf_set(it, V_OK, "", "bare metal (no hypervisor seen: CPUID, DMI, /proc/cpuinfo)");
 }
 
 static void check_preempt(struct pf_item *it)
@@ -254,9 +213,9 @@ static void check_preempt(struct pf_item *it)
 	const char *m = sysinfo_preempt_model();
 
 	if (!strcmp(m, "PREEMPT_RT"))
-		set(it, V_OK, "", "%s", m);
+		pf_set(it, V_OK, "", "%s", m);
 	else
-		set(it, V_LATENCY, "boot a PREEMPT_RT kernel (on PREEMPT_DYNAMIC at least preempt=full)",
+		pf_set(it, V_LATENCY, "boot a PREEMPT_RT kernel (on PREEMPT_DYNAMIC at least preempt=full)",
 		    "%s: interrupt handlers and spinlock sections are not preemptible", m);
 }
 
@@ -267,10 +226,10 @@ static void check_tracing(struct pf_item *it)
 	const char *d = tracefs_dir();
 
 	if (!d) {
-		set(it, V_OK, "", "tracefs not available (as root rtlat mounts it): --explain and timer -t 1|2 cannot run");
+		pf_set(it, V_OK, "", "tracefs not available (as root rtlat mounts it): --explain and timer -t 1|2 cannot run");
 		return;
 	}
-	set(it, V_OK, "", "tracefs at %s; timerlat tracer %s", d,
+	pf_set(it, V_OK, "", "tracefs at %s; timerlat tracer %s", d,
 	    tracefs_has_tracer("timerlat") ? "present" : "absent (timer -t 1|2 need CONFIG_TIMERLAT_TRACER)");
 }
 
@@ -308,9 +267,14 @@ enum verdict preflight_run(struct pf_item *items)
 
 void preflight_print(FILE *f, const struct pf_item *items)
 {
+	preflight_print_n(f, items, PF_NITEMS);
+}
+
+void preflight_print_n(FILE *f, const struct pf_item *items, int n)
+{
 	int i;
 
-	for (i = 0; i < PF_NITEMS; i++) {
+	for (i = 0; i < n; i++) {
 		fprintf(f, "%-30s %s: %s\n", items[i].title,
 			verdict_names[items[i].verdict], items[i].detail);
 		if (items[i].fix[0])
@@ -320,10 +284,15 @@ void preflight_print(FILE *f, const struct pf_item *items)
 
 void preflight_json(struct json *j, const char *key, const struct pf_item *items)
 {
+	preflight_json_n(j, key, items, PF_NITEMS);
+}
+
+void preflight_json_n(struct json *j, const char *key, const struct pf_item *items, int n)
+{
 	int i;
 
 	json_arr_open(j, key);
-	for (i = 0; i < PF_NITEMS; i++) {
+	for (i = 0; i < n; i++) {
 		json_obj_open(j, NULL);
 		json_str(j, "check", items[i].key);
 		json_str(j, "title", items[i].title);

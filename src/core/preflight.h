@@ -30,8 +30,14 @@ extern const char *const verdict_names[];	/* "ok", "will add latency", ... */
 /* Run every check into items[PF_NITEMS]; returns the worst verdict. */
 enum verdict preflight_run(struct pf_item *items);
 void preflight_print(FILE *f, const struct pf_item *items);
+void preflight_print_n(FILE *f, const struct pf_item *items, int n);
+/* Set an item's verdict, its detail (printf) and its fix (kept only when
+ * the verdict is not ok): for checks outside this file (rtlat doctor's). */
+void pf_set(struct pf_item *it, enum verdict v, const char *fix,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Full form: an array of {check, verdict, detail, fix}. */
 void preflight_json(struct json *j, const char *key, const struct pf_item *items);
+void preflight_json_n(struct json *j, const char *key, const struct pf_item *items, int n);
 /* One line when something is not ok: the worst verdict and its checks
  * (at the start of a run, on stderr). */
 void preflight_print_short(FILE *f, const char *prog);

@@ -11,21 +11,29 @@
 #include "harness/results.h"
 #include "harness/test.h"
 #include "core/tracefs.h"
+#include "doctor/doctor_context.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const doctor_series[] = { NULL };
 
 struct doctor_config {
 	struct test_common common;
+	struct cpu_list cpus;
 };
 
-/* One run: the checks and their worst verdict (t->state). */
+#define DOCTOR_NITEMS (PF_NITEMS + DOCTOR_CTX_NITEMS)
+
+/* One run: the checks (the system's, then where it runs: container and
+ * guest) and their worst verdict (t->state). */
 struct doctor_run {
-	struct pf_item items[PF_NITEMS];
+	struct pf_item items[DOCTOR_NITEMS];
 	enum verdict worst;
 };
 
 static const struct opt doctor_opts[] = {
+	{ 'c', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct doctor_config, cpus),
+	  "the CPUs a test will measure on (\"1\", \"2-3\"): the doctor checks that the cpuset it got holds them",
+	  NULL, "cpus" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct doctor_config, common),
 			 "write the checks to FILE as JSON"),
 	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
@@ -36,11 +44,17 @@ static const struct opt doctor_opts[] = {
 static int doctor_setup(struct test_run *t)
 {
 	struct doctor_run *d = t->state;
+	const struct doctor_config *cfg = t->cfg;
+	struct doctor_want want = { cfg->cpus.cpu, cfg->cpus.n > 0 ? cfg->cpus.n : 0 };
+	enum verdict ctx;
 	char why[256];
 
 	/* The tracing check reads tracefs: mounted here where it is not. */
 	tracefs_need(t->prog, why, sizeof(why));
 	d->worst = preflight_run(d->items);
+	ctx = doctor_context_run(d->items + PF_NITEMS, &want);
+	if (ctx > d->worst)
+		d->worst = ctx;
 	/* Nothing is measured: rtlat's own real-time settings stay off. */
 	t->common->no_mlock = true;
 	t->common->no_dma_latency = true;
@@ -58,7 +72,7 @@ static int doctor_report(struct test_run *t, int status)
 	struct doctor_run *d = t->state;
 	struct json *j;
 
-	preflight_print(stdout, d->items);
+	preflight_print_n(stdout, d->items, DOCTOR_NITEMS);
 	printf("verdict: %s\n", verdict_names[d->worst]);
 	fflush(stdout);
 	if (d->worst == V_PREVENTS)
@@ -66,7 +80,7 @@ static int doctor_report(struct test_run *t, int status)
 	j = results_open(&t->res, status);
 	if (j) {
 		json_str(j, "verdict", verdict_names[d->worst]);
-		preflight_json(j, "checks", d->items);
+		preflight_json_n(j, "checks", d->items, DOCTOR_NITEMS);
 		if (results_close(&t->res, j))
 			status = 1;
 	} else if (t->common->json) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "fleet/fleet.h"
 #include "core/json.h"
+#include "core/context.h"
 #include "core/jsonread.h"
 
 #define BASE_FILE_MAX (256L << 20)
@@ -88,6 +89,8 @@ static int load_baseline(struct fleet *fl, const char *prog, struct opt *o,
 		why = "cannot be read";
 	else
 		why = parse_baseline(fl, text, (size_t)size, buf, sizeof(buf));
+	if (!why)
+		context_baseline_warn(prog, text, (size_t)size);
 	if (why)
 		opts_error(prog, o, "cannot use '%s': %s; accepted: a --json file of an earlier run of this rtlat",
 			   path, why);

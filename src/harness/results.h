@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <time.h>
+#include "core/context.h"
 #include "core/json.h"
 #include "core/outfile.h"
 
@@ -27,6 +28,9 @@ struct results {
 	int argc;
 	char **argv;
 	time_t start;
+	/* CLOCK_REALTIME at results_begin and at results_open: "rtlat"'s
+	 * "start_rfc3339" and "end_rfc3339" */
+	struct timespec start_wall, end_wall;
 	const struct explain *explain;	/* --explain, written at the end */
 	/* --explain asked but not possible: why ("explain_unavailable") */
 	char explain_unavailable[300];
@@ -36,6 +40,9 @@ struct results {
 	 * are kept there; NULL: not kept (a test inside another). */
 	struct fleet *fleet;
 	struct json jw;
+	/* Steal time and throttling at results_begin: "context" gives
+	 * their change over the run. */
+	struct ctx_snap ctx_before;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "core/clock.h"
 #include "core/opts.h"
@@ -150,7 +151,10 @@ static void set_kthread_prio(int cpu, int prio)
 			found = !strcmp(comm, want);
 		}
 		fclose(f);
-		if (found && sched_setscheduler(atoi(d->d_name), SCHED_FIFO, &sp))
+		/* The system call, not libc's wrapper: musl's (the static
+		 * build's) sets no other thread's policy, it fails ENOSYS. */
+		if (found && syscall(SYS_sched_setscheduler, atoi(d->d_name),
+				     SCHED_FIFO, &sp))
 			rt_warn("cannot set %s to SCHED_FIFO %d: %s", want, prio,
 				strerror(errno));
 	}

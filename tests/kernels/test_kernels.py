@@ -236,6 +236,33 @@ def test_doctor_on_both_kernels(kernel):
         assert js["system"]["sys_kernel_realtime"] is None
 
 
+
+def test_doctor_knows_it_is_a_guest(kernel):
+    """The QEMU guest is a VM: the doctor says so (hypervisor from CPUID
+    or DMI), with steal time during its window and since boot, the
+    clocksource, whether idle polls, and the host owner's fixes."""
+    _, d = kernel
+    js = jload(d, "doctor.json")
+    ctx = js["rtlat"]["context"]
+    assert ctx["kind"] == "vm" and ctx["engine"] is None
+    assert ctx["hypervisor"] and ctx["hypervisor_evidence"]
+    assert ctx["clocksource"] and ctx["steal"]["since_boot_pct"] is not None
+    checks = {c["check"]: c for c in js["checks"]}
+    assert checks["context"]["detail"].startswith("vm; hypervisor " + ctx["hypervisor"])
+    assert checks["hypervisor"]["verdict"] == "will add latency"
+    steal = checks["steal"]
+    assert "during 250 ms" in steal["detail"] and "since boot" in steal["detail"]
+    assert ctx["clocksource"] in checks["guest_clocksource"]["detail"]
+    idle = checks["guest_idle"]
+    if ctx["idle_poll"]:
+        assert idle["verdict"] == "ok"
+    else:
+        assert "idle=poll" in idle["fix"] and "halt_poll_ns" in idle["fix"]
+    text = (d / "doctor.out").read_text()
+    for title in ("where it runs", "steal time (VM)", "guest clocksource", "guest idle (polling)"):
+        assert title in text
+
+
 def explained_kinds(x, cpu):
     """{kind: {cause}} over the worst spikes' causes and every logged
     spike's main cause; each spike's causes add up to its latency."""
