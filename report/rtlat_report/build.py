@@ -6,7 +6,7 @@ table."""
 import re
 from dataclasses import replace
 
-from . import plots
+from . import plots, timeline
 from .alerts import cell, comparison_warnings, differing_settings, \
     lost_samples, plural
 from .explain import doctor_blocks, explain_section
@@ -91,6 +91,7 @@ def explain_sections(key, members, compare):
 
 def overview(runs, grouped, rule):
     s = Section("overview", "Overview")
+    s.blocks += timeline.incomplete_alert(runs)
     s.blocks += alert_blocks(runs, grouped)
     s.blocks.append(Table("Inputs", ["run", "path", "tests", "host",
                                      "kernel", "preemption", "tool"],
@@ -107,7 +108,8 @@ def overview(runs, grouped, rule):
                 cls.append("")
                 marks.append([])
                 if n and len(members) > 1 and name in base:
-                    vs = f"{run.label} / {members[0][1].label}"
+                    vs = f"{run.label} / {members[0][1].label}" + \
+                        timeline.partial_mark(t, members[0][2])
                     cells, css, judged = ratio_row(base[name], d, rule)
                     rows.append([key, vs, f"ratio ({name})" if not t.alike
                                  else "ratio"] + cells)
@@ -187,7 +189,8 @@ def warnings(runs):
 
 
 def test_warnings(t):
-    out = []
+    out = [f"INCOMPLETE: {timeline.coverage(t)}"] if \
+        timeline.incomplete(t) else []
     if t.rt is not None and t.rt.get("rt") is False:
         why = "; ".join(str(x) for x in t.rt.get("reasons") or []) or \
             "no reason recorded"
@@ -292,6 +295,7 @@ def test_section(key, members, compare, rule):
         s.blocks += dist_blocks(key, members, compare, rule)
         if t0.kind == "timer":
             s.blocks += timer_blocks(key, members)
+    s.blocks += timeline.blocks(key, slug(key), members)
     return s
 
 

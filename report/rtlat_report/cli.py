@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import __version__, kcidb, squad, tailopts
+from . import __version__, kcidb, merge, squad, tailopts
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
                    Limits, load_input, regular_size, result_files,
                    too_big)
@@ -79,6 +79,7 @@ def build_parser():
                    "refused (default %(default)d; a suite run leaves about "
                    "a dozen): each is a section of the page")
     tailopts.add_options(p)
+    merge.add_option(p)
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
     kcidb.add_options(p)
@@ -119,7 +120,7 @@ def check_counts(args, limits):
     """--max-runs, --max-files and --max-total-size, before a file is
     read; a file named over --max-file-size too (one in a directory is
     marked unreadable on the page, and not counted)."""
-    if len(args.inputs) > args.max_runs:
+    if len(args.inputs) > args.max_runs and not args.merge:
         raise InputError(f"{len(args.inputs)} inputs: more than --max-runs "
                          f"{args.max_runs} (raise it to compare them all)")
     files = []
@@ -201,12 +202,14 @@ def main(argv=None):
         return tailopts.plan_only(args)
     out = default_output(args)
     try:
-        labels = labels_for(args)
+        labels = merge.labels(args) if args.merge else labels_for(args)
         check_output(out)
         limits = Limits(file_bytes=args.max_file_size * MIB)
         check_counts(args, limits)
         runs = [load_input(p, lab, limits)
                 for p, lab in zip(args.inputs, labels)]
+        if args.merge:
+            runs, labels = [merge.merge_runs(runs, labels[0])], labels[:1]
     except InputError as e:
         return fail(str(e))
     for r in runs:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from . import foreign
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
 from . import schema
+from .timeline import read_longrun
 from .validate import InputError, check
 
 # The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
@@ -617,6 +618,7 @@ def _test_of(path, key, data, limits=None):
     secs = [num(r.get("seconds")) for r in rows if isinstance(r, dict)
             and num(r.get("seconds"))] if isinstance(rows, list) else []
     t.elapsed_s = max(secs) if secs else None
+    read_longrun(t, data)
     return t
 
 

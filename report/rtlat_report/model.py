@@ -218,6 +218,13 @@ class Test:
     # False: the series measure different things (no "all" of them)
     alike: bool = True
     elapsed_s: Optional[float] = None   # how long it measured (fleet)
+    # Long runs (timeline.py): the time line ("timeline"), the largest
+    # samples ("largest"), and whether the file is the final write
+    # ("complete"; False with "checkpoint": the run stopped after it).
+    timeline: Optional[object] = None
+    largest: Optional[dict] = None
+    complete: Optional[bool] = None
+    checkpoint: Optional[dict] = None
 
     def headlines(self):
         """(name, distribution) rows that summarise the test: its
