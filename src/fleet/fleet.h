@@ -88,6 +88,10 @@ struct fleet_rec {
 	long long min, max, p50, p99, p9999;	/* ns */
 	double avg;
 	uint64_t le[FLEET_NLE];			/* cumulative counts */
+	/* A checkpoint's (harness/checkpoint.h): the maximum of the last
+	 * step_s seconds; step_s 0: none. */
+	double step_s;
+	long long step_max;
 };
 
 /* Why a series that was asked for has no figures: it is still in every
@@ -157,6 +161,7 @@ struct fleet {
 	struct fleet_base base[FLEET_BASE_MAX];
 	int nbase;
 	char host[256];			/* gethostname's at fleet_begin */
+	bool partial;			/* a checkpoint's: the run goes on */
 };
 
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */

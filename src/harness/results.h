@@ -17,6 +17,16 @@ struct stats;
 struct explain;
 struct fleet;
 
+/* A checkpoint being written (harness/checkpoint.h); on false: the final. */
+struct results_ckpt {
+	bool on;		/* "complete": false, "checkpoint": {...} */
+	bool files;		/* this one writes every file, else --openmetrics only */
+	time_t at;		/* "at_wall" */
+	double covered_s;	/* measured so far */
+	double planned_s;	/* < 0: not known (null) */
+	struct checkpoint *owner;
+};
+
 struct results {
 	const char *prog;	/* for messages: "rtlat cyclictest"... */
 	const char *path;	/* NULL: no JSON asked */
@@ -36,6 +46,7 @@ struct results {
 	 * are kept there; NULL: not kept (a test inside another). */
 	struct fleet *fleet;
 	struct json jw;
+	struct results_ckpt ckpt;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

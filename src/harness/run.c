@@ -164,7 +164,9 @@ static int run_once(void *arg)
 		status = 1;
 		goto out;
 	}
+	checkpoint_begin(t);
 	status = run_measure(t);
+	checkpoint_end(t);
 	if (t->explain)
 		explain_stop(t->explain);
 	status = ops->report(t, status);

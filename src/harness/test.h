@@ -26,6 +26,7 @@
 #include "core/opts.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
+#include "harness/checkpoint.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -36,6 +37,7 @@ struct test_common {
 	struct fleet_opts fleet;	/* thresholds, baseline, fleet outputs */
 	bool explain;			/* --explain (TEST_EXPLAIN_OPTS) */
 	long long explain_over_us;	/* --explain-over: 0 new maxima */
+	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -54,6 +56,7 @@ struct test_common {
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(c)->json, json_help, NULL, NULL },					\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
+	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet)
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
@@ -141,6 +144,14 @@ struct test_ops {
 	/* Print and write the results (also after a failed start).
 	 * Returns the final exit status. */
 	int (*report)(struct test_run *t, int status);
+	/*
+	 * --checkpoint (harness/checkpoint.h): write the outputs of the run
+	 * so far, on the checkpoint thread while the test measures, from a
+	 * snapshot of its state (the test's own writers, results_open in
+	 * checkpoint mode, results_summary for each series as .report does);
+	 * nothing on stdout. NULL: the test does not checkpoint.
+	 */
+	void (*checkpoint)(struct test_run *t);
 	/* Free what setup allocated (always, after report). */
 	void (*teardown)(struct test_run *t);
 };
@@ -161,6 +172,8 @@ struct test_run {
 	const char *error;
 	/* --explain: the spikes the test notes; NULL when off. */
 	struct explain *explain;
+	/* --checkpoint's thread and state while measuring; NULL: none. */
+	struct checkpoint *ckpt;
 	int argc;
 	char **argv;
 };

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * checkpoint.c - --checkpoint and the live --openmetrics (checkpoint.h):
+ * a thread that, every so often, has the test write its outputs so far.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/stats.h"
+#include "fleet/fleet.h"
+#include "harness/checkpoint.h"
+#include "harness/test.h"
+
+/* A series' histogram at the last checkpoint: the next one's step. */
+struct ckpt_prev {
+	char series[32];
+	int thread;
+	uint64_t n, underflow, overflow;
+	int64_t max;
+	uint32_t nbuckets;
+	uint64_t *count;
+};
+
+struct checkpoint {
+	struct test_run *t;
+	long long files_s;		/* --checkpoint; 0: off */
+	long long om_s;			/* --openmetrics' refresh; 0: off */
+	double planned_s;		/* < 0: not known */
+	int64_t start_ns, step_ns;	/* the run's, the last step's start */
+	double step_s;			/* the step being written */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;
+	struct ckpt_prev *prev;
+	int nprev;
+};
+
+/*
+ * Reading what a measuring thread adds to, without a lock or an atomic
+ * read-modify-write on its side (stats_add, hist_add are plain stores):
+ * every counter, n, min, max, mean and m2 is a naturally aligned 64-bit
+ * word the measuring thread writes with one store, and we read each once
+ * with one relaxed atomic load, so each value read is one the word really
+ * held (single-copy atomicity of aligned 64-bit accesses on the 64-bit
+ * targets; on a 32-bit one a counter can be torn at the instant its low
+ * word carries, once in 2^32 samples of that bucket, and the next
+ * checkpoint has it right). The words are read at slightly different
+ * instants, so they may disagree by the few samples added meanwhile: n is
+ * therefore recomputed from the histogram copied (the percentiles walk a
+ * histogram that sums to n), min and max are values that were seen, and
+ * the mean and m2 are those of a sample count within a few of n: a
+ * figure off by a handful of samples among millions, never a made-up one.
+ * The final write, after the threads stopped, is exact.
+ */
+static void hist_read(struct histogram *dst, const struct histogram *live)
+{
+	uint32_t i;
+
+	dst->underflow = __atomic_load_n(&live->underflow, __ATOMIC_RELAXED);
+	dst->overflow = __atomic_load_n(&live->overflow, __ATOMIC_RELAXED);
+	for (i = 0; i < dst->nbuckets; i++)
+		dst->count[i] = __atomic_load_n(&live->count[i], __ATOMIC_RELAXED);
+}
+
+int checkpoint_hist_copy(struct histogram *dst, const struct histogram *live,
+			 bool zero)
+{
+	*dst = *live;
+	dst->owns = 0;
+	if (!live->count)
+		return 0;
+	if (hist_init(dst, live->origin, live->width, live->nbuckets))
+		return -ENOMEM;
+	if (!zero)
+		hist_read(dst, live);
+	return 0;
+}
+
+int checkpoint_stats_copy(struct stats *dst, const struct stats *live)
+{
+	uint64_t n;
+	uint32_t i;
+
+	if (checkpoint_hist_copy(&dst->hist, &live->hist, false))
+		return -ENOMEM;
+	dst->min = __atomic_load_n(&live->min, __ATOMIC_RELAXED);
+	dst->max = __atomic_load_n(&live->max, __ATOMIC_RELAXED);
+	dst->last = __atomic_load_n(&live->last, __ATOMIC_RELAXED);
+	__atomic_load(&live->mean, &dst->mean, __ATOMIC_RELAXED);
+	__atomic_load(&live->m2, &dst->m2, __ATOMIC_RELAXED);
+	dst->n = __atomic_load_n(&live->n, __ATOMIC_RELAXED);
+	if (!dst->hist.count)
+		return 0;
+	n = dst->hist.underflow + dst->hist.overflow;
+	for (i = 0; i < dst->hist.nbuckets; i++)
+		n += dst->hist.count[i];
+	dst->n = n;
+	return 0;
+}
+
+void checkpoint_stats_free(struct stats *s)
+{
+	hist_free(&s->hist);
+}
+
+static struct ckpt_prev *prev_find(struct checkpoint *c, const struct fleet_rec *r)
+{
+	struct ckpt_prev *p;
+	int i;
+
+	for (i = 0; i < c->nprev; i++)
+		if (c->prev[i].thread == r->thread &&
+		    !strcmp(c->prev[i].series, r->series))
+			return &c->prev[i];
+	p = realloc(c->prev, (size_t)(c->nprev + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	c->prev = p;
+	p = &p[c->nprev++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->series, sizeof(p->series), "%s", r->series);
+	p->thread = r->thread;
+	return p;
+}
+
+/* The highest sample of the step, from what the histogram gained: the
+ * maximum itself when it rose, else the top of the highest bucket that
+ * grew (a bound within one bucket); -1: no sample in the step. */
+static long long step_max(const struct ckpt_prev *p, const struct stats *s)
+{
+	const struct histogram *h = &s->hist;
+	uint32_t i;
+
+	if (s->n == p->n)
+		return -1;
+	if (!p->n || s->max > p->max || !h->count || h->overflow > p->overflow ||
+	    p->nbuckets != h->nbuckets)
+		return s->max;
+	for (i = h->nbuckets; i-- > 0;)
+		if (h->count[i] > p->count[i]) {
+			long long top = hist_bucket_start(h, i) + (long long)h->width - 1;
+
+			return top < s->max ? top : s->max;
+		}
+	return s->min;	/* only the underflow grew */
+}
+
+void checkpoint_step(struct checkpoint *c, struct fleet_rec *r,
+		     const struct stats *s)
+{
+	struct ckpt_prev *p = c ? prev_find(c, r) : NULL;
+	const struct histogram *h = &s->hist;
+
+	if (!p)
+		return;
+	r->step_s = c->step_s > 0 ? c->step_s : 1e-9;
+	r->step_max = step_max(p, s);
+	if (h->count && p->nbuckets != h->nbuckets) {
+		free(p->count);
+		p->count = calloc(h->nbuckets, sizeof(*p->count));
+		p->nbuckets = p->count ? h->nbuckets : 0;
+	}
+	if (h->count && p->count)
+		memcpy(p->count, h->count, p->nbuckets * sizeof(*p->count));
+	p->n = s->n;
+	p->max = s->max;
+	p->underflow = h->underflow;
+	p->overflow = h->overflow;
+}
+
+void checkpoint_json(struct json *j, const struct results_ckpt *ck)
+{
+	char at[40];
+	struct tm tm;
+
+	json_bool(j, "complete", !ck->on);
+	if (!ck->on) {
+		json_null(j, "checkpoint");
+		return;
+	}
+	gmtime_r(&ck->at, &tm);
+	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_obj_open(j, "checkpoint");
+	json_str(j, "at_wall", at);
+	json_double(j, "covered_s", ck->covered_s);
+	if (ck->planned_s >= 0)
+		json_double(j, "planned_s", ck->planned_s);
+	else
+		json_null(j, "planned_s");
+	json_obj_close(j);
+}
+
+/* The run's planned length: its first duration option (-D, -T), if set. */
+static double planned(const struct test_run *t)
+{
+	const struct opt *o;
+
+	for (o = t->opts; o->short_name || o->long_name; o++)
+		if (o->type == OPT_DURATION && o->dest != &t->common->checkpoint_s)
+			return *(const long long *)o->dest > 0 ?
+				(double)*(const long long *)o->dest : -1;
+	return -1;
+}
+
+/* A scratch fleet for the checkpoint's records: the run's settings and
+ * the records of earlier --iterations, none of this run's. */
+static void scratch_begin(struct fleet *s, const struct fleet *live)
+{
+	int i;
+
+	*s = *live;
+	memset(&s->raw, 0, sizeof(s->raw));
+	memset(&s->merged, 0, sizeof(s->merged));
+	s->raw_merged = NULL;
+	s->lost = 0;
+	s->partial = true;
+	for (i = 0; i < fleet_raw_count(live); i++)
+		fleet_add(s, fleet_raw(live, i));
+}
+
+static void write_one(struct checkpoint *c, int64_t now, bool files)
+{
+	struct test_run *t = c->t;
+	struct results *r = &t->res;
+	struct fleet scratch, *live = r->fleet;
+	const struct fleet_opts *o = live ? live->opts : NULL;
+
+	if (live)
+		scratch_begin(&scratch, live);
+	r->ckpt.on = true;
+	r->ckpt.files = files;
+	r->ckpt.at = time(NULL);
+	r->ckpt.covered_s = (double)(now - c->start_ns) / 1e9;
+	r->ckpt.planned_s = c->planned_s;
+	r->ckpt.owner = c;
+	c->step_s = (double)(now - c->step_ns) / 1e9;
+	c->step_ns = now;
+	r->fleet = live ? &scratch : NULL;
+	t->ops->checkpoint(t);
+	r->fleet = live;
+	r->ckpt.on = false;
+	if (!live)
+		return;
+	if (o && files && o->junit)
+		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
+	if (o && o->openmetrics)
+		fleet_write_openmetrics(&scratch, t->prog, o->openmetrics);
+	fleet_free(&scratch);
+}
+
+static int64_t next_after(int64_t next, long long every_s, int64_t now)
+{
+	while (next <= now)
+		next += every_s * NSEC_PER_SEC;
+	return next;
+}
+
+static void *ckpt_thread(void *arg)
+{
+	struct checkpoint *c = arg;
+	int64_t next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
+	int64_t next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
+	int64_t wake, now;
+	struct timespec ts;
+	bool files;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stop) {
+		wake = !c->files_s ? next_m : !c->om_s || next_f < next_m ? next_f : next_m;
+		ts = ns_to_timespec(wake);
+		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+		now = clock_now_ns();
+		if (c->stop || now < wake)
+			continue;
+		files = c->files_s && now >= next_f;
+		pthread_mutex_unlock(&c->lock);
+		write_one(c, now, files);
+		pthread_mutex_lock(&c->lock);
+		if (c->files_s)
+			next_f = next_after(next_f, c->files_s, now);
+		if (c->om_s)
+			next_m = next_after(next_m, c->om_s, now);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* Not a measuring thread: SCHED_OTHER, and no signal is ever its. */
+static int start_thread(struct checkpoint *c)
+{
+	pthread_condattr_t ca;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&c->thread, &attr, ckpt_thread, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+int checkpoint_begin(struct test_run *t)
+{
+	struct test_common *cm = t->common;
+	double plan = planned(t);
+	struct checkpoint *c;
+	int err;
+
+	if (cm->checkpoint_s < 0)
+		cm->checkpoint_s = plan > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+	if (!t->ops->checkpoint)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->t = t;
+	c->files_s = cm->checkpoint_s;
+	c->planned_s = plan;
+	if (cm->fleet.openmetrics && (plan < 0 || plan > CHECKPOINT_OM_LONG_S))
+		c->om_s = CHECKPOINT_OM_S;
+	if (c->files_s && c->files_s < c->om_s)
+		c->om_s = 0;	/* each checkpoint refreshes it already */
+	if (!c->files_s && !c->om_s) {
+		free(c);
+		return 0;
+	}
+	c->start_ns = c->step_ns = clock_now_ns();
+	err = start_thread(c);
+	if (err) {
+		fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
+			t->prog, strerror(err));
+		pthread_cond_destroy(&c->cond);
+		pthread_mutex_destroy(&c->lock);
+		free(c);
+		return -1;
+	}
+	t->ckpt = c;
+	return 0;
+}
+
+void checkpoint_end(struct test_run *t)
+{
+	struct checkpoint *c = t->ckpt;
+	int i;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	for (i = 0; i < c->nprev; i++)
+		free(c->prev[i].count);
+	free(c->prev);
+	free(c);
+	t->ckpt = NULL;
+}
