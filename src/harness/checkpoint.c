@@ -35,8 +35,6 @@ struct checkpoint {
 	int64_t start_ns, step_ns;	/* the run's, the last step's start */
 	double step_s;			/* the step being written */
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
 	bool stop;
 	struct ckpt_prev *prev;
 	int nprev;
@@ -225,32 +223,64 @@ static void scratch_begin(struct fleet *s, const struct fleet *live)
 		fleet_add(s, fleet_raw(live, i));
 }
 
-static void write_one(struct checkpoint *c, int64_t now, bool files)
+enum ckpt_mode { CKPT_OM, CKPT_FILES, CKPT_STATUS };
+
+/* SIGUSR1: the figures so far, a line per series and thread, on stdout. */
+static void print_status(const struct test_run *t, const struct fleet *fl,
+			 double covered_s)
+{
+	int i;
+
+	flockfile(stdout);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
+
+		printf("%s: status after %.1f s: %s", t->prog, covered_s, r->series);
+		if (r->thread >= 0)
+			printf(" t%d", r->thread);
+		if (r->thread >= 0 && r->cpu >= 0)
+			printf(" (CPU %d)", r->cpu);
+		if (r->n)
+			printf(": %llu samples, min %.3f avg %.3f p99 %.3f max %.3f us\n",
+			       (unsigned long long)r->n, r->min / 1e3, r->avg / 1e3,
+			       r->p99 / 1e3, r->max / 1e3);
+		else
+			printf(": %s\n", FLEET_NO_SAMPLE);
+	}
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 {
 	struct test_run *t = c->t;
 	struct results *r = &t->res;
 	struct fleet scratch, *live = r->fleet;
 	const struct fleet_opts *o = live ? live->opts : NULL;
 
-	if (live)
-		scratch_begin(&scratch, live);
+	if (!live)
+		return;
+	scratch_begin(&scratch, live);
 	r->ckpt.on = true;
-	r->ckpt.files = files;
+	r->ckpt.files = mode == CKPT_FILES;
 	r->ckpt.at = time(NULL);
 	r->ckpt.covered_s = (double)(now - c->start_ns) / 1e9;
 	r->ckpt.planned_s = c->planned_s;
-	r->ckpt.owner = c;
-	c->step_s = (double)(now - c->step_ns) / 1e9;
-	c->step_ns = now;
-	r->fleet = live ? &scratch : NULL;
+	/* A status is no step: the live view's steps stay as they were. */
+	r->ckpt.owner = mode == CKPT_STATUS ? NULL : c;
+	if (mode != CKPT_STATUS) {
+		c->step_s = (double)(now - c->step_ns) / 1e9;
+		c->step_ns = now;
+	}
+	r->fleet = &scratch;
 	t->ops->checkpoint(t);
 	r->fleet = live;
 	r->ckpt.on = false;
-	if (!live)
-		return;
-	if (o && files && o->junit)
+	if (mode == CKPT_STATUS)
+		print_status(t, &scratch, (double)(now - c->start_ns) / 1e9);
+	if (o && mode == CKPT_FILES && o->junit)
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
-	if (o && o->openmetrics)
+	if (o && mode != CKPT_STATUS && o->openmetrics)
 		fleet_write_openmetrics(&scratch, t->prog, o->openmetrics);
 	fleet_free(&scratch);
 }
@@ -262,49 +292,79 @@ static int64_t next_after(int64_t next, long long every_s, int64_t now)
 	return next;
 }
 
+/* The next checkpoint or refresh; with neither, an hour (a SIGUSR1 or
+ * the end comes first). */
+static int64_t next_wake(const struct checkpoint *c, int64_t next_f,
+			 int64_t next_m, int64_t now)
+{
+	int64_t wake = now + 3600 * NSEC_PER_SEC;
+
+	if (c->files_s && next_f < wake)
+		wake = next_f;
+	if (c->om_s && next_m < wake)
+		wake = next_m;
+	return wake;
+}
+
+/*
+ * Waits in sigtimedwait for SIGUSR1 (blocked in every thread of the run:
+ * checkpoint_signals) or the next checkpoint; checkpoint_end wakes it
+ * with a SIGUSR1 of its own after setting stop.
+ */
 static void *ckpt_thread(void *arg)
 {
 	struct checkpoint *c = arg;
 	int64_t next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
 	int64_t next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
-	int64_t wake, now;
+	int64_t wake, now = clock_now_ns();
 	struct timespec ts;
-	bool files;
+	bool files, om;
+	sigset_t usr1;
+	int sig;
 
-	pthread_mutex_lock(&c->lock);
-	while (!c->stop) {
-		wake = !c->files_s ? next_m : !c->om_s || next_f < next_m ? next_f : next_m;
-		ts = ns_to_timespec(wake);
-		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		wake = next_wake(c, next_f, next_m, now);
+		ts = ns_to_timespec(wake > now ? wake - now : 0);
+		sig = sigtimedwait(&usr1, NULL, &ts);
+		if (__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+			break;
 		now = clock_now_ns();
-		if (c->stop || now < wake)
+		if (sig == SIGUSR1) {
+			write_one(c, now, CKPT_STATUS);
 			continue;
+		}
 		files = c->files_s && now >= next_f;
-		pthread_mutex_unlock(&c->lock);
-		write_one(c, now, files);
-		pthread_mutex_lock(&c->lock);
+		om = c->om_s && now >= next_m;
+		if (files || om)
+			write_one(c, now, files ? CKPT_FILES : CKPT_OM);
 		if (c->files_s)
 			next_f = next_after(next_f, c->files_s, now);
 		if (c->om_s)
 			next_m = next_after(next_m, c->om_s, now);
 	}
-	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+void checkpoint_signals(const struct test_ops *ops)
+{
+	sigset_t usr1;
+
+	if (!ops->checkpoint || ops->status_signals)
+		return;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 }
 
 /* Not a measuring thread: SCHED_OTHER, and no signal is ever its. */
 static int start_thread(struct checkpoint *c)
 {
-	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	sigset_t all, old;
 	int err;
 
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&c->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&c->lock, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
@@ -337,17 +397,18 @@ int checkpoint_begin(struct test_run *t)
 		c->om_s = CHECKPOINT_OM_S;
 	if (c->files_s && c->files_s < c->om_s)
 		c->om_s = 0;	/* each checkpoint refreshes it already */
-	if (!c->files_s && !c->om_s) {
+	/* No file to rewrite: the thread is SIGUSR1's alone. */
+	if (!c->files_s && !c->om_s && t->ops->status_signals) {
 		free(c);
 		return 0;
 	}
 	c->start_ns = c->step_ns = clock_now_ns();
 	err = start_thread(c);
 	if (err) {
-		fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
-			t->prog, strerror(err));
-		pthread_cond_destroy(&c->cond);
-		pthread_mutex_destroy(&c->lock);
+		/* Only SIGUSR1's: a run at its process limit goes on quietly. */
+		if (c->files_s || c->om_s)
+			fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
+				t->prog, strerror(err));
 		free(c);
 		return -1;
 	}
@@ -362,13 +423,9 @@ void checkpoint_end(struct test_run *t)
 
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	c->stop = true;
-	pthread_cond_signal(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
+	pthread_kill(c->thread, SIGUSR1);
 	pthread_join(c->thread, NULL);
-	pthread_cond_destroy(&c->cond);
-	pthread_mutex_destroy(&c->lock);
 	for (i = 0; i < c->nprev; i++)
 		free(c->prev[i].count);
 	free(c->prev);
