@@ -71,7 +71,9 @@ static const char *length_option(const struct test_ops *t, char *buf, size_t len
 	const struct opt *o;
 
 	for (o = t->opts; o->short_name || o->long_name; o++) {
-		if (o->type != OPT_DURATION)
+		/* --checkpoint (every test's) is no length. */
+		if (o->type != OPT_DURATION ||
+		    (o->long_name && !strcmp(o->long_name, "checkpoint")))
 			continue;
 		if (o->short_name)
 			snprintf(buf, len, "-%c", o->short_name);
