@@ -142,12 +142,15 @@ static void fleet_section(FILE *f)
 	"cmdline, clock, unit), \"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
 	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
-	"form of rtlat doctor's checks). Latency " \
+	"form of rtlat doctor's checks), \"complete\" (false in a --checkpoint's file, " \
+	"true at the end) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
+	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
 	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \
 	"histogram (with underflow and overflow).\n" \
-	"The file is written to a temporary file beside it and renamed, so a reader never " \
-	"sees half a file; \"-\" is standard output."
+	"The file is written to a temporary file beside it, fsynced and renamed, so a " \
+	"reader never sees half a file, even after a crash or a power cut; \"-\" is " \
+	"standard output."
 
 #define FLEET_KEYS \
 	"\"fleet\": \"series\" and \"threads\", each series' and thread's samples, " \
