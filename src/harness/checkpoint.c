@@ -57,27 +57,38 @@ struct checkpoint {
  * figure off by a handful of samples among millions, never a made-up one.
  * The final write, after the threads stopped, is exact.
  */
-static void hist_read(struct histogram *dst, const struct histogram *live)
+static void hist_read(struct histogram *dst, const struct histogram *live,
+		      const uint64_t *count)
 {
 	uint32_t i;
 
 	dst->underflow = __atomic_load_n(&live->underflow, __ATOMIC_RELAXED);
 	dst->overflow = __atomic_load_n(&live->overflow, __ATOMIC_RELAXED);
 	for (i = 0; i < dst->nbuckets; i++)
-		dst->count[i] = __atomic_load_n(&live->count[i], __ATOMIC_RELAXED);
+		dst->count[i] = __atomic_load_n(&count[i], __ATOMIC_RELAXED);
 }
 
+/*
+ * A histogram is set up before its thread adds to it, but a test may set
+ * one up while the run goes on (sync's tests one after the other): its
+ * buckets and their number are read once, and one not set up yet is
+ * copied as empty (no bucket), never half.
+ */
 int checkpoint_hist_copy(struct histogram *dst, const struct histogram *live,
 			 bool zero)
 {
-	*dst = *live;
-	dst->owns = 0;
-	if (!live->count)
+	uint64_t *count = __atomic_load_n(&live->count, __ATOMIC_ACQUIRE);
+	uint32_t nb = __atomic_load_n(&live->nbuckets, __ATOMIC_RELAXED);
+	int64_t origin = __atomic_load_n(&live->origin, __ATOMIC_RELAXED);
+	uint64_t width = __atomic_load_n(&live->width, __ATOMIC_RELAXED);
+
+	memset(dst, 0, sizeof(*dst));
+	if (!count || !nb || !width)
 		return 0;
-	if (hist_init(dst, live->origin, live->width, live->nbuckets))
+	if (hist_init(dst, origin, width, nb))
 		return -ENOMEM;
 	if (!zero)
-		hist_read(dst, live);
+		hist_read(dst, live, count);
 	return 0;
 }
 
