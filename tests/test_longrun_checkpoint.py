@@ -256,9 +256,11 @@ def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
 
 def test_suite_index_says_which_tests_are_done(tmp_path):
     d = tmp_path / "res"
+    om = tmp_path / "suite.prom"
     with running(["suite", "--duration", "1", "--only", "pmq,sigwait", "-q",
+                  "--checkpoint", "1s", "--openmetrics", str(om),
                   "-o", str(d)]) as p:
-        mid = None
+        mid = mid_om = None
         deadline = time.time() + 20
         while p.poll() is None and time.time() < deadline:
             try:
@@ -268,11 +270,17 @@ def test_suite_index_says_which_tests_are_done(tmp_path):
             if idx and idx["complete"] is False and \
                     [t["state"] for t in idx["tests"]] == ["done", "running"]:
                 mid = idx
+                mid_om = om.read_text() if om.exists() else None
             time.sleep(0.05)
         p.communicate(timeout=20)
     assert p.returncode == 0
     assert mid and mid["checkpoint"]["covered_s"] > 0
     assert mid["tests"][0]["exit_status"] == 0 and mid["tests"][1]["exit_status"] is None
+    # the suite's OpenMetrics after its first test: pmq's, marked running
+    assert mid_om and 'rtlat_run_complete{test="pmq"} 0' in mid_om
+    assert 'rtlat_run_complete{test="sigwait"} 1' in om.read_text()
+    # its tests checkpointed too: their JSON says so in the settings
+    assert json.loads((d / "pmq.json").read_text())["settings"]["checkpoint_s"] == 1
     end = json.loads((d / "index.json").read_text())
     assert end["complete"] is True and end["checkpoint"] is None
     assert [(t["name"], t["state"], t["exit_status"]) for t in end["tests"]] == \

@@ -162,6 +162,7 @@ struct fleet {
 	int nbase;
 	char host[256];			/* gethostname's at fleet_begin */
 	bool partial;			/* a checkpoint's: the run goes on */
+	bool checkpointed;		/* the run wrote checkpoints before */
 };
 
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */

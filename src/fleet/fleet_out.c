@@ -408,9 +408,11 @@ static void om_run(const struct fleet *fl, FILE *f)
 		label_escape(f, fleet_get(fl, i)->test);
 		fprintf(f, "\"} %lld\n", (long long)time(NULL));
 	}
-	family(f, "rtlat_run_complete", "gauge", NULL,
-	       "0 while the run goes on (a checkpoint's figures, so far), 1 at its end.");
-	for (i = 0; i < fleet_count(fl); i++)
+	/* A run that never wrote a checkpoint has its final file only. */
+	if (fl->partial || fl->checkpointed)
+		family(f, "rtlat_run_complete", "gauge", NULL,
+		       "0 while the run goes on (a checkpoint's figures, so far), 1 at its end.");
+	for (i = 0; (fl->partial || fl->checkpointed) && i < fleet_count(fl); i++)
 		if (first_of_test(fl, i)) {
 			fputs("rtlat_run_complete{test=\"", f);
 			label_escape(f, fleet_get(fl, i)->test);

@@ -293,6 +293,10 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
 	if (o && mode != CKPT_STATUS && o->openmetrics)
 		fleet_write_openmetrics(&scratch, t->prog, o->openmetrics);
+	/* The final file says the run is complete (rtlat_run_complete 1).
+	 * Read by the main thread after checkpoint_end joined this one. */
+	if (mode != CKPT_STATUS)
+		live->checkpointed = true;
 	fleet_free(&scratch);
 }
 

@@ -420,6 +420,7 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 	s->ckpt.planned_s = planned;
 	if (s->checkpoint_s < 0)
 		s->checkpoint_s = planned > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+	s->ckpt.outputs = s->checkpoint_s > 0;
 	suite_ckpt_set(&s->ckpt, NULL, "", SC_PENDING, 0);
 }
 

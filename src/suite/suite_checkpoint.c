@@ -86,7 +86,7 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 			c->t[i].status = status;
 		}
 	write_index(c, false);
-	if (state != SC_DONE || !o)
+	if (state != SC_DONE || !o || !c->outputs)
 		return;
 	/* The fleet outputs so far, marked partial (OpenMetrics'
 	 * rtlat_run_complete 0); fleet_end writes the final ones. */
@@ -96,6 +96,7 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 	if (o->openmetrics)
 		fleet_write_openmetrics(fl, "rtlat suite", o->openmetrics);
 	fl->partial = false;
+	fl->checkpointed = true;
 }
 
 void suite_ckpt_end(struct suite_ckpt *c)

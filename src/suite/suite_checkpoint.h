@@ -3,8 +3,8 @@
  * suite_checkpoint.h - rtlat suite's results directory kept valid while
  * it runs (suite_checkpoint.c): index.json says which tests are done,
  * "complete": false until the end (the shared "checkpoint" object of
- * harness/checkpoint.h); the suite's --junit and --openmetrics are
- * rewritten after each test; its --checkpoint goes to each test.
+ * harness/checkpoint.h); with --checkpoint the suite's --junit and
+ * --openmetrics are rewritten after each test, and it goes to each test.
  */
 #ifndef RTLAT_SUITE_CHECKPOINT_H
 #define RTLAT_SUITE_CHECKPOINT_H
@@ -20,6 +20,7 @@ struct suite_ckpt {
 	const char *dir;
 	int64_t start_ns;
 	double planned_s;
+	bool outputs;		/* --checkpoint on: the fleet outputs too */
 	int n;
 	struct {
 		const char *name;
