@@ -14,6 +14,7 @@ PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 COMPLDIR = $(PREFIX)/share/bash-completion/completions
+DATADIR = $(PREFIX)/share/rtlat
 PYTHON ?= python3
 VENV ?= .venv
 QUICK ?= 0
@@ -135,16 +136,19 @@ venv: $(VENV)/.done
 # beside the venv, the unit tests and the integration tests, in the CPU
 # time they leave (their runs sleep most of the time; their measuring
 # threads are SCHED_FIFO), and tests/kernels is judged last, once the
-# stage is done; its lines follow pytest's. The integration tests run in
-# two groups at once (tests/run-tests): the report's beside the rest.
+# stage is done; its lines follow pytest's. SQUAD's venv for the fleet
+# tests (tests/squad_venv.py, made once) is made beside them too. The
+# integration tests run in two groups at once (tests/run-tests): the
+# report's beside the rest.
 check:
 	PYTHON=$(PYTHON) tests/install-deps
 	tests/kernels/install-deps || [ $$? = 77 ]
 	$(MAKE) -j2 rtlat $(UNIT_BIN)
 	@mkdir -p build; nice -n 19 tests/kernels/run --quick > build/kernels-stage.log 2>&1 & k=$$!; \
+	$(PYTHON) tests/squad_venv.py > build/squad-venv.log 2>&1 & s=$$!; \
 	$(MAKE) venv && ./$(UNIT_BIN) && \
 	RTLAT_KERNELS_BACKGROUND=1 tests/run-tests $(VENV)/bin/python; rc=$$?; \
-	wait $$k; kr=$$?; cat build/kernels-stage.log; \
+	wait $$s; wait $$k; kr=$$?; cat build/kernels-stage.log; \
 	[ $$rc = 0 ] && [ $$kr = 0 ]
 
 # make cross-check: rtlat and the unit tests built for each of
@@ -295,12 +299,14 @@ bench: rtlat
 
 install: install-bin install-report
 
-# The binary, its man pages and bash completion (what debian/ packages).
+# The binary, its man pages, bash completion and the JSON Schema of its
+# results (what debian/ packages).
 install-bin: rtlat man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR)
 	install -m 755 rtlat $(DESTDIR)$(BINDIR)/rtlat
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 build/rtlat.bash $(DESTDIR)$(COMPLDIR)/rtlat
+	install -D -m 644 schema/rtlat.schema.json $(DESTDIR)$(DATADIR)/rtlat.schema.json
 
 # rtlat-report (Python, matplotlib) in its own venv under PREFIX/lib, never
 # into the system's Python; BINDIR/rtlat-report links to it. Packagers
@@ -328,6 +334,8 @@ uninstall:
 		done; \
 	done; true
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(COMPLDIR)/rtlat
+	rm -f $(DESTDIR)$(DATADIR)/rtlat.schema.json
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 	for f in build/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/$${f##*/}; done
 	[ "$$(readlink $(DESTDIR)$(BINDIR)/rtlat-report 2>/dev/null)" != "$(REPORT_VENV)/bin/rtlat-report" ] || \
 		rm -f $(DESTDIR)$(BINDIR)/rtlat-report

@@ -10,9 +10,11 @@
 # (lava-test-case) or, without LAVA, prints as the signals Linaro's
 # test-runner.py reads. So the definition works with and without LAVA.
 #
-# Cases: per series TEST-SERIES-min|avg|p99|max, per thread (a pair, a
-# CPU's sampler) t<N>-min|avg|p99|max-latency as rt-tests' definitions
-# (TEST-t<N>-... under the suite), and TEST-run: fail when rtlat is
+# Cases (rtlat --lava's): per series TEST-SERIES-min|avg|p99|p9999|max
+# and its verdict TEST-SERIES, per thread (a pair, a CPU's sampler)
+# TEST-t<N>-min|avg|p99|p9999|max-latency and its verdict
+# TEST-t<N>-latency (the test's name in each: unique across the tests of
+# one job), and TEST-run: fail when rtlat is
 # missing, crashes, ends with an error, or a threshold or the baseline is
 # exceeded. The JSON (and the suite's results directory and report) stay
 # in OUTPUT as artifacts.

@@ -139,7 +139,8 @@ static void fleet_section(FILE *f)
 	"Every result also has: \"file_version\" (1), \"cmdline:\", \"rt_test_version:\" " \
 	"(the rt-tests format followed), \"start_time\", \"end_time\", \"return_code\" " \
 	"(3 when a threshold was exceeded), \"sysinfo\" (uname), \"rtlat\" (version, test, " \
-	"cmdline, clock, unit), \"system\" (kernel, preemption model, /sys/kernel/realtime, " \
+	"cmdline, clock, unit, start_rfc3339 and end_rfc3339: RFC 3339 UTC), " \
+	"\"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
 	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
 	"form of rtlat doctor's checks), \"complete\" (false in a --checkpoint's file, " \
@@ -150,7 +151,8 @@ static void fleet_section(FILE *f)
 	"histogram (with underflow and overflow).\n" \
 	"The file is written to a temporary file beside it, fsynced and renamed, so a " \
 	"reader never sees half a file, even after a crash or a power cut; \"-\" is " \
-	"standard output."
+	"standard output. Its JSON Schema is rtlat.schema.json (installed with the " \
+	"documentation)."
 
 #define FLEET_KEYS \
 	"\"fleet\": \"series\" and \"threads\", each series' and thread's samples, " \

@@ -319,3 +319,31 @@ def promtool_check(path):
         r = subprocess.run([exe, "check", "metrics"], stdin=f,
                            capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (0, "", ""), (path, r.stdout + r.stderr)
+
+
+@pytest.fixture(scope="session")
+def check_runs(tmp_path_factory):
+    """Every registry test's short run (its check_args) at once, each with
+    --json (and --openmetrics, but doctor): {name: (result, json path,
+    openmetrics path or None)}. For the schema's and KCIDB's tests."""
+    d = tmp_path_factory.mktemp("check-runs")
+    procs = {}
+    for t in registry():
+        args = [t["name"]] + (t["check_args"] or "").split()
+        js, om = d / f"{t['name']}.json", None
+        args += ["--json", str(js)]
+        if t["name"] != "doctor":
+            om = d / f"{t['name']}.om"
+            args += ["--openmetrics", str(om)]
+        procs[t["name"]] = (start(args), js, om)
+    out = {}
+    for name, (p, js, om) in procs.items():
+        try:
+            so, se = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        out[name] = (subprocess.CompletedProcess(p.args, p.returncode, so, se),
+                     js, om)
+    return out

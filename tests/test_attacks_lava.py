@@ -310,7 +310,7 @@ def test_every_signal_is_a_valid_case_name(shell, tmp_path, leakcheck):
     cases = SIGNAL.findall(r.stdout)
     assert cases and all(CASE_NAME.fullmatch(n) for n, _ in cases), cases
     assert cases[-1] == ("pmq-run", "fail")
-    assert {n for n, _ in cases} >= {"t0-max-latency", "t1-max-latency"}
+    assert {n for n, _ in cases} >= {"pmq-t0-max-latency", "pmq-t1-max-latency"}
     leakcheck()
 
 

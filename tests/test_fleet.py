@@ -165,15 +165,21 @@ def test_threshold_exceeded_exits_3_with_every_output(tmp_path, leakcheck):
     s = d["fleet"]["series"][0]
     assert (s["test"], s["series"], s["samples"], s["result"]) == ("pmq", "latency", 300, "fail")
     lines = lava_lines(r.stdout)
-    assert all(lines) and len(lines) == 9
+    assert all(lines) and len(lines) == 13
     res = {m["name"]: m["result"] for m in lines}
-    # rt-tests' definitions name a thread's figures t<N>-<figure>-latency;
-    # the run fails with its threshold, as the exit status 3 does
+    # a thread's figures TEST-t<N>-<figure>-latency (unique across the
+    # tests of one LAVA job, issue 35), a verdict case without measurement
+    # for the series and the thread; the run fails with its threshold, as
+    # the exit status 3 does
     assert res == {"pmq-latency-min": "pass", "pmq-latency-avg": "pass",
-                   "pmq-latency-p99": "pass", "pmq-latency-max": "fail",
-                   "t0-min-latency": "pass", "t0-avg-latency": "pass",
-                   "t0-p99-latency": "pass", "t0-max-latency": "fail",
+                   "pmq-latency-p99": "pass", "pmq-latency-p9999": "pass",
+                   "pmq-latency-max": "fail", "pmq-latency": "fail",
+                   "pmq-t0-min-latency": "pass", "pmq-t0-avg-latency": "pass",
+                   "pmq-t0-p99-latency": "pass", "pmq-t0-p9999-latency": "pass",
+                   "pmq-t0-max-latency": "fail", "pmq-t0-latency": "fail",
                    "pmq-run": "fail"}
+    assert [m["name"] for m in lines if m["value"] is None] == \
+        ["pmq-latency", "pmq-t0-latency", "pmq-run"]
     assert not list(tmp_path.glob("*.tmp*"))
     leakcheck()
 
@@ -292,9 +298,10 @@ def test_lava_definition_runs_with_a_stub(tmp_path, leakcheck):
     assert got["pmq-latency-max"][0] == "fail"
     assert got["pmq-latency-min"][0] == "pass"
     assert float(got["pmq-latency-min"][1]) <= float(got["pmq-latency-max"][1])
-    assert got["t0-max-latency"][0] == "fail"
+    assert got["pmq-t0-max-latency"][0] == "fail"
+    assert got["pmq-t0-latency"] == ("fail", None)
     assert got["pmq-run"] == ("fail", None)
-    assert len(calls) == 9 == len((out / "result.txt").read_text().splitlines())
+    assert len(calls) == 13 == len((out / "result.txt").read_text().splitlines())
     leakcheck()
 
 
@@ -366,7 +373,7 @@ def test_thresholds_per_test_and_series_in_a_suite(tmp_path, leakcheck):
 
 
 def test_every_cpu_is_a_case(tmp_path, leakcheck):
-    """timer -c all: a case per CPU (t<N> as rt-tests' definitions), with
+    """timer -c all: a case per CPU (timer-t<N>-...), with
     its CPU in the JUnit figures and the OpenMetrics cpu label."""
     j, om = tmp_path / "j.xml", tmp_path / "m.prom"
     ncpu = len(os.sched_getaffinity(0))
@@ -375,7 +382,7 @@ def test_every_cpu_is_a_case(tmp_path, leakcheck):
     assert r.returncode == 0, r.stderr
     names = {m["name"] for m in lava_lines(r.stdout)}
     for n in range(ncpu):
-        assert {f"t{n}-min-latency", f"t{n}-max-latency"} <= names
+        assert {f"timer-t{n}-min-latency", f"timer-t{n}-max-latency"} <= names
     cases = check_junit(j, "rtlat.timer")
     if ncpu > 1:
         per = {c.name: props_of(c) for c in cases if "." in c.name}

@@ -451,13 +451,24 @@ def run_test_runner(runner, tmp_path, params, stub_dir=None):
     return rows, js, (test_dir / "stdout.log").read_text(), test_dir
 
 
+LAVA_FIGURES = ("min", "avg", "p99", "p9999", "max")
+
+
 def pmq_cases(max_result):
     """What lava/rtlat.sh records for TEST=pmq, one pair: the series'
-    figures, the thread's as rt-tests' definitions name them, the run."""
-    names = [f"pmq-latency-{f}" for f in FIGURES] + \
-            [f"t0-{f}-latency" for f in FIGURES]
-    return [(n, max_result if "max" in n else "pass") for n in names] + \
-           [("pmq-run", max_result)]
+    figures and verdict, the thread's (pmq-t0-..., unique across the tests
+    of a job), the run."""
+    names = [f"pmq-latency-{f}" for f in LAVA_FIGURES] + ["pmq-latency"] + \
+            [f"pmq-t0-{f}-latency" for f in LAVA_FIGURES] + ["pmq-t0-latency"]
+    return [(n, max_result if "max" in n or n in ("pmq-latency", "pmq-t0-latency")
+             else "pass") for n in names] + [("pmq-run", max_result)]
+
+
+def verdict_case(name):
+    """A case without a measurement: the run's, a series' or a thread's
+    verdict (TEST-run, TEST-SERIES, TEST-t<N>-latency)."""
+    return name.endswith("-run") or not re.search(r"-(min|avg|p99|p9999|max)(-latency)?$",
+                                                  name)
 
 
 PMQ_PARAMS = {"TEST": "pmq", "DURATION": "1s", "ARGS": "-l 500 -i 500",
@@ -468,7 +479,7 @@ def check_records(rows, js, want):
     assert [(n, res) for n, res, _, _ in rows] == want, rows
     assert [(n, res) for n, res, _, _ in js] == want, js
     for n, _, value, units in rows:
-        if n.endswith("-run"):
+        if verdict_case(n):
             assert (value, units) == ("", ""), (n, value, units)
         else:
             assert float(value) > 0 and units == "us", (n, value, units)
@@ -513,7 +524,7 @@ def test_test_runner_with_lava_test_case_on_the_path(runner, tmp_path, leakcheck
     for c in calls:
         m = re.fullmatch(r"(\S+) --result (pass|fail)(?: --measurement (\d+\.\d+) --units us)?", c)
         assert m, c
-        assert (m[3] is None) == m[1].endswith("-run"), c
+        assert (m[3] is None) == verdict_case(m[1]), c
         got.append((m[1], m[2]))
     assert got == pmq_cases("fail")
     leakcheck()

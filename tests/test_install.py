@@ -137,6 +137,7 @@ def test_make_install_and_uninstall(tmp_path):
     assert "usr/bin/rtlat" in files and "usr/bin/pmqtest" in files
     assert "usr/share/bash-completion/completions/rtlat" in files
     assert "usr/share/bash-completion/completions/pmqtest" in files
+    assert "usr/share/rtlat/rtlat.schema.json" in files
     for page in ["rtlat", "rtlat-report"] + [f"rtlat-{n}" for n in NAMES]:
         assert f"usr/share/man/man1/{page}.1" in files
     # an rt-tests pmqtest that is not our link survives uninstall

@@ -45,7 +45,8 @@ def expected_files():
     compat = run(["--list-compat"]).stdout.split()
     assert len(subs) >= 10 and len(compat) >= 6
     files = {"usr/bin/rtlat", "usr/share/bash-completion/completions/rtlat",
-             "usr/share/man/man1/rtlat.1", "usr/share/man/man1/rtlat-report.1"}
+             "usr/share/man/man1/rtlat.1", "usr/share/man/man1/rtlat-report.1",
+             "usr/share/rtlat/rtlat.schema.json"}
     files |= {f"usr/share/man/man1/rtlat-{s}.1" for s in subs}
     files |= {f"usr/bin/{n}" for n in compat}
     files |= {f"usr/share/bash-completion/completions/{n}" for n in compat}

@@ -314,18 +314,22 @@ def test_break_on_preemption(parallel_runs):
 
 def test_suite_summary_row(parallel_runs):
     # name samples min avg max p99 p99.99 (what the table shows), then p50,
-    # the 16 cumulative OpenMetrics bucket counts, the thread (-1: the
+    # the cumulative OpenMetrics bucket counts where they change
+    # ("BOUND:COUNT,..." of 226 bounds, "-" for none), the thread (-1: the
     # series whole), its CPU and the seconds to the figure (fleet_rec_format);
     # a row for the whole, then one for each CPU's sampler
     rows = [ln.split("\t") for ln in parallel_runs[2].strip().split("\n")]
     assert len(rows) == 2
     for k, row in enumerate(rows):
-        assert row[0] == "latency" and len(row) == 8 + 16 + 3 and int(row[1]) > 0
-        le = [int(x) for x in row[8:24]]
-        assert le == sorted(le) and le[-1] <= int(row[1])
-        assert int(row[24]) == k - 1 and float(row[26]) > 0
-    assert rows[0][1:24] == rows[1][1:24]     # one CPU: the whole is its part
-    assert int(rows[0][25]) == -1 and int(rows[1][25]) >= 0
+        assert row[0] == "latency" and len(row) == 8 + 1 + 3 and int(row[1]) > 0
+        le = [tuple(map(int, x.split(":"))) for x in row[8].split(",")]
+        assert [b for b, _ in le] == sorted({b for b, _ in le})
+        assert all(0 <= b < 226 for b, _ in le)
+        counts = [c for _, c in le]
+        assert counts == sorted(counts) and counts[-1] <= int(row[1])
+        assert int(row[9]) == k - 1 and float(row[11]) > 0
+    assert rows[0][1:9] == rows[1][1:9]     # one CPU: the whole is its part
+    assert int(rows[0][10]) == -1 and int(rows[1][10]) >= 0
 
 
 @pytest.mark.parametrize("when,sig,hist", [

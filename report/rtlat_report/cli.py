@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import __version__
+from . import __version__, kcidb, squad, tailopts
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
                    Limits, load_input, regular_size, result_files,
                    too_big)
@@ -32,8 +32,11 @@ def build_parser():
         "too small: a percentile p needs 10 samples beyond it in both "
         "runs). Example: rtlat-report stock/ rt/ --labels stock,rt -o "
         "cmp.html")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="a results directory or a JSON file")
+    p.add_argument("inputs", nargs="*", metavar="INPUT",
+                   help="a results directory or a JSON file (rtlat's; "
+                   "rt-tests' cyclictest/pmqtest --json and cyclictest -h "
+                   "text, rtla timerlat hist output, jitterdebugger's "
+                   "results.json)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="where to write ('-' = stdout; default: "
                    "DIR/report.html for one directory, else "
@@ -75,13 +78,19 @@ def build_parser():
                    help="more than N result files in all the inputs is "
                    "refused (default %(default)d; a suite run leaves about "
                    "a dozen): each is a section of the page")
+    tailopts.add_options(p)
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
+    kcidb.add_options(p)
+    squad.add_arguments(p)
     return p
 
 
 def parse_args(argv):
-    return build_parser().parse_args(argv)
+    p = build_parser()
+    args = p.parse_args(argv)
+    tailopts.check(args, p)
+    return args
 
 
 def tolerance(text):
@@ -184,6 +193,12 @@ def check_output(out):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.squad:
+        return squad.run(args, PROG)
+    if args.kcidb:
+        return kcidb.main(args, Limits(file_bytes=args.max_file_size * MIB))
+    if not args.inputs:
+        return tailopts.plan_only(args)
     out = default_output(args)
     try:
         labels = labels_for(args)
@@ -197,12 +212,22 @@ def main(argv=None):
     for r in runs:
         for why in r.skipped:
             print(f"{PROG}: skipped: {why}", file=sys.stderr)
+    tail_section, status = None, None
+    if tailopts.wanted(args):
+        try:
+            tail_section, status = tailopts.after_load(args, runs)
+        except OSError as e:
+            return fail(f"cannot write: {e}", 1)
+        if status is not None and tail_section is None:
+            return status
     # matplotlib takes a second to import: only once the input is good.
     from . import html, markdown
     from .build import build
     title = args.title or ("rtlat report: " + " vs ".join(labels))
     doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"),
                 Rule(tolerance_pct=args.tolerance))
+    if tail_section is not None:
+        doc.sections.insert(1, tail_section)
     try:
         render_figures(doc, args.png)
         text = markdown.render(doc, os.path.dirname(os.path.abspath(out))
@@ -213,7 +238,7 @@ def main(argv=None):
         return fail(f"cannot write: {e}", 1)
     if out != "-":
         print(f"report: {out}")
-    return 0
+    return status or 0
 
 
 def render_figures(doc, png_dir):

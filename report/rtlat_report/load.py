@@ -10,7 +10,9 @@ import shlex
 import stat
 from dataclasses import dataclass
 
+from . import foreign
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
+from . import schema
 from .validate import InputError, check
 
 # The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
@@ -520,6 +522,8 @@ def read_json(path, raw):
         raise InputError(f"{path}: unreadable: not a result file (no JSON "
                          "object)")
     check(data, path)
+    if schema.is_rtlat(data):
+        schema.check(data, path, lenient=True)
     return data
 
 
@@ -566,12 +570,16 @@ def load_file(path, key=None, limits=None):
     """One result file as a Test. Raises InputError if it cannot be read
     (not a regular file, larger than limits allow) or holds no result."""
     raw = read_regular(path, limits)
+    if foreign.is_rtla(raw):
+        return foreign.read_rtla_hist(path, raw.decode("utf-8", "replace"))
     if not path.endswith(".json") and b"# Histogram" in raw[:4096]:
         try:
             return read_hist_text(path, raw.decode("utf-8"))
         except UnicodeDecodeError:
             pass
     data = read_json(path, raw)
+    if foreign.is_jitterdebugger(data):
+        return foreign.read_jitterdebugger(path, data)
     try:
         return _test_of(path, key, data, limits)
     except (TypeError, ValueError, AttributeError, KeyError,
@@ -595,6 +603,8 @@ def _test_of(path, key, data, limits=None):
     t.system = system_of(data)
     t.rt = obj(data, "rt") or None
     READERS[t.kind](t, data)
+    # the shared "largest" and "timeline" keys, for worst.py
+    t.extra["tail_inputs"] = {k: data.get(k) for k in ("largest", "timeline")}
     if t.kind == "timer":
         timer_seconds_beside(t, limits)
     if t.kind != "doctor":

@@ -26,11 +26,71 @@
  * finds no memory is counted and the run fails (fleet_end), never dropped
  * silently.
  */
-/* 1 us to 1 s in 1-2-5 steps (then +Inf): fine where RT latencies are. */
-const long long fleet_le_ns[FLEET_NLE] = {
-	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
-	1000000, 2000000, 5000000, 10000000, 100000000, 1000000000, 10000000000LL,
+/* 10^(k/25) times 100, to three figures (158.5 up: no step over 10 %). */
+static const short le_mantissa[FLEET_LE_PER_DECADE] = {
+	100, 110, 120, 132, 145, 159, 174, 191, 209, 229, 251, 275, 302,
+	331, 363, 398, 437, 479, 525, 575, 631, 692, 759, 832, 912,
 };
+
+long long fleet_le_ns10(int k)
+{
+	long long v = le_mantissa[k % FLEET_LE_PER_DECADE];
+	int d;
+
+	for (d = 0; d < k / FLEET_LE_PER_DECADE; d++)
+		v *= 10;
+	return v;
+}
+
+/*
+ * The bucket counts of a line: "K:COUNT,K:COUNT..." where the cumulative
+ * count changes (bound K holds COUNT, and so do the bounds after it up
+ * to the next entry), "-" when it never does: a line holds the few
+ * bounds where a series has samples, not all FLEET_NLE.
+ */
+static int le_format(char *buf, size_t len, const struct fleet_rec *r)
+{
+	unsigned long long last = 0;
+	int n = 0, i;
+
+	for (i = 0; i < FLEET_NLE && n >= 0 && (size_t)n < len; i++) {
+		if (r->le[i] == last)
+			continue;
+		last = r->le[i];
+		n += snprintf(buf + n, len - n, "%s%d:%llu", n ? "," : "", i, last);
+	}
+	if (!n)
+		n = snprintf(buf, len, "-");
+	return n >= 0 && (size_t)n < len ? n : -1;
+}
+
+static int le_parse(const char *p, struct fleet_rec *r, int *used)
+{
+	unsigned long long last = 0, c;
+	int i = 0, k, u, start = 0;
+
+	if (*p == '-') {
+		*used = 1;
+		return 0;
+	}
+	while (sscanf(p + start, "%d:%llu%n", &k, &c, &u) == 2) {
+		if (k < i || k >= FLEET_NLE || c < last)
+			return -1;
+		while (i < k)
+			r->le[i++] = last;
+		last = c;
+		start += u;
+		if (p[start] != ',')
+			break;
+		start++;
+	}
+	if (!start)
+		return -1;
+	while (i < FLEET_NLE)
+		r->le[i++] = last;
+	*used = start;
+	return 0;
+}
 
 int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 {
@@ -39,8 +99,11 @@ int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 	n = snprintf(buf, len, "%s\t%llu\t%lld\t%.1f\t%lld\t%lld\t%lld\t%lld",
 		     r->series, (unsigned long long)r->n, r->min, r->avg, r->max,
 		     r->p99, r->p9999, r->p50);
-	for (i = 0; i < FLEET_NLE && n > 0 && (size_t)n < len; i++)
-		n += snprintf(buf + n, len - n, "\t%llu", (unsigned long long)r->le[i]);
+	if (n > 0 && (size_t)n + 1 < len) {
+		buf[n++] = '\t';
+		i = le_format(buf + n, len - n, r);
+		n = i < 0 ? -1 : n + i;
+	}
 	if (n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, "\t%d\t%d\t%.3f", r->thread, r->cpu,
 			      r->secs);
@@ -53,9 +116,9 @@ int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 
 int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r)
 {
-	unsigned long long n, le;
+	unsigned long long n;
 	const char *p;
-	int i, used;
+	int used;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->test, sizeof(r->test), "%s", test);
@@ -65,12 +128,9 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r)
 		return -1;
 	r->n = n;
 	p = line + used;
-	for (i = 0; i < FLEET_NLE; i++) {
-		if (sscanf(p, "\t%llu%n", &le, &used) != 1)
-			return -1;
-		r->le[i] = le;
-		p += used;
-	}
+	if (*p++ != '\t' || le_parse(p, r, &used))
+		return -1;
+	p += used;
 	if (sscanf(p, "\t%d\t%d\t%lf", &r->thread, &r->cpu, &r->secs) != 3)
 		return -1;
 	return 0;
@@ -96,13 +156,15 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	r->p50 = stats_percentile(s, 50.0);
 	r->p99 = stats_percentile(s, 99.0);
 	r->p9999 = stats_percentile(s, 99.99);
-	/* A bucket counts under a bound when all of it is below the bound
+	/* A bucket counts under a bound when all of it is at or below the
+	 * bound: samples are whole ns, so its last is start + width - 1
 	 * (underflow: below the first bucket). One pass over the buckets. */
 	for (i = 0, b = 0; i < FLEET_NLE; i++) {
 		while (b < h->nbuckets &&
-		       hist_bucket_start(h, b) + (int64_t)h->width <= fleet_le_ns[i])
+		       (hist_bucket_start(h, b) + (int64_t)h->width - 1) * 10 <=
+		       fleet_le_ns10(i))
 			sum += h->count[b++];
-		r->le[i] = h->origin <= fleet_le_ns[i] ? sum : 0;
+		r->le[i] = h->origin * 10 <= fleet_le_ns10(i) ? sum : 0;
 	}
 }
 

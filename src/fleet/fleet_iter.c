@@ -22,7 +22,7 @@
 static void child(struct fleet *fl, const struct fleet_iter *it, int fd,
 		  pid_t parent)
 {
-	char line[1024];
+	char line[FLEET_LINE_MAX];
 	int status, i, from = fleet_raw_count(fl);
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
@@ -41,7 +41,7 @@ static void child(struct fleet *fl, const struct fleet_iter *it, int fd,
  * fill the pipe and stop it before it ends) and kept line by line: all of
  * them, however many. */
 struct recs_in {
-	char line[1024];	/* the line so far; the child's are shorter */
+	char line[FLEET_LINE_MAX];	/* the line so far */
 	size_t len;
 };
 

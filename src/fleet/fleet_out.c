@@ -299,8 +299,13 @@ static void om_histogram(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		const struct fleet_rec *r = fleet_get(fl, i);
 
+		/* The empty bounds below the first sample are left out
+		 * but for the last (the lower end of the first bucket that
+		 * has one): a sum by le over series still adds up. */
 		for (k = 0; k < FLEET_NLE; k++) {
-			snprintf(le, sizeof(le), "%.9g", fleet_le_ns[k] / 1e9);
+			if (k + 1 < FLEET_NLE && !r->le[k + 1])
+				continue;
+			snprintf(le, sizeof(le), "%.9g", fleet_le_ns10(k) / 1e10);
 			fprintf(f, "%s_bucket", m);
 			labels(f, r, "le", le);
 			fprintf(f, "%llu\n", (unsigned long long)r->le[k]);
@@ -451,17 +456,35 @@ int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
 /*
  * lava-test-case NAME --result pass|fail --measurement X --units us: a
  * series' maximum carries the --max-latency and --baseline verdict, its
- * p99 the --max-p99 one; min and avg are measurements no option judges.
- * A series whole is TEST-SERIES-FIGURE; a thread's part is named as in
- * rt-tests' LAVA definitions, t<N>-<figure>-latency (TEST- before it in
- * rtlat suite, whose tests would share the names).
+ * p99 the --max-p99 one; min, avg and p99.99 are measurements no option
+ * judges. A series whole is TEST-SERIES-FIGURE, a thread's part (a pair,
+ * a CPU's sampler) TEST-t<N>-FIGURE-latency: unique across the tests of
+ * one LAVA job. Each has a case without a measurement too, TEST-SERIES
+ * and TEST-t<N>-latency, that carries its verdict: SQUAD's LAVA backend
+ * and test-runner's push keep a measured case as a metric only, so the
+ * verdict reaches them as a test. Started under an rt-tests name
+ * (pmqtest, cyclictest), the thread's cases are rt-tests' definitions'
+ * t<N>-FIGURE-latency (min, avg, p99, max) and nothing more.
  */
-static void lava_rec(const struct fleet *fl, FILE *f, int i, const char *test)
+static void lava_case(FILE *f, const char *id, bool failed, bool measured,
+		      double us)
 {
-	static const char *const name[] = { "min", "avg", "p99", "max" };
+	if (!measured)
+		fprintf(f, "lava-test-case %s --result skip\n", id);
+	else if (us < 0)
+		fprintf(f, "lava-test-case %s --result %s\n", id,
+			failed ? "fail" : "pass");
+	else
+		fprintf(f, "lava-test-case %s --result %s --measurement %.3f --units us\n",
+			id, failed ? "fail" : "pass", us);
+}
+
+static void lava_rec(const struct fleet *fl, FILE *f, int i)
+{
+	static const char *const name[] = { "min", "avg", "p99", "p9999", "max" };
 	const struct fleet_rec *r = fleet_get(fl, i);
 	const double fig[] = { (double)r->min, r->avg, (double)r->p99,
-			       (double)r->max };
+			       (double)r->p9999, (double)r->max };
 	bool p99_failed, max_failed;
 	struct fleet_judged v;
 	char id[96];
@@ -478,21 +501,26 @@ static void lava_rec(const struct fleet *fl, FILE *f, int i, const char *test)
 	fleet_judge(fl, i, &v);
 	p99_failed = v.failure && !strcmp(v.failure, "max-p99");
 	max_failed = v.failure && !p99_failed;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
+		if (r->thread >= 0 && fl->rt_tests_names && k == 3)
+			continue;
 		if (r->thread < 0)
 			snprintf(id, sizeof(id), "%s-%s-%s", r->test, r->series, name[k]);
-		else if (!strcmp(test, "suite"))
+		else if (fl->rt_tests_names)
+			snprintf(id, sizeof(id), "t%d-%s-latency", r->thread, name[k]);
+		else
 			snprintf(id, sizeof(id), "%s-t%d-%s-latency", r->test, r->thread,
 				 name[k]);
-		else
-			snprintf(id, sizeof(id), "t%d-%s-latency", r->thread, name[k]);
-		if (!r->n)
-			fprintf(f, "lava-test-case %s --result skip\n", id);
-		else
-			fprintf(f, "lava-test-case %s --result %s --measurement %.3f --units us\n",
-				id, (k == 2 && p99_failed) || (k == 3 && max_failed) ?
-				"fail" : "pass", fig[k] / 1e3);
+		lava_case(f, id, (k == 2 && p99_failed) || (k == 4 && max_failed),
+			  r->n, fig[k] / 1e3);
 	}
+	if (r->thread >= 0 && fl->rt_tests_names)
+		return;
+	if (r->thread < 0)
+		snprintf(id, sizeof(id), "%s-%s", r->test, r->series);
+	else
+		snprintf(id, sizeof(id), "%s-t%d-latency", r->test, r->thread);
+	lava_case(f, id, v.failure, r->n, -1);
 }
 
 void fleet_print_lava(const struct fleet *fl, FILE *f, const char *test,
@@ -501,7 +529,7 @@ void fleet_print_lava(const struct fleet *fl, FILE *f, const char *test,
 	int i;
 
 	for (i = 0; i < fleet_count(fl); i++)
-		lava_rec(fl, f, i, test);
+		lava_rec(fl, f, i);
 	/* The run itself: fail on an error, on nothing measured, and on a
 	 * threshold or baseline exceeded (as the exit status 3). */
 	fprintf(f, "lava-test-case %s-run --result %s\n", test,

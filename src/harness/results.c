@@ -11,6 +11,7 @@
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "core/preflight.h"
+#include "core/rfc3339.h"
 #include "explain/explain.h"
 #include "harness/checkpoint.h"
 #include "harness/results.h"
@@ -28,7 +29,8 @@ void results_begin(struct results *r, const char *prog, const char *path,
 	r->test = test;
 	r->argc = argc;
 	r->argv = argv;
-	r->start = time(NULL);
+	clock_gettime(CLOCK_REALTIME, &r->start_wall);
+	r->start = r->start_wall.tv_sec;
 }
 
 static void put_time(struct json *j, const char *key, time_t t)
@@ -80,7 +82,8 @@ struct json *results_open(struct results *r, int return_code)
 	json_str(&r->jw, "rt_test_version:",
 		 r->format_version ? r->format_version : RTLAT_VERSION);
 	put_time(&r->jw, "start_time", r->start);
-	put_time(&r->jw, "end_time", time(NULL));
+	clock_gettime(CLOCK_REALTIME, &r->end_wall);
+	put_time(&r->jw, "end_time", r->end_wall.tv_sec);
 	/* A run that ends well but over a threshold exits 3 (fleet_end). */
 	r->return_code = return_code;
 	json_int(&r->jw, "return_code",
@@ -92,12 +95,16 @@ struct json *results_open(struct results *r, int return_code)
 
 int results_close(struct results *r, struct json *j)
 {
+	char t[RFC3339_LEN];
+
 	json_obj_open(j, "rtlat");
 	json_str(j, "version", RTLAT_VERSION);
 	json_str(j, "test", r->test);
 	put_cmdline(j, "cmdline", r->argc, r->argv);
 	json_str(j, "clock", "CLOCK_MONOTONIC");
 	json_str(j, "unit", "ns");
+	json_str(j, "start_rfc3339", rfc3339_format(t, sizeof(t), &r->start_wall));
+	json_str(j, "end_rfc3339", rfc3339_format(t, sizeof(t), &r->end_wall));
 	json_obj_close(j);
 	if (r->explain && !r->ckpt.on)	/* the explaining thread's, still running */
 		explain_json(j, "explain", r->explain);
@@ -202,7 +209,7 @@ void results_summary_part(struct results *res, const char *series, int thread,
 {
 	const char *env = getenv("RTLAT_SUMMARY_FD");
 	struct fleet_rec r;
-	char line[1024];
+	char line[FLEET_LINE_MAX];
 	long long fd;
 	int n;
 

@@ -37,6 +37,9 @@ struct results {
 	int argc;
 	char **argv;
 	time_t start;
+	/* CLOCK_REALTIME at results_begin and at results_open: "rtlat"'s
+	 * "start_rfc3339" and "end_rfc3339" */
+	struct timespec start_wall, end_wall;
 	const struct explain *explain;	/* --explain, written at the end */
 	/* --explain asked but not possible: why ("explain_unavailable") */
 	char explain_unavailable[300];

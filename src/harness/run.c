@@ -269,6 +269,10 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	t.res.fleet = &fleet;
 	if (ops->compat_opts && run_compat(&t))
 		ops->compat_opts(t.opts);
+	/* The rt-tests face (started as pmqtest, or rtlat cyclictest: a test
+	 * named as its rt-tests tool) keeps rt-tests' LAVA case names. */
+	fleet.rt_tests_names = run_compat(&t) ||
+		(ops->compat && !strcmp(ops->name, ops->compat));
 	if (run_parse(t.prog, ops->title, t.opts, t.given, argc, argv))
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */

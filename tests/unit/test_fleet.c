@@ -31,13 +31,30 @@ UNIT_TEST(fleet_buckets_and_figures)
 	CHECK_EQ_LL(r.n, 6);
 	CHECK_EQ_LL(r.min, 700);
 	CHECK_EQ_LL(r.max, 60000);
-	/* <= 1 us: 700 (bucket 500..1000); <= 2 us: + 1500, 1900 */
-	CHECK_EQ_LL(r.le[0], 1);
-	CHECK_EQ_LL(r.le[1], 3);
-	CHECK_EQ_LL(r.le[2], 4);	/* <= 5 us */
-	CHECK_EQ_LL(r.le[3], 5);	/* <= 10 us */
-	CHECK_EQ_LL(r.le[5], 5);	/* <= 50 us: 60 us overflowed */
+	/* bound 50 is 1 us: 700 (bucket 500..1000); 58 (2.09 us): + 1500,
+	 * 1900; 70 (5.25 us): + 4000; 75 (10 us): + 9000 */
+	CHECK_EQ_LL(fleet_le_ns10(50), 10000);
+	CHECK_EQ_LL(r.le[49], 0);
+	CHECK_EQ_LL(r.le[50], 1);
+	CHECK_EQ_LL(r.le[58], 3);
+	CHECK_EQ_LL(r.le[70], 4);
+	CHECK_EQ_LL(r.le[75], 5);
+	CHECK_EQ_LL(r.le[95], 5);	/* 56 us: 60 us overflowed */
 	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 5);
+}
+
+/* 25 bounds a decade from 10 ns to 10 s, each at most 10 % above the
+ * one before: what keeps histogram_quantile within 10 % */
+UNIT_TEST(fleet_bounds_fine)
+{
+	int k;
+
+	CHECK_EQ_LL(fleet_le_ns10(0), 100);
+	CHECK_EQ_LL(fleet_le_ns10(3), 132);
+	CHECK_EQ_LL(fleet_le_ns10(FLEET_NLE - 1), 100000000000LL);
+	for (k = 1; k < FLEET_NLE; k++)
+		CHECK(fleet_le_ns10(k) * 100 <= fleet_le_ns10(k - 1) * 110 &&
+		      fleet_le_ns10(k) > fleet_le_ns10(k - 1));
 }
 
 UNIT_TEST(fleet_line_round_trip)
@@ -59,6 +76,15 @@ UNIT_TEST(fleet_line_round_trip)
 	for (i = 0; i < FLEET_NLE; i++)
 		CHECK_EQ_LL(back.le[i], r.le[i]);
 	CHECK(fleet_rec_parse("response\t3\t1000", "x", &back) == -1);
+	/* bucket counts that go down, or bounds out of order: refused */
+	CHECK(fleet_rec_parse("r\t3\t1\t1.0\t1\t1\t1\t1\t5:3,6:2\t-1\t-1\t0", "x", &back) == -1);
+	CHECK(fleet_rec_parse("r\t3\t1\t1.0\t1\t1\t1\t1\t6:1,5:3\t-1\t-1\t0", "x", &back) == -1);
+	CHECK(fleet_rec_parse("r\t3\t1\t1.0\t1\t1\t1\t1\t5:1,6:3\t-1\t-1\t0", "x", &back) == 0);
+	CHECK_EQ_LL(back.le[4], 0);
+	CHECK_EQ_LL(back.le[5], 1);
+	CHECK_EQ_LL(back.le[FLEET_NLE - 1], 3);
+	CHECK(fleet_rec_parse("r\t0\t0\t0.0\t0\t0\t0\t0\t-\t-1\t-1\t0", "x", &back) == 0);
+	CHECK_EQ_LL(back.le[FLEET_NLE - 1], 0);
 	CHECK(fleet_rec_format(line, 20, &r) == -1);
 }
 

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Readers of results rtlat did not make, beside those of load.py (rt-tests'
+JSON, cyclictest's -h text): `rtla timerlat hist` (and osnoise hist) text
+and jitterdebugger's results.json. Each becomes a Test of histogram
+distributions, so every figure (and the tail analysis) reads them."""
+import os
+import re
+
+from .model import Dist, Test
+from .validate import InputError
+
+RTLA = re.compile(rb"^# RTLA (timerlat|osnoise) histogram", re.M)
+
+
+def is_rtla(raw):
+    return RTLA.search(raw[:4096]) is not None
+
+
+def _duration(text):
+    """'# Duration:   0 00:10:00' (days hh:mm:ss) in seconds."""
+    m = re.search(r"^# Duration:\s*(\d+)\s+(\d+):(\d+):(\d+)", text, re.M)
+    if not m:
+        return None
+    d, h, mi, s = map(int, m.groups())
+    return ((d * 24 + h) * 60 + mi) * 60 + s
+
+
+def read_rtla_hist(path, text):
+    """rtla timerlat/osnoise hist: an Index column (the bucket's lower
+    edge, in the time unit), a column per CPU and context (IRQ-000,
+    Thr-000, Usr-000), then over:, count:, min:, avg:, max: rows."""
+    unit = 1.0 if re.search(r"^# Time unit is nanoseconds", text, re.M) \
+        else 1000.0
+    head, rows, foot = None, [], {}
+    for line in text.splitlines():
+        f = line.split()
+        if not f or line.startswith("#"):
+            continue
+        if f[0] == "Index":
+            head = f[1:]
+        elif head and f[0].isdigit() and len(f) == len(head) + 1:
+            rows.append([int(x) for x in f])
+        elif head and f[0].endswith(":") and len(f) >= 2:
+            foot[f[0][:-1].lower()] = f[1:]
+    if not head or not rows:
+        raise InputError(f"{path}: unreadable: an rtla histogram header "
+                         "without an Index line or rows")
+    idx = [r[0] for r in rows]
+    steps = [b - a for a, b in zip(idx, idx[1:]) if b > a]
+    width = float(min(steps) if steps else 1) * unit
+    t = Test(key=os.path.basename(path), name="rtla-timerlat"
+             if b"timerlat" in text[:200].encode() else "rtla-osnoise",
+             kind="cyclic", path=path, tool="rtla hist output")
+    dur = _duration(text)
+    if dur:
+        t.extra["duration_s"] = float(dur)
+
+    def cell(key, j):
+        v = foot.get(key, [])
+        return int(v[j]) if j < len(v) and v[j].lstrip("-").isdigit() \
+            else None
+    for j, name in enumerate(head):
+        d = Dist(name=name)
+        d.bins = [(r[0] * unit, r[1 + j]) for r in rows if r[1 + j]]
+        d.bucket_ns = width
+        d.range_end_ns = idx[-1] * unit + width
+        d.overflow = cell("over", j) or 0
+        d.samples = cell("count", j) or (sum(c for _, c in d.bins) +
+                                         d.overflow)
+        mn, av, mx = (cell(k, j) for k in ("min", "avg", "max"))
+        d.min_ns = None if mn is None else mn * unit
+        d.avg_ns = None if av is None else av * unit
+        d.max_ns = None if mx is None else mx * unit
+        if d.samples:
+            t.dists.append(d)
+    t.alike = False
+    t.notes.append("read from rtla's histogram text: the period is not "
+                   "in it (give --period-us; rtla's default is 1000 µs)")
+    return t
+
+
+def is_jitterdebugger(data):
+    cpu = data.get("cpu")
+    return isinstance(cpu, dict) and cpu and all(
+        isinstance(v, dict) and isinstance(v.get("histogram"), dict)
+        for v in cpu.values())
+
+
+def read_jitterdebugger(path, data):
+    """jitterdebugger's results.json: {"cpu": {"N": {"histogram": {"us":
+    count}, "min", "avg", "max"}}} (µs). Its histogram has no overflow
+    count: a max beyond the last bin says samples were left out, and the
+    tail beyond it is then unknown (counted as overflow)."""
+    t = Test(key=os.path.basename(path), name="jitterdebugger",
+             kind="cyclic", path=path, tool="jitterdebugger")
+    for k in sorted(data["cpu"], key=lambda x: int(x) if x.isdigit()
+                    else 1 << 30):
+        c = data["cpu"][k]
+        rows = sorted((int(a), int(b)) for a, b in c["histogram"].items()
+                      if str(a).isdigit() and isinstance(b, int) and b > 0)
+        d = Dist(name=f"CPU{k}")
+        d.bins = [(a * 1000.0, b) for a, b in rows]
+        d.bucket_ns = 1000.0
+        d.samples = sum(b for _, b in rows)
+        for key, attr in (("min", "min_ns"), ("avg", "avg_ns"),
+                          ("max", "max_ns")):
+            v = c.get(key)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                setattr(d, attr, float(v) * 1000)
+        if rows:
+            d.range_end_ns = rows[-1][0] * 1000.0 + 1000.0
+            if d.max_ns is not None and d.max_ns >= d.range_end_ns:
+                d.overflow = 1      # at least the max lies beyond
+                d.samples += 1
+        if d.samples:
+            t.dists.append(d)
+    if not t.dists:
+        raise InputError(f"{path}: unreadable: jitterdebugger results with "
+                         "no samples")
+    t.notes.append("read from jitterdebugger's results.json: the period is "
+                   "not in it (give --period-us)")
+    return t

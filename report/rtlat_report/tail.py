@@ -1,0 +1,549 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""How bad will it get: a peaks-over-threshold generalized Pareto fit of a
+series' tail, from its histogram (binned likelihood: the counts per bin
+over the threshold, never bin centres taken for samples) and, where the
+file has them, the exact largest samples. Return levels come with profile
+likelihood intervals, and with the diagnostics an analyst checks (the
+threshold, the shape over a range of thresholds, a QQ plot's points, a
+binned chi-square test). Where the data cannot support a claim the result
+is a reason in words (no_claim), never a number."""
+import math
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+import numpy as np
+from scipy import optimize, stats
+
+MIN_EXCEEDANCES = 30        # fewer over the threshold: no tail claim
+STABILITY = 3               # higher thresholds fitted to judge the shape
+GOF_P_MIN = 0.05            # a fit whose chi-square p is lower is refused
+XI_LO, XI_HI = -0.95, 1.5   # the shapes a latency tail can have here
+UNBOUNDED = 100             # an upper end beyond 100x the max: no claim
+TAIL_FRACTIONS = (0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005,
+                  0.0002, 0.0001)
+
+
+@dataclass
+class TailData:
+    """One series' tail as the file gives it (ns). starts/counts: the
+    histogram's non-empty bins of width, in order; overflow: samples at or
+    above range_end; exact: the largest samples (descending) when the file
+    recorded them, seen: how many samples they were taken from."""
+    name: str
+    n: int
+    starts: np.ndarray
+    counts: np.ndarray
+    width: float
+    origin: float = 0.0
+    range_end: Optional[float] = None
+    overflow: int = 0
+    max_ns: Optional[float] = None
+    exact: Optional[np.ndarray] = None
+    exact_times: Optional[np.ndarray] = None
+    seen: Optional[int] = None
+    period_ns: Optional[float] = None
+    duration_s: Optional[float] = None
+    steps: Optional[list] = None    # [(t_s, n, max_ns)] of the time line
+    step_s: Optional[float] = None
+
+    @property
+    def exact_complete(self):
+        """True when exact holds every sample above its smallest."""
+        return self.exact is not None and len(self.exact) > 0
+
+    def count_at_or_above(self, level):
+        """(low, high) samples at or above level: equal (exact) from the
+        largest samples, from a level at a bin edge or in an empty bin;
+        else the bin holding the level makes it a range."""
+        if self.exact is not None and len(self.exact) and (
+                self.seen is not None and len(self.exact) >= self.seen
+                or self.exact[-1] < level):
+            k = int(np.sum(self.exact >= level))
+            return k, k
+        if self.max_ns is not None and self.max_ns < level:
+            return 0, 0
+        over = self.overflow
+        if self.range_end is not None and level >= self.range_end:
+            lo = 1 if over and self.max_ns is not None and \
+                self.max_ns >= level else 0
+            return (lo, over) if over else (0, 0)
+        lo = int(self.counts[self.starts >= level].sum()) + over
+        hi = int(self.counts[self.starts + self.width > level].sum()) + over
+        return lo, hi
+
+    def edge_at_or_above(self, level):
+        k = math.ceil((level - self.origin) / self.width - 1e-9)
+        return self.origin + k * self.width
+
+
+def tail_data(d, exact=None, seen=None, times=None, period_ns=None,
+              duration_s=None, steps=None, step_s=None):
+    """A TailData from a model.Dist (and what else the file has)."""
+    starts = np.array([s for s, _ in d.bins], float)
+    counts = np.array([c for _, c in d.bins], float)
+    ex = None
+    if exact is not None and len(exact):
+        order = np.argsort(exact)[::-1]
+        ex = np.asarray(exact, float)[order]
+        times = None if times is None else np.asarray(times, float)[order]
+    return TailData(d.name, int(d.samples), starts, counts,
+                    float(d.bucket_ns or 1.0), float(d.origin_ns or 0),
+                    d.range_end_ns, int(d.overflow or 0), d.max_ns, ex, times,
+                    seen, period_ns, duration_s, steps, step_s)
+
+
+# --- the generalized Pareto distribution, vectorised -----------------------
+
+def gpd_logsf(y, xi, sigma):
+    """log P(Y > y) of GPD(xi, sigma), -inf beyond a finite end."""
+    y = np.asarray(y, float)
+    z = xi * y / sigma
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if abs(xi) < 1e-7:
+            return -y / sigma
+        out = -np.log1p(z) / xi
+    return np.where(1 + z > 0, out, -np.inf)
+
+
+def gpd_logpdf(y, xi, sigma):
+    y = np.asarray(y, float)
+    z = xi * y / sigma
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if abs(xi) < 1e-7:
+            return -np.log(sigma) - y / sigma
+        out = -np.log(sigma) - (1 + 1 / xi) * np.log1p(z)
+    return np.where(1 + z > 0, out, -np.inf)
+
+
+def gpd_isf(q, xi, sigma):
+    """y with P(Y > y) = q."""
+    q = np.asarray(q, float)
+    if abs(xi) < 1e-7:
+        return -sigma * np.log(q)
+    return sigma / xi * (q ** -xi - 1)
+
+
+@dataclass
+class Exceedances:
+    """What lies over a threshold u: binned counts on [a, b) (relative to
+    u), a count censored at [c, inf) (overflow), and exact excesses."""
+    u: float
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+    cens_at: Optional[float]
+    cens: int
+    exact: np.ndarray
+
+    @property
+    def n(self):
+        return int(self.c.sum() + self.cens + len(self.exact))
+
+    def loglik(self, xi, sigma):
+        if sigma <= 0:
+            return -np.inf
+        ll = 0.0
+        if len(self.c):
+            la, lb = gpd_logsf(self.a, xi, sigma), gpd_logsf(self.b, xi, sigma)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cell = la + np.log1p(-np.exp(lb - la))
+            cell = np.where(np.isfinite(la), cell, -np.inf)
+            ll += float(np.sum(self.c * cell))
+        if self.cens:
+            ll += self.cens * float(gpd_logsf(self.cens_at, xi, sigma))
+        if len(self.exact):
+            ll += float(np.sum(gpd_logpdf(self.exact, xi, sigma)))
+        return ll if np.isfinite(ll) else -np.inf
+
+    def top(self):
+        """The largest excess known (the last bin's end, the largest
+        exact sample, the censoring point)."""
+        vals = [0.0]
+        if len(self.c):
+            vals.append(float(self.a[-1]))
+        if len(self.exact):
+            vals.append(float(self.exact.max()))
+        if self.cens:
+            vals.append(float(self.cens_at))
+        return max(vals)
+
+
+def exceedances(td, u):
+    """The excesses over u (a bin edge): bins, and the overflow replaced by
+    the exact largest samples where those cover it (else censored). When
+    the exact samples hold every sample over u, they are used alone."""
+    ex = np.empty(0)
+    if td.exact is not None and len(td.exact) and (
+            td.exact[-1] < u or (td.seen is not None and
+                                 len(td.exact) >= td.seen)):
+        ex = td.exact[td.exact >= u] - u
+        return Exceedances(u, np.empty(0), np.empty(0), np.empty(0), None, 0,
+                           ex)
+    sel = td.starts >= u
+    a = td.starts[sel] - u
+    b = a + td.width
+    c = td.counts[sel]
+    cens, cens_at = td.overflow, None
+    if cens:
+        cens_at = (td.range_end if td.range_end is not None
+                   else td.starts[-1] + td.width) - u
+        if td.exact is not None and len(td.exact):
+            above = td.exact[td.exact >= td.range_end] if td.range_end \
+                is not None else np.empty(0)
+            if len(above) >= cens:
+                ex, cens = above[:cens] - u, 0
+    return Exceedances(u, a, b, c, cens_at, cens, ex)
+
+
+@dataclass
+class Fit:
+    u: float
+    n_u: int
+    xi: float
+    sigma: float
+    loglik: float
+    xi_se: Optional[float] = None
+    gof_p: Optional[float] = None
+    gof_stat: Optional[float] = None
+    gof_df: Optional[int] = None
+    ex: Optional[Exceedances] = None
+
+    def endpoint(self):
+        return self.u - self.sigma / self.xi if self.xi < 0 else None
+
+
+def _start(ex):
+    """Starting values from the mean excess (method of moments)."""
+    mids = np.concatenate([(ex.a + ex.b) / 2, ex.exact])
+    w = np.concatenate([ex.c, np.ones(len(ex.exact))])
+    if ex.cens:
+        mids = np.append(mids, ex.cens_at * 1.5)
+        w = np.append(w, ex.cens)
+    m = float(np.average(mids, weights=w)) if w.sum() else 1.0
+    return max(m, 1e-9)
+
+
+def fit_gpd(ex, start=None):
+    """Maximum likelihood (xi, sigma) of the excesses; None if it fails.
+    start: a neighbouring threshold's (xi, sigma), tried first."""
+    m = _start(ex)
+
+    def nll(t):
+        xi, ls = t
+        if not XI_LO <= xi <= XI_HI:
+            return 1e300
+        v = ex.loglik(xi, math.exp(ls))
+        return -v if np.isfinite(v) else 1e300
+    best = None
+    starts = [(0.1, math.log(m * 0.9)), (-0.2, math.log(m * 1.2))]
+    if start is not None:
+        starts = [(start[0], math.log(start[1]))]
+    for x0 in starts:
+        r = optimize.minimize(nll, x0, method="Nelder-Mead",
+                              options={"xatol": 1e-5, "fatol": 1e-6,
+                                       "maxiter": 2000})
+        if r.fun < 1e299 and (best is None or r.fun < best.fun):
+            best = r
+    if best is None:
+        return None
+    xi, sigma = float(best.x[0]), math.exp(best.x[1])
+    f = Fit(ex.u, ex.n, xi, sigma, -float(best.fun), ex=ex)
+    f.xi_se = _xi_se(ex, xi, sigma)
+    gof(f)
+    return f
+
+
+def _xi_se(ex, xi, sigma):
+    """The shape's standard error from the observed information."""
+    h = np.array([1e-3, 1e-3])
+    x0 = np.array([xi, math.log(sigma)])
+
+    def ll(t):
+        return ex.loglik(t[0], math.exp(t[1]))
+    H = np.zeros((2, 2))
+    for i in range(2):
+        for j in range(2):
+            ei, ej = np.eye(2)[i] * h[i], np.eye(2)[j] * h[j]
+            H[i, j] = (ll(x0 + ei + ej) - ll(x0 + ei - ej) -
+                       ll(x0 - ei + ej) + ll(x0 - ei - ej)) / \
+                (4 * h[i] * h[j])
+    try:
+        cov = np.linalg.inv(-H)
+    except np.linalg.LinAlgError:
+        return None
+    return float(math.sqrt(cov[0, 0])) if cov[0, 0] > 0 else None
+
+
+def gof(f, groups=None):
+    """Binned chi-square: the excesses in about n/5 (at most 20) groups of
+    equal fitted probability, their edges moved to the histogram's bin
+    edges; df = groups - 1 - 2 parameters. Leaves gof_p None when fewer
+    than 4 groups remain."""
+    ex = f.ex
+    g = groups or int(min(20, max(4, ex.n // 5)))
+    qs = np.linspace(0, 1, g + 1)[1:-1]
+    edges = gpd_isf(1 - qs, f.xi, f.sigma)
+    if len(ex.c):
+        # snap to the bin edges (relative to u): the counts stay exact
+        w = float(ex.b[0] - ex.a[0])
+        edges = np.unique(np.ceil(edges / w - 1e-9) * w)
+        if ex.cens:
+            edges = edges[edges < ex.cens_at]
+            edges = np.append(edges, ex.cens_at)
+    edges = np.unique(edges[edges > 0])
+    lo = np.concatenate([[0.0], edges])
+    hi = np.concatenate([edges, [np.inf]])
+    obs = np.zeros(len(lo))
+    if len(ex.c):
+        idx = np.searchsorted(edges, ex.a, side="right")
+        np.add.at(obs, idx, ex.c)
+    if len(ex.exact):
+        idx = np.searchsorted(edges, ex.exact, side="right")
+        np.add.at(obs, idx, 1)
+    if ex.cens:
+        obs[-1] += ex.cens
+    sf_lo = np.exp(gpd_logsf(lo, f.xi, f.sigma))
+    sf_hi = np.where(np.isinf(hi), 0.0,
+                     np.exp(gpd_logsf(np.where(np.isinf(hi), 0, hi),
+                                      f.xi, f.sigma)))
+    exp_ = ex.n * (sf_lo - sf_hi)
+    # merge groups expecting fewer than 5 into their neighbour
+    o2, e2 = [], []
+    ao, ae = 0.0, 0.0
+    for o, e in zip(obs, exp_):
+        ao, ae = ao + o, ae + e
+        if ae >= 5:
+            o2.append(ao)
+            e2.append(ae)
+            ao, ae = 0.0, 0.0
+    if ae > 0 and e2:
+        o2[-1] += ao
+        e2[-1] += ae
+    df = len(e2) - 3
+    if df < 1:
+        return
+    o2, e2 = np.array(o2), np.array(e2)
+    f.gof_stat = float(np.sum((o2 - e2) ** 2 / e2))
+    f.gof_df = df
+    f.gof_p = float(stats.chi2.sf(f.gof_stat, df))
+
+
+def qq_points(f):
+    """(model quantile, observed) pairs in ns for a QQ plot: at each bin's
+    upper edge (or exact sample) the fitted quantile of its empirical
+    probability."""
+    ex = f.ex
+    if len(ex.exact):
+        obs = np.sort(ex.exact)
+        pp = (np.arange(1, len(obs) + 1) - 0.5) / ex.n
+    else:
+        cum = np.cumsum(ex.c)
+        obs = ex.b
+        pp = cum / ex.n
+        keep = pp < 1
+        obs, pp = obs[keep], pp[keep]
+    model = gpd_isf(1 - pp, f.xi, f.sigma)
+    return (model + f.u).tolist(), (obs + f.u).tolist()
+
+
+# --- thresholds ------------------------------------------------------------
+
+def candidates(td):
+    """Bin edges with about N*f samples over them for f in TAIL_FRACTIONS,
+    at least MIN_EXCEEDANCES over each, lowest first."""
+    if not len(td.starts):
+        return []
+    # tail counts at each bin start (samples at or above it)
+    above = np.cumsum(td.counts[::-1])[::-1] + td.overflow
+    # the threshold's own bin says little of the shape: as many again
+    # beyond it
+    beyond = above - td.counts
+    out = []
+    for f in TAIL_FRACTIONS:
+        target = td.n * f
+        if target < MIN_EXCEEDANCES:
+            break
+        i = int(np.argmin(np.abs(above - target)))
+        if beyond[i] >= MIN_EXCEEDANCES and (not out or
+                                             td.starts[i] > out[-1]):
+            out.append(float(td.starts[i]))
+    if td.exact is not None and len(td.exact) >= MIN_EXCEEDANCES:
+        # the exact samples' own threshold (their smallest, floored to a
+        # bin edge) when it lies above the histogram's candidates
+        u = td.edge_at_or_above(float(td.exact[-1]))
+        if not out or u > out[-1]:
+            out.append(u)
+    return out
+
+
+@dataclass
+class TailFit:
+    """The chosen fit and its diagnostics, or no_claim (the words)."""
+    fit: Optional[Fit] = None
+    no_claim: Optional[str] = None
+    ladder: List[Fit] = field(default_factory=list)   # shape vs threshold
+    stable: Optional[bool] = None
+    warnings: List[str] = field(default_factory=list)
+
+
+def fit_tail(td, stability=STABILITY):
+    """Fit the tail over a range of thresholds; choose the lowest whose
+    chi-square test passes (p >= GOF_P_MIN); refuse with a reason when the
+    data cannot carry the claim."""
+    if td.n <= 0 or not len(td.starts) and td.exact is None:
+        return TailFit(no_claim="no histogram in this file: a tail cannot "
+                       "be fitted from min/avg/max")
+    if td.overflow and not (td.exact is not None and
+                            len(td.exact) >= td.overflow):
+        return TailFit(no_claim=f"{td.overflow} samples overflowed the "
+                       "histogram and the file has no exact largest samples: "
+                       "the tail beyond its range is unknown, so no "
+                       "estimate is made (raise the histogram range or "
+                       "record the largest samples)")
+    cands = candidates(td)
+    if not cands:
+        over = td.count_at_or_above(td.starts[0])[0] if len(td.starts) \
+            else td.n
+        return TailFit(no_claim=f"too few samples in the tail: {td.n} "
+                       f"samples leave fewer than {MIN_EXCEEDANCES} over any "
+                       f"threshold worth fitting (the whole tail is {over} "
+                       "samples), so no estimate is made")
+    ladder, prev, chosen_at = [], None, None
+    for u in cands:
+        ex = exceedances(td, u)
+        if ex.n < MIN_EXCEEDANCES:
+            continue
+        f = fit_gpd(ex, prev)
+        if f is None:
+            continue
+        ladder.append(f)
+        prev = (f.xi, f.sigma)
+        if chosen_at is None and f.gof_p is not None and \
+                f.gof_p >= GOF_P_MIN:
+            chosen_at = len(ladder)
+        if chosen_at is not None and len(ladder) >= chosen_at + stability:
+            break
+    tf = TailFit(ladder=ladder)
+    if not ladder:
+        tf.no_claim = "the fit failed at every threshold tried: no estimate"
+        return tf
+    ok = [f for f in ladder if f.gof_p is not None and f.gof_p >= GOF_P_MIN]
+    if not ok:
+        worst = ladder[0]
+        tf.no_claim = ("the generalized Pareto model does not fit this tail "
+                       "at any threshold tried (chi-square p = "
+                       f"{worst.gof_p:.2g} at {worst.u / 1000:g} µs"
+                       if worst.gof_p is not None else
+                       "the tail cannot be tested (too few groups)") + \
+            "): no estimate is made"
+        return tf
+    f = ok[0]
+    tf.fit = f
+    end = f.endpoint()
+    if end is not None and td.max_ns is not None and td.max_ns > end * 1.001:
+        tf.fit = None
+        tf.no_claim = (f"the fit puts a finite upper bound at {end / 1000:.4g}"
+                       f" µs but the run measured {td.max_ns / 1000:.4g} µs: "
+                       "the data contradict the fitted bound, no estimate")
+        return tf
+    higher = [g for g in ladder if g.u > f.u and g.xi_se]
+    if higher:
+        tf.stable = all(abs(g.xi - f.xi) <= 1.96 * g.xi_se for g in higher)
+        if not tf.stable:
+            tf.warnings.append("the shape estimate changes with the "
+                               "threshold beyond its uncertainty: the tail "
+                               "model is doubtful")
+    return tf
+
+
+# --- return levels ----------------------------------------------------------
+
+@dataclass
+class Level:
+    """The latency exceeded with probability p per cycle (once per 1/p
+    cycles), its interval, or the reason there is none."""
+    label: str
+    p: float
+    ns: Optional[float] = None
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    no_claim: Optional[str] = None
+
+
+def _sigma_for(x, u, xi, r):
+    """sigma that puts the 1/p level at x, r = zeta_u / p."""
+    if abs(xi) < 1e-7:
+        return (x - u) / math.log(r)
+    return (x - u) * xi / (r ** xi - 1)
+
+
+def return_level(tf, td, p, label, conf=0.95):
+    """The level exceeded once per 1/p cycles: the fit's estimate and its
+    profile likelihood interval."""
+    f = tf.fit
+    if f is None:
+        return Level(label, p, no_claim=tf.no_claim)
+    zeta = f.n_u / td.n
+    r = zeta / p
+    if r <= 1:
+        return Level(label, p, no_claim="exceeded more often than the "
+                     "fit's threshold: read it from the histogram")
+    x_hat = f.u + float(gpd_isf(1 / r, f.xi, f.sigma))
+    crit = stats.chi2.ppf(conf, 1) / 2
+    target = f.loglik - crit
+
+    def prof(x):
+        def nll(xi):
+            s = _sigma_for(x, f.u, xi, r)
+            if s <= 0:
+                return 1e300
+            v = f.ex.loglik(xi, s)
+            return -v if np.isfinite(v) else 1e300
+        res = optimize.minimize_scalar(nll, bounds=(XI_LO, XI_HI),
+                                       method="bounded",
+                                       options={"xatol": 1e-4})
+        return -res.fun if res.fun < 1e299 else -np.inf
+
+    def g(x):
+        return prof(x) - target
+    lo = hi = None
+    # lower end: between the largest excess seen (the level cannot be
+    # below what the likelihood allows) and the estimate
+    span = max(x_hat - f.u, td.width)
+    a = x_hat
+    for k in range(1, 40):
+        b = max(f.u + 1e-9, x_hat - span * (1 - 0.5 ** k))
+        if g(b) < 0:
+            lo = optimize.brentq(g, b, a, xtol=td.width * 0.02)
+            break
+        a = b
+    if lo is None:
+        lo = f.u
+    a = x_hat
+    step = span
+    for _ in range(60):
+        b = a + step
+        if g(b) < 0:
+            hi = optimize.brentq(g, a, b, xtol=td.width * 0.02)
+            break
+        a, step = b, step * 2
+        if step > 1e6 * span:
+            break
+    if hi is None:
+        return Level(label, p, ns=None, no_claim="the data do not bound it "
+                     "from above (the profile likelihood never falls "
+                     "below its 95 % limit): no estimate")
+    seen = max(td.max_ns or 0, f.ex.top() + f.u)
+    if hi > UNBOUNDED * seen:
+        return Level(label, p, no_claim=f"the interval's upper end is more "
+                     f"than {UNBOUNDED}× the largest sample seen: the data do "
+                     "not bound it, no estimate")
+    return Level(label, p, x_hat, min(lo, x_hat), max(hi, x_hat))
+
+
+def exceed_prob(f, td, level):
+    """The fitted probability per cycle of a latency at or above level."""
+    if level <= f.u:
+        return None
+    return f.n_u / td.n * float(np.exp(gpd_logsf(level - f.u, f.xi,
+                                                 f.sigma)))

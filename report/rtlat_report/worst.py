@@ -1,0 +1,366 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""How bad will it get, for the report: each series' spike rates, tail fit
+and return levels (spikes.py, tail.py), the run-length plan (plan.py), the
+gate (gate.py); the page's section, the --summary-json object and the
+command line's --levels, --plan, --gate. The inputs' "largest" and
+"timeline" keys (the shared JSON formats) are read when present."""
+import json
+import math
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from . import gate as gatemod
+from . import plan as planmod
+from . import spikes, tail
+from .document import Figure, Note, Section, Table
+
+HOUR, DAY, WEEK = 3600.0, 86400.0, 7 * 86400.0
+PERIODS = (("hour", HOUR), ("day", DAY), ("week", WEEK))
+
+
+# --- series of a run --------------------------------------------------------
+
+@dataclass
+class Series:
+    test: str
+    td: tail.TailData
+    tf: tail.TailFit
+    rates: List[spikes.Rate] = field(default_factory=list)
+    levels: List[tail.Level] = field(default_factory=list)
+    plan: Optional[planmod.Plan] = None
+
+
+def period_of(t, override_us=None):
+    """The cycle period in ns: the option, the reader's, the file's
+    settings (rtlat: period_us), cyclictest's -i (default 1000 µs)."""
+    if override_us:
+        return override_us * 1000
+    if t.extra.get("period_ns"):
+        return float(t.extra["period_ns"])
+    for k in ("period_us", "interval_us"):
+        v = t.settings.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+            return float(v) * 1000
+    if t.tool.startswith("rt-tests") or t.kind == "cyclic":
+        try:
+            argv = shlex.split(t.cmdline)
+        except ValueError:
+            argv = []
+        for i, a in enumerate(argv):
+            m = re.match(r"^(?:-i|--interval)=?(\d*)$", a)
+            if m:
+                v = m.group(1) or (argv[i + 1] if i + 1 < len(argv) else "")
+                if v.isdigit():
+                    return float(v) * 1000
+        if argv and "cyclictest" in argv[0]:
+            return 1e6
+    return None
+
+
+def _pick(rows, i, d, n_dists):
+    """The shared-format series row of dist i (name d.name): by CPU when
+    the name says it, else by thread index, else the only one."""
+    m = re.search(r"CPU(\d+)", d.name)
+    if m:
+        for r in rows:
+            if r.get("cpu") == int(m.group(1)):
+                return r
+    for r in rows:
+        if r.get("thread") == i:
+            return r
+    return rows[0] if len(rows) == 1 and n_dists == 1 else None
+
+
+def series_of(t, args):
+    """TailData of each of a test's distributions with what the file adds
+    (largest samples, time line, period, duration)."""
+    tin = t.extra.get("tail_inputs") or {}
+    largest = tin.get("largest") if isinstance(tin.get("largest"),
+                                               dict) else {}
+    timeline = tin.get("timeline") if isinstance(tin.get("timeline"),
+                                                 dict) else {}
+    lrows = [r for r in largest.get("series") or [] if isinstance(r, dict)]
+    trows = [r for r in timeline.get("series") or [] if isinstance(r, dict)]
+    step_s = timeline.get("step_s")
+    period = period_of(t, args.period_us)
+    dur = t.extra.get("duration_s") or t.settings.get("duration_s")
+    dists = [d for d in t.dists if d.samples > 0]
+    out = []
+    for i, d in enumerate(dists):
+        lr = _pick(lrows, i, d, len(dists))
+        ex = times = seen = None
+        if lr and isinstance(lr.get("rows"), list):
+            good = [r for r in lr["rows"] if isinstance(r, list) and
+                    len(r) >= 2 and all(isinstance(x, (int, float))
+                                        for x in r[:2])]
+            ex = [r[0] for r in good]
+            times = [r[1] for r in good]
+            seen = lr.get("seen") if isinstance(lr.get("seen"), int) \
+                else None
+        tr = _pick(trows, i, d, len(dists))
+        steps = None
+        if tr and isinstance(tr.get("steps"), list):
+            steps = [(s[0], s[2] or 0, s[5]) for s in tr["steps"]
+                     if isinstance(s, list) and len(s) >= 6]
+        td = tail.tail_data(d, ex, seen, times, period,
+                            float(dur) if isinstance(dur, (int, float))
+                            else None, steps,
+                            float(step_s) if isinstance(step_s, (int, float))
+                            else None)
+        out.append(td)
+    return out
+
+
+def analyse_run(run, args):
+    """[Series] of every test of a run."""
+    conf = args.confidence
+    out = []
+    for key, t in run.tests.items():
+        for td in series_of(t, args):
+            s = Series(key, td, tail.fit_tail(td))
+            levels = args.levels or spikes.default_levels([td])
+            s.rates = [spikes.rate(td, lv, conf) for lv in levels]
+            s.levels = return_levels(s, conf)
+            out.append(s)
+    return out
+
+
+def return_levels(s, conf):
+    """Exceeded once per hour, day, week (with the cycle period) and per
+    10^9 cycles."""
+    td, out = s.td, []
+    hours = spikes.series_hours(td)
+    per_s = td.n / (hours * 3600) if hours else None
+    for label, secs in PERIODS:
+        if per_s:
+            out.append(tail.return_level(s.tf, td, 1 / (per_s * secs),
+                                         label, conf))
+        else:
+            out.append(tail.Level(label, float("nan"), no_claim="the cycle "
+                                  "period is unknown (give --period-us)"))
+    out.append(tail.return_level(s.tf, td, 1e-9, "10^9 cycles", conf))
+    return out
+
+
+# --- JSON -------------------------------------------------------------------
+
+def series_json(s):
+    tf, td = s.tf, s.td
+    fit = None
+    if tf.fit:
+        f = tf.fit
+        model, obs = tail.qq_points(f)
+        fit = {"model": "generalized Pareto (peaks over threshold, binned "
+               "likelihood" + (", exact largest samples" if len(f.ex.exact)
+                               else "") + ")",
+               "threshold_ns": f.u, "exceedances": f.n_u,
+               "shape_xi": f.xi, "shape_xi_se": f.xi_se,
+               "scale_ns": f.sigma, "upper_bound_ns": f.endpoint(),
+               "gof": {"test": "binned chi-square", "statistic": f.gof_stat,
+                       "df": f.gof_df, "p_value": f.gof_p},
+               "qq": {"model_ns": model, "observed_ns": obs}}
+    ladder = [{"threshold_ns": g.u, "exceedances": g.n_u, "shape_xi": g.xi,
+               "shape_xi_se": g.xi_se, "gof_p": g.gof_p}
+              for g in tf.ladder]
+    return {"test": s.test, "series": td.name, "samples": td.n,
+            "period_ns": td.period_ns, "hours": spikes.series_hours(td),
+            "max_ns": td.max_ns, "overflow": td.overflow,
+            "largest_samples": None if td.exact is None else len(td.exact),
+            "spike_rates": [r.as_json() for r in s.rates],
+            "tail": fit if fit else {"no_claim": tf.no_claim},
+            "threshold_stability": {"stable": tf.stable, "fits": ladder,
+                                    "warnings": tf.warnings},
+            "return_levels": [planmod.level_json(lv) for lv in s.levels],
+            "plan": s.plan.as_json() if s.plan else None}
+
+
+def summary(runs, analysed, args, g=None):
+    pc = args.plan_confidence or args.confidence
+    return {"format": "rtlat-report tail summary 1",
+            "confidence": args.confidence,
+            "levels_ns": args.levels,
+            "plan_target": {"level_ns": args.plan_level * 1000,
+                            "prob_per_cycle": args.plan_prob,
+                            "confidence": pc},
+            "runs": [{"label": r.label, "path": r.path,
+                      "series": [series_json(s) for s in a]}
+                     for r, a in zip(runs, analysed)],
+            "gate": g.as_json() if g else None}
+
+
+def add_plans(analysed, args):
+    pc = args.plan_confidence or args.confidence
+    for a in analysed:
+        for s in a:
+            s.plan = planmod.plan(args.plan_level * 1000, args.plan_prob, pc,
+                                  s.td.period_ns, s.td, s.tf)
+
+
+# --- the page's section ------------------------------------------------------
+
+def us(v, digits=4):
+    return "–" if v is None else f"{v / 1000:.{digits}g}"
+
+
+def rng(v, scale=1.0, digits=3):
+    if v is None:
+        return "–"
+    est, lo, hi = v
+    f = (lambda x: "–" if x is None else f"{x * scale:.{digits}g}")
+    return f"{f(est)} ({f(lo)}–{f(hi)})"
+
+
+def section(runs, analysed, args):
+    s = Section("worst", "How bad will it get")
+    conf = args.confidence
+    s.blocks.append(Note(
+        f"Spike rates count samples at or above each level, with exact "
+        f"Poisson {conf * 100:g} % intervals; the tail estimate fits a "
+        "generalized Pareto distribution to the histogram's counts over a "
+        "threshold (and the exact largest samples where the file has "
+        "them). Return levels are extrapolations: they hold only if the "
+        "system keeps behaving as it did during the run. Where the data "
+        "cannot support a figure, the reason is given instead."))
+    rows = []
+    for r, a in zip(runs, analysed):
+        for x in a:
+            for q in x.rates:
+                cnt = str(q.count_lo) if q.exact else \
+                    f"{q.count_lo}–{q.count_hi} (bin)"
+                rows.append([r.label, x.test, x.td.name, us(q.level_ns, 6),
+                             cnt, rng(q.per_hour), rng(q.per_mcycles),
+                             rng(q.mtbs_s),
+                             "–" if q.clusters is None else
+                             f"{q.clusters}" + (" (clustered)"
+                                                if q.clustered else "")])
+    s.blocks.append(Table(
+        f"Spike rates (at or above the level; {conf * 100:g} % intervals)",
+        ["run", "test", "series", "level µs", "spikes", "per hour",
+         "per 10^6 cycles", "mean time between, s", "clusters"],
+        rows, numeric_from=3))
+    rows = []
+    notes = []
+    for r, a in zip(runs, analysed):
+        for x in a:
+            cells = []
+            for lv in x.levels:
+                cells.append("no claim" if lv.ns is None else
+                             f"{us(lv.ns)} ({us(lv.lo)}–{us(lv.hi)})")
+            f = x.tf.fit
+            rows.append([r.label, x.test, x.td.name,
+                         us(f.u) if f else "–",
+                         str(f.n_u) if f else "–",
+                         f"{f.xi:.3f} ± {1.96 * f.xi_se:.3f}"
+                         if f and f.xi_se else "–",
+                         f"{f.gof_p:.2g}" if f and f.gof_p is not None
+                         else "–"] + cells)
+            if x.tf.no_claim:
+                notes.append(f"{r.label} {x.test} {x.td.name}: no tail "
+                             f"estimate: {x.tf.no_claim}")
+            for lv in x.levels:
+                if lv.ns is None and x.tf.fit is not None:
+                    notes.append(f"{r.label} {x.test} {x.td.name}, once "
+                                 f"per {lv.label}: {lv.no_claim}")
+            notes += [f"{r.label} {x.test} {x.td.name}: {w}"
+                      for w in x.tf.warnings]
+    s.blocks.append(Table(
+        f"Tail estimate: latency exceeded once per hour, day, week, 10^9 "
+        f"cycles, µs ({conf * 100:g} % profile likelihood intervals)",
+        ["run", "test", "series", "threshold µs", "over it", "shape ξ",
+         "fit p"] + [f"once per {lb}" for lb, _ in PERIODS] +
+        ["once per 10^9 cycles"], rows, numeric_from=3))
+    s.blocks += [Note(n, "warn") for n in notes]
+    fig = qq_figure(runs, analysed)
+    if fig is not None:
+        s.blocks.append(fig)
+    s.blocks.append(plan_table(analysed, args))
+    return s
+
+
+def qq_figure(runs, analysed):
+    pts = [(f"{r.label} {x.td.name}", tail.qq_points(x.tf.fit), x.tf)
+           for r, a in zip(runs, analysed) for x in a if x.tf.fit]
+    if not pts:
+        return None
+    from . import plots
+    fig, (ax, bx) = plots.plt.subplots(1, 2, figsize=plots.WIDE)
+    for name, (m, o), tf in pts[:8]:
+        ax.plot([v / 1000 for v in m], [v / 1000 for v in o], ".", ms=3,
+                label=name)
+        xs = [g.u / 1000 for g in tf.ladder]
+        bx.errorbar(xs, [g.xi for g in tf.ladder],
+                    yerr=[1.96 * (g.xi_se or 0) for g in tf.ladder],
+                    fmt="o-", ms=3, capsize=2, label=name)
+    lim = [min(min(m) for _, (m, _), _ in pts[:8]) / 1000,
+           max(max(o) for _, (_, o), _ in pts[:8]) / 1000]
+    ax.plot(lim, lim, "k--", lw=0.8)
+    ax.set_xlabel("fitted quantile, µs")
+    ax.set_ylabel("observed, µs")
+    ax.set_title("QQ plot of the tail over the threshold")
+    bx.set_xlabel("threshold, µs")
+    bx.set_ylabel("shape ξ (95 %)")
+    bx.set_title("threshold stability")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return Figure("tail-qq", "Tail fit diagnostics: QQ plot and the shape "
+                  "over a range of thresholds", fig, wide=True)
+
+
+def plan_table(analysed, args):
+    pc = args.plan_confidence or args.confidence
+    periods = sorted({x.td.period_ns for a in analysed for x in a
+                      if x.td.period_ns} | {1e5, 1e6})
+    rows = []
+    for p, n, secs in planmod.table(periods, pc):
+        rows.append([f"{p:g}", f"{n:.3g}"] +
+                    [planmod.human_duration(secs[T]) for T in periods])
+    return Table(f"How long to run: cycles with no spike that show P(latency "
+                 f">= level) <= p per cycle at {pc * 100:g} % confidence",
+                 ["p per cycle", "cycles"] +
+                 [f"at {1e9 / T:g} Hz" for T in periods], rows,
+                 numeric_from=1)
+
+
+# --- the command line's hooks ---------------------------------------------
+
+def gate_pairs(a0, a1):
+    by = {(s.test, s.td.name): s for s in a0}
+    out = []
+    for s in a1:
+        b = by.get((s.test, s.td.name))
+        if b is not None:
+            out.append((f"{s.test} {s.td.name}", b.td, s.td, b.tf, s.tf,
+                        b.levels, s.levels))
+    return out
+
+
+def run_gate(analysed, args):
+    def levels_of(b, n):
+        return args.levels or spikes.default_levels([b, n])
+    pairs = gate_pairs(analysed[0], analysed[1])
+    return gatemod.gate(pairs, args.confidence, levels_of)
+
+
+def write_json(path, obj):
+    from .cli import write
+    write(path, json.dumps(obj, indent=1, allow_nan=False,
+                           default=_jsonable) + "\n")
+
+
+def _jsonable(x):
+    return float(x) if hasattr(x, "__float__") else str(x)
+
+
+def clean(o):
+    """NaN and infinities as null (valid JSON)."""
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: clean(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [clean(v) for v in o]
+    if hasattr(o, "item"):
+        return clean(o.item())
+    return o

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat's JSON Schema (schema/rtlat.schema.json, draft 2020-12): every
+test's --json and the suite's directory follow it, as the jsonschema
+package validates; a broken document is refused; rtlat-report checks its
+input with it (one line naming the file and the place)."""
+import copy
+import json
+import subprocess
+import sys
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import ROOT, registry_names
+
+SCHEMA = json.loads((ROOT / "schema" / "rtlat.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(
+    SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+REPORT = str(Path(sys.executable).parent / "rtlat-report")
+
+
+def errors(doc):
+    return [f"{list(e.absolute_path)}: {e.message}"
+            for e in VALIDATOR.iter_errors(doc)]
+
+
+def test_schema_is_draft_2020_12():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    # the package's copy is the schema itself
+    assert (ROOT / "report" / "rtlat_report" / "rtlat.schema.json") \
+        .read_bytes() == (ROOT / "schema" / "rtlat.schema.json").read_bytes()
+
+
+@pytest.mark.parametrize("name", registry_names())
+def test_every_test_output_follows_the_schema(check_runs, name):
+    r, js, _ = check_runs[name]
+    assert r.returncode in (0, 3), r.stderr
+    doc = json.loads(js.read_text())
+    assert errors(doc) == []
+    assert doc["rtlat"]["test"] == name
+
+
+def test_suite_directory_follows_the_schema(suite_run):
+    _, d, _ = suite_run
+    files = sorted(d.glob("*.json"))
+    assert "registry.json" in [f.name for f in files] and len(files) > 2
+    for f in files:
+        assert errors(json.loads(f.read_text())) == [], f
+
+
+def rfc3339(t):
+    assert t.endswith("Z") and len(t) == len("2026-11-26T06:33:04.123456Z")
+    return datetime.fromisoformat(t[:-1] + "+00:00")
+
+
+def test_rfc3339_times_beside_rt_tests_times(check_runs):
+    doc = json.loads(check_runs["pmq"][1].read_text())
+    start, end = (rfc3339(doc["rtlat"][k]) for k in ("start_rfc3339", "end_rfc3339"))
+    assert start <= end and start.tzinfo == timezone.utc
+    # rt-tests' layout is kept, and says the same second
+    old = parsedate_to_datetime(doc["start_time"])
+    assert abs((old - start).total_seconds()) < 1
+    assert parsedate_to_datetime(doc["end_time"]) >= old
+
+
+def test_shared_keys_as_specified_are_accepted(check_runs):
+    doc = json.loads(check_runs["timer"][1].read_text())
+    doc.update({
+        "complete": False,
+        "checkpoint": {"at_wall": "2026-11-26T06:33:04.123456Z",
+                       "covered_s": 1.5, "planned_s": None},
+        "timeline": {"step_s": 0.5, "merges": 1, "cap": 1000,
+                     "start_wall": "2026-11-26T06:33:04.123456Z",
+                     "start_monotonic_ns": 123,
+                     "columns": ["t_s", "wall", "n", "min_ns", "avg_ns",
+                                 "max_ns", "p99_ns", "over"],
+                     "series": [{"test": "timer", "series": "latency",
+                                 "thread": 0, "cpu": 1, "threshold_ns": None,
+                                 "steps": [[0.0, "2026-11-26T06:33:04.123456Z",
+                                            0, None, None, None, None, None],
+                                           [0.5, "2026-11-26T06:33:04.623456Z",
+                                            5, 1, 2.0, 3, 3, 0]]}]},
+        "largest": {"k": 2, "columns": ["ns", "t_s", "cpu"],
+                    "series": [{"test": "timer", "series": "latency",
+                                "thread": 0, "cpu": 1, "seen": 9,
+                                "rows": [[900, 0.25, 1], [800, 0.75, 1]]}]},
+    })
+    doc["rtlat"]["context"] = {"kind": "vm", "hypervisor": "kvm"}
+    assert errors(doc) == []
+    for k in ("checkpoint", "timeline", "largest"):
+        assert errors(dict(doc, **{k: None})) == []
+
+
+def broken(doc):
+    """Ways to break a result file, each one the schema must refuse."""
+    def edit(f):
+        d = copy.deepcopy(doc)
+        f(d)
+        return d
+    yield "no fleet", edit(lambda d: d.pop("fleet"))
+    yield "negative samples", edit(
+        lambda d: d["fleet"]["series"][0].__setitem__("samples", -1))
+    yield "max as text", edit(
+        lambda d: d["fleet"]["series"][0].__setitem__("max_ns", "5"))
+    yield "result unknown", edit(
+        lambda d: d["fleet"]["series"][0].__setitem__("result", "ok"))
+    yield "rt-tests time in rfc3339", edit(
+        lambda d: d["rtlat"].__setitem__("start_rfc3339", d["start_time"]))
+    yield "file_version 2", edit(lambda d: d.__setitem__("file_version", 2))
+    yield "histogram row of 3", edit(
+        lambda d: d["thread"]["0"]["receiver"]["latency"]["histogram"]
+        ["counts"].append([1, 2, 3]))
+    yield "checkpoint without covered_s", edit(
+        lambda d: d.__setitem__("checkpoint", {
+            "at_wall": "2026-11-26T06:33:04Z", "planned_s": None}))
+    yield "context kind unknown", edit(
+        lambda d: d["rtlat"].__setitem__("context", {"kind": "cloud"}))
+
+
+def test_broken_documents_are_refused(check_runs):
+    doc = json.loads(check_runs["pmq"][1].read_text())
+    assert errors(doc) == []
+    for why, bad in broken(doc):
+        assert errors(bad), why
+    reg = json.loads(subprocess.run([check_runs["pmq"][0].args[0], "--list"],
+                                    capture_output=True, text=True).stdout)
+    assert errors(reg) == []
+    del reg["tests"][0]["series"]
+    assert errors(reg)
+
+
+def test_report_checks_its_input_with_the_schema(check_runs, tmp_path):
+    doc = json.loads(check_runs["pmq"][1].read_text())
+    doc["fleet"]["series"] = "all of them"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    r = subprocess.run([REPORT, str(bad), "-o", str(tmp_path / "r.html")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    line, = r.stderr.splitlines()
+    assert str(bad) in line and "JSON Schema" in line and "fleet.series" in line
+    assert not (tmp_path / "r.html").exists()
