@@ -27,6 +27,7 @@ import rtjson
 from conftest import (RTLAT, promtool_check, registry, run, running,
                       settled_leaks, snapshot)
 from test_fleet_engines import exporter, scrape
+from test_schema import errors as schema_errors
 
 LONG = "60"             # every run is planned long and killed long before
 SAMPLES = "1099511627776"   # request's most: more than the run can do
@@ -144,8 +145,9 @@ def killed(tmp_path_factory):
 def check_json(name, path, seen):
     d = json.loads(path.read_text())
     assert d["complete"] is False and d["file_version"] == 1
+    assert schema_errors(d) == []
     ck = d["checkpoint"]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ck["at_wall"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", ck["at_wall"])
     assert ck["planned_s"] in (None, float(LONG))
     # at least up to the last checkpoint seen before the kill
     assert ck["covered_s"] >= seen[0] - 1e-6
@@ -275,6 +277,7 @@ def test_suite_index_says_which_tests_are_done(tmp_path):
         p.communicate(timeout=20)
     assert p.returncode == 0
     assert mid and mid["checkpoint"]["covered_s"] > 0
+    assert schema_errors(mid) == []
     assert mid["tests"][0]["exit_status"] == 0 and mid["tests"][1]["exit_status"] is None
     # the suite's OpenMetrics after its first test: pmq's, marked running
     assert mid_om and 'rtlat_run_complete{test="pmq"} 0' in mid_om
@@ -283,5 +286,6 @@ def test_suite_index_says_which_tests_are_done(tmp_path):
     assert json.loads((d / "pmq.json").read_text())["settings"]["checkpoint_s"] == 1
     end = json.loads((d / "index.json").read_text())
     assert end["complete"] is True and end["checkpoint"] is None
+    assert schema_errors(end) == []
     assert [(t["name"], t["state"], t["exit_status"]) for t in end["tests"]] == \
         [("pmq", "done", 0), ("sigwait", "done", 0)]

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/rfc3339.h"
 #include "core/stats.h"
 #include "fleet/fleet.h"
 #include "harness/checkpoint.h"
@@ -186,18 +187,15 @@ void checkpoint_step(struct checkpoint *c, struct fleet_rec *r,
 
 void checkpoint_json(struct json *j, const struct results_ckpt *ck)
 {
-	char at[40];
-	struct tm tm;
+	char at[RFC3339_LEN];
 
 	json_bool(j, "complete", !ck->on);
 	if (!ck->on) {
 		json_null(j, "checkpoint");
 		return;
 	}
-	gmtime_r(&ck->at, &tm);
-	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_obj_open(j, "checkpoint");
-	json_str(j, "at_wall", at);
+	json_str(j, "at_wall", rfc3339_format(at, sizeof(at), &ck->at));
 	json_double(j, "covered_s", ck->covered_s);
 	if (ck->planned_s >= 0)
 		json_double(j, "planned_s", ck->planned_s);
@@ -274,7 +272,7 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 	scratch_begin(&scratch, live);
 	r->ckpt.on = true;
 	r->ckpt.files = mode == CKPT_FILES;
-	r->ckpt.at = time(NULL);
+	clock_gettime(CLOCK_REALTIME, &r->ckpt.at);
 	r->ckpt.covered_s = (double)(now - c->start_ns) / 1e9;
 	r->ckpt.planned_s = c->planned_s;
 	/* A status is no step: the live view's steps stay as they were. */

@@ -21,7 +21,7 @@ struct fleet;
 struct results_ckpt {
 	bool on;		/* "complete": false, "checkpoint": {...} */
 	bool files;		/* this one writes every file, else --openmetrics only */
-	time_t at;		/* "at_wall" */
+	struct timespec at;	/* "at_wall" (CLOCK_REALTIME) */
 	double covered_s;	/* measured so far */
 	double planned_s;	/* < 0: not known (null) */
 	struct checkpoint *owner;

@@ -37,7 +37,6 @@ static void write_index(const struct suite_ckpt *c, bool complete)
 {
 	struct results_ckpt ck = {
 		.on = !complete,
-		.at = time(NULL),
 		.covered_s = (double)(clock_now_ns() - c->start_ns) / 1e9,
 		.planned_s = c->planned_s,
 	};
@@ -47,6 +46,7 @@ static void write_index(const struct suite_ckpt *c, bool complete)
 	FILE *f;
 	int i;
 
+	clock_gettime(CLOCK_REALTIME, &ck.at);
 	snprintf(path, sizeof(path), "%s/index.json", c->dir);
 	f = outfile_open(&of, "rtlat suite", "-o", path);
 	if (!f)
