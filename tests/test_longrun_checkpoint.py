@@ -202,7 +202,8 @@ def test_sigkilled_runs_leave_nothing_behind(killed):
 
 def test_sigusr1_prints_the_status_and_the_run_goes_on(tmp_path, leakcheck):
     j = tmp_path / "o.json"
-    with running(["pmq", "-D", "2", "-q", "--json", str(j)]) as p:
+    # a run that checkpoints (every run planned over an hour by default)
+    with running(["pmq", "-D", "2", "-q", "--checkpoint", "1m", "--json", str(j)]) as p:
         time.sleep(1.0)
         p.send_signal(signal.SIGUSR1)
         out, err = p.communicate(timeout=20)

@@ -360,11 +360,13 @@ static void *ckpt_thread(void *arg)
 	return NULL;
 }
 
-void checkpoint_signals(const struct test_ops *ops)
+/* SIGUSR1 is the checkpoint thread's (sigtimedwait): blocked in the
+ * main thread before measure, so in every thread measure makes. */
+static void block_usr1(const struct test_ops *ops)
 {
 	sigset_t usr1;
 
-	if (!ops->checkpoint || ops->status_signals)
+	if (ops->status_signals)
 		return;
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
@@ -410,18 +412,17 @@ int checkpoint_begin(struct test_run *t)
 		c->om_s = CHECKPOINT_OM_S;
 	if (c->files_s && c->files_s < c->om_s)
 		c->om_s = 0;	/* each checkpoint refreshes it already */
-	/* No file to rewrite: the thread is SIGUSR1's alone. */
-	if (!c->files_s && !c->om_s && t->ops->status_signals) {
+	/* Nothing to rewrite: no thread (a run's threads are as before). */
+	if (!c->files_s && !c->om_s) {
 		free(c);
 		return 0;
 	}
+	block_usr1(t->ops);
 	c->start_ns = c->step_ns = clock_now_ns();
 	err = start_thread(c);
 	if (err) {
-		/* Only SIGUSR1's: a run at its process limit goes on quietly. */
-		if (c->files_s || c->om_s)
-			fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
-				t->prog, strerror(err));
+		fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
+			t->prog, strerror(err));
 		free(c);
 		return -1;
 	}

@@ -15,9 +15,11 @@
  * --openmetrics the file is also refreshed every CHECKPOINT_OM_S seconds
  * for runs planned longer than a minute (a live view for node_exporter's
  * textfile collector), with each series' maximum of the last refresh.
- * The same thread answers SIGUSR1 (every test but the cyclictest face,
- * which prints cyclictest's own status): a line per series and thread
- * with the figures so far, on stdout; the run goes on.
+ * While it runs (checkpoints or the live view on), the same thread
+ * answers SIGUSR1 (every test but the cyclictest face, which prints
+ * cyclictest's own status): a line per series and thread with the
+ * figures so far, on stdout; the run goes on. Without it the run has the
+ * threads it had before, and SIGUSR1 its old meaning.
  */
 #ifndef RTLAT_CHECKPOINT_H
 #define RTLAT_CHECKPOINT_H
@@ -53,11 +55,6 @@ struct results_ckpt;
  * goes on without checkpoints).
  */
 int checkpoint_begin(struct test_run *t);
-/* run_signals: SIGUSR1 blocked in every thread the run makes, for the
- * checkpoint thread's sigtimedwait (a test without its own status:
- * test_ops.status_signals). */
-struct test_ops;
-void checkpoint_signals(const struct test_ops *ops);
 /* After measure: stop and join the thread, free its state. */
 void checkpoint_end(struct test_run *t);
 
