@@ -145,16 +145,19 @@ static void fleet_section(FILE *f)
 	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
 	"form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
 	"each step's t_s, wall, n, min_ns, avg_ns, max_ns, p99_ns and the count over " \
-	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off) " \
-	"and \"largest\" (--largest: per series and thread the K largest samples as ns, " \
+	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off), " \
+	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
-	"when off). Latency " \
+	"when off), \"complete\" (false in a --checkpoint's file, " \
+	"true at the end) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
+	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
 	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \
 	"histogram (with underflow and overflow).\n" \
-	"The file is written to a temporary file beside it and renamed, so a reader never " \
-	"sees half a file; \"-\" is standard output. Its JSON Schema is rtlat.schema.json " \
-	"(installed with the documentation)."
+	"The file is written to a temporary file beside it, fsynced and renamed, so a " \
+	"reader never sees half a file, even after a crash or a power cut; \"-\" is " \
+	"standard output. Its JSON Schema is rtlat.schema.json (installed with the " \
+	"documentation)."
 
 #define FLEET_KEYS \
 	"\"fleet\": \"series\" and \"threads\", each series' and thread's samples, " \

@@ -39,9 +39,11 @@ needs_real = pytest.mark.skipif(REAL_VERSION is None,
 FORMAT_VERSION = "2.40"
 
 # Where rtlat's JSON differs from cyclictest's on purpose (SPEC §6, §9):
-# rtlat's own objects after cyclictest's keys, and per thread the ns
+# rtlat's own objects after cyclictest's keys, "complete" and "checkpoint"
+# (--checkpoint: a file of a run still going), and per thread the ns
 # figures and the overruns (missed periods counted, not skipped).
-EXTRA_TOP = {"rtlat", "fleet", "system", "rt", "doctor", "timeline", "largest"}
+EXTRA_TOP = {"rtlat", "fleet", "system", "rt", "doctor", "timeline", "largest",
+             "complete", "checkpoint"}
 EXTRA_THREAD = {"min_ns", "avg_ns", "max_ns", "overruns"}
 # Measured: what the machine decides, compared by type and format only.
 MEASURED_THREAD = {"min", "max", "avg", "histogram"}

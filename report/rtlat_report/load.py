@@ -623,6 +623,8 @@ def _test_of(path, key, data, limits=None):
 
 
 REGISTRY = "registry.json"
+# rtlat suite's index of its tests (done or not, complete or not): not a result.
+INDEX = "index.json"
 
 
 def read_registry(path):
@@ -650,10 +652,10 @@ def regular_size(path):
 
 
 def result_files(path):
-    """The result files (*.json but the registry) of a results directory,
-    in name order."""
+    """The result files (*.json but the registry and the suite's index) of
+    a results directory, in name order."""
     return sorted(f for f in os.listdir(path)
-                  if f.endswith(".json") and f != REGISTRY)
+                  if f.endswith(".json") and f not in (REGISTRY, INDEX))
 
 
 def load_input(path, label, limits=None):

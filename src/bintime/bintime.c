@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "core/opts.h"
 #include "harness/results.h"
+#include "harness/checkpoint.h"
 #include "harness/test.h"
 
 /* What results_summary() reports (rtlat --list). */
@@ -265,6 +266,43 @@ static int bt_report(struct test_run *t, int status)
 	return bench_json(&t->res, status, r->error, json_body, t);
 }
 
+/* --checkpoint: each CPU's gaps so far, folded in a copy. The fast
+ * counts are words the loop increments, read as checkpoint.c explains. */
+static void bt_checkpoint(struct test_run *t)
+{
+	const struct bt_run *r = t->state;
+	struct test_run tt = *t;
+	struct bt_run snap = *r;
+	int i, err = 0;
+
+	if (!r->cpus)
+		return;
+	snap.cpus = calloc((size_t)r->ncpus, sizeof(*snap.cpus));
+	if (!snap.cpus)
+		return;
+	for (i = 0; i < r->ncpus && !err; i++) {
+		snap.cpus[i] = r->cpus[i];
+		memset(&snap.cpus[i].slow.hist, 0, sizeof(snap.cpus[i].slow.hist));
+		err = checkpoint_stats_copy(&snap.cpus[i].slow, &r->cpus[i].slow) ||
+		      checkpoint_hist_copy(&snap.cpus[i].all.hist, &r->cpus[i].all.hist, true);
+		stats_reset(&snap.cpus[i].all);
+		if (!err)
+			bt_fold(&snap.cpus[i].all, snap.cpus[i].fast, BT_FAST,
+				snap.cpus[i].use_tsc ? r->tsc_cal.ns_per_cycle : 1.0,
+				&snap.cpus[i].slow);
+	}
+	tt.state = &snap;
+	if (!err) {
+		summary(&t->res, &snap);
+		bench_json(&t->res, 0, r->error, json_body, &tt);
+	}
+	while (i-- > 0) {
+		checkpoint_stats_free(&snap.cpus[i].slow);
+		hist_free(&snap.cpus[i].all.hist);
+	}
+	free(snap.cpus);
+}
+
 static void bt_teardown(struct test_run *t)
 {
 	struct bt_run *r = t->state;
@@ -297,4 +335,5 @@ const struct test_ops test_bintime = {
 	.check_line = "^CPU\\d+: reads 20000, [\\d.]+ ns/read, gap min ",
 	.suite_args = bt_suite_args, .check = bt_check, .setup = bt_setup, .rt_apply = bt_rt_apply,
 	.measure = bt_measure, .report = bt_report, .teardown = bt_teardown,
+	.checkpoint = bt_checkpoint,
 };

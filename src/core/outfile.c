@@ -388,6 +388,17 @@ FILE *outfile_open(struct outfile *of, const char *prog, const char *opt,
 	return NULL;
 }
 
+/* The rename itself durable: the directory (held O_PATH) fsynced. */
+static void sync_dir(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	fsync(fd);	/* best effort: the file itself is already safe */
+	close(fd);
+}
+
 int outfile_close(struct outfile *of, const char *prog)
 {
 	int err = 0;
@@ -396,12 +407,18 @@ int outfile_close(struct outfile *of, const char *prog)
 		return 0;
 	if (fflush(of->f) || ferror(of->f))
 		err = errno ? errno : EIO;
+	/* Durable before it replaces the last one: after a power cut the
+	 * name holds the old file or the new, whole (a checkpoint's). */
+	if (!err && of->tmpname[0] && fsync(fileno(of->f)) && errno != EINVAL)
+		err = errno;
 	if (of->f != stdout && fclose(of->f) && !err)
 		err = errno;
 	of->f = NULL;
 	if (!err && of->tmpname[0] &&
 	    renameat(of->dirfd, of->tmpname, of->dirfd, of->name))
 		err = errno;
+	if (!err && of->tmpname[0])
+		sync_dir(of->dirfd);
 	forget(of, err != 0);
 	if (!err)
 		return 0;

@@ -98,6 +98,10 @@ struct fleet_rec {
 	long long min, max, p50, p99, p9999;	/* ns */
 	double avg;
 	uint64_t le[FLEET_NLE];			/* cumulative counts */
+	/* A checkpoint's (harness/checkpoint.h): the maximum of the last
+	 * step_s seconds; step_s 0: none. */
+	double step_s;
+	long long step_max;
 };
 
 /* Why a series that was asked for has no figures: it is still in every
@@ -168,6 +172,8 @@ struct fleet {
 	int nbase;
 	char host[256];			/* gethostname's at fleet_begin */
 	bool rt_tests_names;		/* --lava as rt-tests' definitions name */
+	bool partial;			/* a checkpoint's: the run goes on */
+	bool checkpointed;		/* the run wrote checkpoints before */
 };
 
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */

@@ -352,6 +352,34 @@ static void om_quantiles(const struct fleet *fl, FILE *f)
 	}
 }
 
+/* A checkpoint's live view: each series' maximum since the last one. */
+static void om_step(const struct fleet *fl, FILE *f)
+{
+	const char *m = "rtlat_last_step_max_seconds";
+	int i;
+
+	for (i = 0; i < fleet_count(fl) && !fleet_get(fl, i)->step_s; i++)
+		;
+	if (i == fleet_count(fl))
+		return;
+	family(f, m, "gauge", "seconds",
+	       "The maximum latency of the last step of a running test (rtlat_last_step_seconds long).");
+	for (i = 0; i < fleet_count(fl); i++)
+		if (fleet_get(fl, i)->step_s && fleet_get(fl, i)->step_max >= 0) {
+			fputs(m, f);
+			labels(f, fleet_get(fl, i), NULL, NULL);
+			fprintf(f, "%.9g\n", fleet_get(fl, i)->step_max / 1e9);
+		}
+	family(f, "rtlat_last_step_seconds", "gauge", "seconds",
+	       "How long the last step of a running test was.");
+	for (i = 0; i < fleet_count(fl); i++)
+		if (fleet_get(fl, i)->step_s) {
+			fputs("rtlat_last_step_seconds", f);
+			labels(f, fleet_get(fl, i), NULL, NULL);
+			fprintf(f, "%.9g\n", fleet_get(fl, i)->step_s);
+		}
+}
+
 static void om_verdict(const struct fleet *fl, FILE *f)
 {
 	struct fleet_judged v;
@@ -385,6 +413,16 @@ static void om_run(const struct fleet *fl, FILE *f)
 		label_escape(f, fleet_get(fl, i)->test);
 		fprintf(f, "\"} %lld\n", (long long)time(NULL));
 	}
+	/* A run that never wrote a checkpoint has its final file only. */
+	if (fl->partial || fl->checkpointed)
+		family(f, "rtlat_run_complete", "gauge", NULL,
+		       "0 while the run goes on (a checkpoint's figures, so far), 1 at its end.");
+	for (i = 0; (fl->partial || fl->checkpointed) && i < fleet_count(fl); i++)
+		if (first_of_test(fl, i)) {
+			fputs("rtlat_run_complete{test=\"", f);
+			label_escape(f, fleet_get(fl, i)->test);
+			fprintf(f, "\"} %d\n", !fl->partial);
+		}
 	family(f, "rtlat_info", "gauge", NULL,
 	       "What the run is compared by: rtlat's version, the kernel and its preemption model.");
 	for (i = 0; i < fleet_count(fl); i++) {
@@ -408,6 +446,7 @@ int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
 		return -1;
 	om_histogram(fl, f);
 	om_quantiles(fl, f);
+	om_step(fl, f);
 	om_verdict(fl, f);
 	om_run(fl, f);
 	fprintf(f, "# EOF\n");

@@ -14,6 +14,7 @@
 #include "core/record.h"
 #include "core/rfc3339.h"
 #include "explain/explain.h"
+#include "harness/checkpoint.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "core/stats.h"
@@ -70,7 +71,7 @@ struct json *results_open(struct results *r, int return_code)
 {
 	FILE *f;
 
-	if (!r->path)
+	if (!r->path || (r->ckpt.on && !r->ckpt.files))
 		return NULL;
 	f = outfile_open(&r->out, r->prog, "--json", r->path);
 	if (!f)
@@ -90,6 +91,7 @@ struct json *results_open(struct results *r, int return_code)
 	json_int(&r->jw, "return_code",
 		 !return_code && r->fleet && fleet_exceeded(r->fleet) ? 3 : return_code);
 	sysinfo_json_compat(&r->jw);
+	checkpoint_json(&r->jw, &r->ckpt);
 	return &r->jw;
 }
 
@@ -108,7 +110,7 @@ int results_close(struct results *r, struct json *j)
 	/* Where it ran: bare metal, container, VM (core/context.c). */
 	context_json(j, "context", &r->ctx_before);
 	json_obj_close(j);
-	if (r->explain)
+	if (r->explain && !r->ckpt.on)	/* the explaining thread's, still running */
 		explain_json(j, "explain", r->explain);
 	else if (r->explain_unavailable[0])
 		json_str(j, "explain_unavailable", r->explain_unavailable);
@@ -221,9 +223,11 @@ void results_summary_part(struct results *res, const char *series, int thread,
 	r.thread = thread;
 	r.cpu = cpu;
 	r.secs = res->fleet ? fleet_elapsed(res->fleet) : 0;
+	if (res->ckpt.on)
+		checkpoint_step(res->ckpt.owner, &r, s);
 	if (res->fleet)
 		fleet_add(res->fleet, &r);
-	if (!env || parse_ll(env, &fd) || fd < 0)
+	if (!env || res->ckpt.on || parse_ll(env, &fd) || fd < 0)
 		return;
 	n = fleet_rec_format(line, sizeof(line), &r);
 	if (n > 0 && write((int)fd, line, (size_t)n) < 0)

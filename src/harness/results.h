@@ -19,6 +19,16 @@ struct explain;
 struct fleet;
 struct recorder;
 
+/* A checkpoint being written (harness/checkpoint.h); on false: the final. */
+struct results_ckpt {
+	bool on;		/* "complete": false, "checkpoint": {...} */
+	bool files;		/* this one writes every file, else --openmetrics only */
+	struct timespec at;	/* "at_wall" (CLOCK_REALTIME) */
+	double covered_s;	/* measured so far */
+	double planned_s;	/* < 0: not known (null) */
+	struct checkpoint *owner;
+};
+
 struct results {
 	const char *prog;	/* for messages: "rtlat cyclictest"... */
 	const char *path;	/* NULL: no JSON asked */
@@ -46,6 +56,7 @@ struct results {
 	/* Steal time and throttling at results_begin: "context" gives
 	 * their change over the run. */
 	struct ctx_snap ctx_before;
+	struct results_ckpt ckpt;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

@@ -165,7 +165,9 @@ static int run_once(void *arg)
 		goto out;
 	}
 	record_start(t->rec);
+	checkpoint_begin(t);
 	status = run_measure(t);
+	checkpoint_end(t);
 	record_stop(t->rec);
 	if (t->explain)
 		explain_stop(t->explain);

@@ -29,7 +29,8 @@ const struct opt *run_length_row(const struct opt *tbl)
 
 	for (o = tbl; o->short_name || o->long_name; o++)
 		if (o->type == OPT_DURATION &&
-		    !(o->long_name && !strcmp(o->long_name, "timeline")))
+		    !(o->long_name && (!strcmp(o->long_name, "timeline") ||
+				       !strcmp(o->long_name, "checkpoint"))))
 			return o;
 	return NULL;
 }

@@ -28,6 +28,7 @@
 #include "core/record.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
+#include "harness/checkpoint.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -40,6 +41,7 @@ struct test_common {
 	long long explain_over_us;	/* --explain-over: 0 new maxima */
 	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
 	long long largest;		/* --largest K: 0 off */
+	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -58,6 +60,7 @@ struct test_common {
 	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
 	  &(c)->json, json_help, NULL, NULL },					\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
+	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c)
 
@@ -158,6 +161,14 @@ struct test_ops {
 	/* Print and write the results (also after a failed start).
 	 * Returns the final exit status. */
 	int (*report)(struct test_run *t, int status);
+	/*
+	 * --checkpoint (harness/checkpoint.h): write the outputs of the run
+	 * so far, on the checkpoint thread while the test measures, from a
+	 * snapshot of its state (the test's own writers, results_open in
+	 * checkpoint mode, results_summary for each series as .report does);
+	 * nothing on stdout. NULL: the test does not checkpoint.
+	 */
+	void (*checkpoint)(struct test_run *t);
 	/* Free what setup allocated (always, after report). */
 	void (*teardown)(struct test_run *t);
 };
@@ -180,6 +191,8 @@ struct test_run {
 	struct explain *explain;
 	/* --timeline, --largest: NULL when both are off (run_record.c). */
 	struct recorder *rec;
+	/* --checkpoint's thread and state while measuring; NULL: none. */
+	struct checkpoint *ckpt;
 	int argc;
 	char **argv;
 };

@@ -211,7 +211,7 @@ int pair_measure(struct test_run *t)
 
 /* All pairs as one series: the suite's table, the fleet outputs, the
  * JSON's "fleet" (a later --baseline). */
-static void report_summary(struct results *res, const struct pair_run *run)
+void pair_summary(struct results *res, const struct pair_run *run)
 {
 	struct stats all;
 	int i;
@@ -275,7 +275,7 @@ int pair_report(struct test_run *t, int status)
 		fprintf(stderr, "%s: breaktrace: pair %d latency %lld us > %lld us; tracing stopped\n",
 			run->prog, run->shared->break_pair,
 			ns_to_us_round((double)run->shared->break_ns), run->cfg->breaktrace_us);
-	report_summary(&t->res, run);
+	pair_summary(&t->res, run);
 	pair_write_json(run, &t->res);
 	return run->failed ? 1 : 0;
 }

@@ -16,6 +16,10 @@ int pair_setup(struct test_run *t);
 int pair_rt_apply(struct test_run *t);
 int pair_measure(struct test_run *t);
 int pair_report(struct test_run *t, int status);
+/* The series whole and per pair, to results_summary (the report's). */
+void pair_summary(struct results *res, const struct pair_run *run);
+/* --checkpoint (harness/checkpoint.h; pair_ckpt.c). */
+void pair_checkpoint(struct test_run *t);
 void pair_teardown(struct test_run *t);
 long long pair_suite_args(char *buf, size_t len, long long d, long long prio);
 
@@ -47,6 +51,7 @@ extern const char *const pair_series[];
 		.check_args = tcheck, .check_line = PAIR_CHECK_LINE,	\
 		.setup = pair_setup, .rt_apply = pair_rt_apply,		\
 		.measure = pair_measure, .report = pair_report,		\
+		.checkpoint = pair_checkpoint,				\
 		.teardown = pair_teardown,				\
 	}
 

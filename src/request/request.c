@@ -497,5 +497,6 @@ const struct test_ops test_request = {
 	.rt_apply = req_rt_apply,
 	.measure = req_run_measure,
 	.report = req_run_report,
+	.checkpoint = req_checkpoint,
 	.teardown = req_teardown,
 };

@@ -447,6 +447,21 @@ static void suite_summary(struct results *res, const struct req_run *run)
 	results_summary(res, req_series[1], jit);
 }
 
+/*
+ * --checkpoint: the rounds so far, read where the clients keep them (in
+ * shared memory, as checkpoint.c explains for a live series), from a
+ * copy of the run so that a failed write is not the run's failure.
+ */
+void req_checkpoint(struct test_run *t)
+{
+	struct req_run snap = *(const struct req_run *)t->state;
+
+	if (!snap.sh || snap.mode == REQ_SERVER_ONLY)
+		return;
+	suite_summary(&t->res, &snap);
+	req_write_json(&snap, &t->res);
+}
+
 /* Print and write what was measured, however the run ended. */
 int req_report(struct req_run *run, struct results *res)
 {

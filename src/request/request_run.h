@@ -12,6 +12,8 @@
 int req_measure(struct req_run *run);
 int req_serve(struct req_run *run);
 int req_report(struct req_run *run, struct results *res);
+/* --checkpoint (harness/checkpoint.h). */
+void req_checkpoint(struct test_run *t);
 /* The series results_summary() reports (rtlat --list). */
 extern const char *const req_series[];
 

@@ -4,6 +4,7 @@
  * each block) and its report. The works are in response_work.c.
  */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
 #include "core/clock.h"
@@ -13,6 +14,7 @@
 #include "response/response_work.h"
 #include "harness/results.h"
 #include "core/stats.h"
+#include "harness/checkpoint.h"
 #include "harness/test.h"
 
 /* Histogram: 10000 buckets per block, up to four blocks. */
@@ -210,6 +212,20 @@ static int resp_report(struct test_run *t, int status)
 	return bench_json(&t->res, status, r->error, json_body, r);
 }
 
+/* --checkpoint: the blocks' times so far, copied (checkpoint.c). */
+static void resp_checkpoint(struct test_run *t)
+{
+	const struct resp_run *r = t->state;
+	struct resp_run snap = *r;
+
+	memset(&snap.times.hist, 0, sizeof(snap.times.hist));
+	if (checkpoint_stats_copy(&snap.times, &r->times))
+		return;
+	results_summary(&t->res, resp_series[0], &snap.times);
+	bench_json(&t->res, 0, r->error, json_body, &snap);
+	checkpoint_stats_free(&snap.times);
+}
+
 static void resp_teardown(struct test_run *t)
 {
 	struct resp_run *r = t->state;
@@ -235,4 +251,5 @@ const struct test_ops test_response = {
 	.check_line = "^work add: blocks 20, min [\\d.]+ avg ",
 	.suite_args = resp_suite_args, .check = resp_check, .setup = resp_setup, .rt_apply = resp_rt_apply,
 	.measure = resp_measure, .report = resp_report, .teardown = resp_teardown,
+	.checkpoint = resp_checkpoint,
 };

@@ -25,6 +25,7 @@
 #include "core/preflight.h"
 #include "core/stopsig.h"
 #include "harness/test.h"
+#include "suite/suite_checkpoint.h"
 
 #define SUITE_MAX_ARGS 24
 #define SUITE_MAX_ROWS 64
@@ -50,6 +51,8 @@ struct suite_run {
 	bool quiet;
 	unsigned long long only;	/* bit i: tests[i]; 0: all */
 	struct fleet_opts fleet;	/* judged on the tests' summaries */
+	long long checkpoint_s;		/* --checkpoint, given to each test */
+	struct suite_ckpt ckpt;		/* index.json */
 	struct opt *opts;		/* the table, bound to this run */
 	char report_tool[PATH_MAX];
 	struct row rows[SUITE_MAX_ROWS];
@@ -82,6 +85,7 @@ static const struct opt suite_opts[] = {
 	  OPT_AT(struct suite_run, quiet),
 	  "no \"running TEST\" line before each test: the table only", NULL, NULL },
 	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
+	CHECKPOINT_OPT_ENTRY(OPT_AT(struct suite_run, checkpoint_s)),
 	OPT_ROW_HELP,
 	OPT_END
 };
@@ -209,7 +213,7 @@ static void child(char **av, int out, int wfd, pid_t suite)
 static int suite_run(struct suite_run *s, struct fleet *fl,
 		     const struct test_ops *t, const char *dir)
 {
-	char buf[256], path[4200], json[4200], why[PATH_MAX + 256];
+	char buf[256], path[4200], json[4200], why[PATH_MAX + 256], ckpt[48];
 	char *av[SUITE_MAX_ARGS];
 	const char *test = t->name;
 	int n, fds[2], out, status = 0;
@@ -218,6 +222,10 @@ static int suite_run(struct suite_run *s, struct fleet *fl,
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
 	av[n++] = json;
+	if (s->checkpoint_s > 0) {
+		snprintf(ckpt, sizeof(ckpt), "--checkpoint=%lld", s->checkpoint_s);
+		av[n++] = ckpt;
+	}
 	if (s->explain && opts_find(t->opts, 0, "explain"))
 		av[n++] = "--explain";
 	av[n] = NULL;
@@ -396,6 +404,26 @@ static int suite_prepare(struct suite_run *s, struct fleet *fl, char *dir,
 	return write_registry(dir) ? 1 : 0;
 }
 
+/* index.json before the first test: every test asked, pending; and the
+ * default --checkpoint, from the suite's planned length. */
+static void suite_ckpt_start(struct suite_run *s, const char *dir)
+{
+	double planned = 0;
+	int i;
+
+	suite_ckpt_begin(&s->ckpt, dir, 0);
+	for (i = 0; tests[i]; i++)
+		if (runs(s, i)) {
+			suite_ckpt_add(&s->ckpt, tests[i]->name);
+			planned += (double)s->duration_s;
+		}
+	s->ckpt.planned_s = planned;
+	if (s->checkpoint_s < 0)
+		s->checkpoint_s = planned > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+	s->ckpt.outputs = s->checkpoint_s > 0;
+	suite_ckpt_set(&s->ckpt, NULL, "", SC_PENDING, 0);
+}
+
 /* Every test asked, the table and the report: 1 if one failed or a stop
  * signal came, else 0. */
 static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
@@ -405,10 +433,13 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 	stopsig_install(NULL);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
+	suite_ckpt_start(s, dir);
 	for (i = 0; tests[i] && !stopsig_last(); i++) {
 		if (!runs(s, i))
 			continue;	/* not asked, or not a measurement (doctor) */
+		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_RUNNING, 0);
 		rc = suite_run(s, fl, tests[i], dir);
+		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_DONE, rc);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
 				tests[i]->name, rc, dir, tests[i]->name);
@@ -418,6 +449,7 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 	if (stopsig_last())
 		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
 			strsignal(stopsig_last()));
+	suite_ckpt_end(&s->ckpt);
 	print_table(s);
 	printf("results: %s\n", dir);
 	if (s->report && s->nrows && write_report(s, dir))

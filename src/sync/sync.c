@@ -3,6 +3,7 @@
  * sync.c - "rtlat sync": options, the three tests in turn, the report.
  */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
 #include "core/clock.h"
@@ -229,6 +230,34 @@ static int sync_report(struct test_run *t, int status)
 	return bench_json(&t->res, status, r->error, json_body, t);
 }
 
+/* --checkpoint: the series so far, copied (checkpoint.c). */
+static void sync_checkpoint(struct test_run *t)
+{
+	const struct sync_run *r = t->state;
+	const struct stats *const s[] = { &r->cost.s, &r->sw.s, &r->inv.s };
+	struct test_run tt = *t;
+	struct sync_run snap = *r;
+	struct stats *const d[] = { &snap.cost.s, &snap.sw.s, &snap.inv.s };
+	int i, err = 0;
+
+	for (i = 0; i < 3 && !err; i++) {
+		memset(&d[i]->hist, 0, sizeof(d[i]->hist));
+		err = checkpoint_stats_copy(d[i], s[i]);
+	}
+	tt.state = &snap;
+	if (!err) {
+		if (wants(t->cfg, SYNC_COST))
+			results_summary(&t->res, sync_series[0], d[0]);
+		if (wants(t->cfg, SYNC_SWITCH))
+			results_summary(&t->res, sync_series[1], d[1]);
+		if (wants(t->cfg, SYNC_INVERSION))
+			results_summary(&t->res, sync_series[2], d[2]);
+		bench_json(&t->res, 0, r->error, json_body, &tt);
+	}
+	while (i-- > 0)
+		checkpoint_stats_free(d[i]);
+}
+
 static void sync_teardown(struct test_run *t)
 {
 	struct sync_run *r = t->state;
@@ -257,4 +286,5 @@ const struct test_ops test_sync = {
 	.kick = true, .suite_args = sync_suite_args, .check = sync_check,
 	.setup = sync_setup, .rt_apply = sync_rt_apply, .measure = sync_measure,
 	.report = sync_report, .teardown = sync_teardown,
+	.checkpoint = sync_checkpoint,
 };

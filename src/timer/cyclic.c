@@ -390,5 +390,6 @@ const struct test_ops test_cyclictest = {
 	.rt_apply = cyc_rt_apply,
 	.measure = cyc_measure,
 	.report = cyc_report,
+	.checkpoint = cyc_checkpoint,
 	.teardown = timer_teardown,
 };

@@ -35,6 +35,8 @@ void cyc_banner(struct timer_run *run);
 /* The display thread's hook: the T: lines, redrawn on a terminal. */
 void cyc_draw(struct timer_run *run, bool final);
 int cyc_report(struct test_run *t, int status);
+/* --checkpoint (harness/checkpoint.h). */
+void cyc_checkpoint(struct test_run *t);
 /* The display thread's on SIGUSR1/SIGUSR2 (timer_face.status). */
 void cyc_status(struct timer_run *run, int bits);
 

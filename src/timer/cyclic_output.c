@@ -18,6 +18,7 @@
 #include "core/rtsetup.h"
 #include "harness/results.h"
 #include "timer/cyclic.h"
+#include "timer/timer_ckpt.h"
 #include "timer/timer_output.h"
 #include "timer/timer_run.h"
 
@@ -296,6 +297,20 @@ static int write_json(struct test_run *t, const struct timer_run *run, int statu
 		json_thread(j, &run->cpu[i]);
 	json_obj_close(j);
 	return results_close(&t->res, j);
+}
+
+/* --checkpoint: the files of the report, from a snapshot (timer_ckpt.c). */
+static void cyc_ckpt_write(struct test_run *t, struct timer_run *snap)
+{
+	if (t->res.ckpt.files && cfg_of(snap)->histfile)
+		histogram(snap);
+	timer_summary(&t->res, snap, t->ops->series[0]);
+	write_json(t, snap, 0);
+}
+
+void cyc_checkpoint(struct test_run *t)
+{
+	timer_checkpoint_with(t, cyc_ckpt_write);
 }
 
 int cyc_report(struct test_run *t, int status)

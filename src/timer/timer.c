@@ -21,6 +21,7 @@
 #include "timer/timer_json.h"
 #include "timer/timer_output.h"
 #include "timer/timer_run.h"
+#include "timer/timer_ckpt.h"
 #include "timer/timer_wait.h"
 #include "core/tracefs.h"
 
@@ -251,5 +252,6 @@ const struct test_ops test_timer = {
 	.rt_apply = timer_rt_apply,
 	.measure = timer_measure,
 	.report = timer_report,
+	.checkpoint = timer_checkpoint,
 	.teardown = timer_teardown,
 };

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * checkpoint.c - --checkpoint and the live --openmetrics (checkpoint.h):
+ * a thread that, every so often, has the test write its outputs so far.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/rfc3339.h"
+#include "core/stats.h"
+#include "fleet/fleet.h"
+#include "harness/checkpoint.h"
+#include "harness/test.h"
+
+/* A series' histogram at the last checkpoint: the next one's step. */
+struct ckpt_prev {
+	char series[32];
+	int thread;
+	uint64_t n, underflow, overflow;
+	int64_t max;
+	uint32_t nbuckets;
+	uint64_t *count;
+};
+
+struct checkpoint {
+	struct test_run *t;
+	long long files_s;		/* --checkpoint; 0: off */
+	long long om_s;			/* --openmetrics' refresh; 0: off */
+	double planned_s;		/* < 0: not known */
+	int64_t start_ns, step_ns;	/* the run's, the last step's start */
+	double step_s;			/* the step being written */
+	pthread_t thread;
+	bool stop;
+	struct ckpt_prev *prev;
+	int nprev;
+};
+
+/*
+ * Reading what a measuring thread adds to, without a lock or an atomic
+ * read-modify-write on its side (stats_add, hist_add are plain stores):
+ * every counter, n, min, max, mean and m2 is a naturally aligned 64-bit
+ * word the measuring thread writes with one store, and we read each once
+ * with one relaxed atomic load, so each value read is one the word really
+ * held (single-copy atomicity of aligned 64-bit accesses on the 64-bit
+ * targets; on a 32-bit one a counter can be torn at the instant its low
+ * word carries, once in 2^32 samples of that bucket, and the next
+ * checkpoint has it right). The words are read at slightly different
+ * instants, so they may disagree by the few samples added meanwhile: n is
+ * therefore recomputed from the histogram copied (the percentiles walk a
+ * histogram that sums to n), min and max are values that were seen, and
+ * the mean and m2 are those of a sample count within a few of n: a
+ * figure off by a handful of samples among millions, never a made-up one.
+ * The final write, after the threads stopped, is exact.
+ */
+static void hist_read(struct histogram *dst, const struct histogram *live,
+		      const uint64_t *count)
+{
+	uint32_t i;
+
+	dst->underflow = __atomic_load_n(&live->underflow, __ATOMIC_RELAXED);
+	dst->overflow = __atomic_load_n(&live->overflow, __ATOMIC_RELAXED);
+	for (i = 0; i < dst->nbuckets; i++)
+		dst->count[i] = __atomic_load_n(&count[i], __ATOMIC_RELAXED);
+}
+
+/*
+ * A histogram is set up before its thread adds to it, but a test may set
+ * one up while the run goes on (sync's tests one after the other): its
+ * buckets and their number are read once, and one not set up yet is
+ * copied as empty (no bucket), never half.
+ */
+int checkpoint_hist_copy(struct histogram *dst, const struct histogram *live,
+			 bool zero)
+{
+	uint64_t *count = __atomic_load_n(&live->count, __ATOMIC_ACQUIRE);
+	uint32_t nb = __atomic_load_n(&live->nbuckets, __ATOMIC_RELAXED);
+	int64_t origin = __atomic_load_n(&live->origin, __ATOMIC_RELAXED);
+	uint64_t width = __atomic_load_n(&live->width, __ATOMIC_RELAXED);
+
+	memset(dst, 0, sizeof(*dst));
+	if (!count || !nb || !width)
+		return 0;
+	if (hist_init(dst, origin, width, nb))
+		return -ENOMEM;
+	if (!zero)
+		hist_read(dst, live, count);
+	return 0;
+}
+
+int checkpoint_stats_copy(struct stats *dst, const struct stats *live)
+{
+	uint64_t n;
+	uint32_t i;
+
+	if (checkpoint_hist_copy(&dst->hist, &live->hist, false))
+		return -ENOMEM;
+	dst->min = __atomic_load_n(&live->min, __ATOMIC_RELAXED);
+	dst->max = __atomic_load_n(&live->max, __ATOMIC_RELAXED);
+	dst->last = __atomic_load_n(&live->last, __ATOMIC_RELAXED);
+	__atomic_load(&live->mean, &dst->mean, __ATOMIC_RELAXED);
+	__atomic_load(&live->m2, &dst->m2, __ATOMIC_RELAXED);
+	dst->n = __atomic_load_n(&live->n, __ATOMIC_RELAXED);
+	if (!dst->hist.count)
+		return 0;
+	n = dst->hist.underflow + dst->hist.overflow;
+	for (i = 0; i < dst->hist.nbuckets; i++)
+		n += dst->hist.count[i];
+	dst->n = n;
+	return 0;
+}
+
+void checkpoint_stats_free(struct stats *s)
+{
+	hist_free(&s->hist);
+}
+
+static struct ckpt_prev *prev_find(struct checkpoint *c, const struct fleet_rec *r)
+{
+	struct ckpt_prev *p;
+	int i;
+
+	for (i = 0; i < c->nprev; i++)
+		if (c->prev[i].thread == r->thread &&
+		    !strcmp(c->prev[i].series, r->series))
+			return &c->prev[i];
+	p = realloc(c->prev, (size_t)(c->nprev + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	c->prev = p;
+	p = &p[c->nprev++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->series, sizeof(p->series), "%s", r->series);
+	p->thread = r->thread;
+	return p;
+}
+
+/* The highest sample of the step, from what the histogram gained: the
+ * maximum itself when it rose, else the top of the highest bucket that
+ * grew (a bound within one bucket); -1: no sample in the step. */
+static long long step_max(const struct ckpt_prev *p, const struct stats *s)
+{
+	const struct histogram *h = &s->hist;
+	uint32_t i;
+
+	if (s->n == p->n)
+		return -1;
+	if (!p->n || s->max > p->max || !h->count || h->overflow > p->overflow ||
+	    p->nbuckets != h->nbuckets)
+		return s->max;
+	for (i = h->nbuckets; i-- > 0;)
+		if (h->count[i] > p->count[i]) {
+			long long top = hist_bucket_start(h, i) + (long long)h->width - 1;
+
+			return top < s->max ? top : s->max;
+		}
+	return s->min;	/* only the underflow grew */
+}
+
+void checkpoint_step(struct checkpoint *c, struct fleet_rec *r,
+		     const struct stats *s)
+{
+	struct ckpt_prev *p = c ? prev_find(c, r) : NULL;
+	const struct histogram *h = &s->hist;
+
+	if (!p)
+		return;
+	r->step_s = c->step_s > 0 ? c->step_s : 1e-9;
+	r->step_max = step_max(p, s);
+	if (h->count && p->nbuckets != h->nbuckets) {
+		free(p->count);
+		p->count = calloc(h->nbuckets, sizeof(*p->count));
+		p->nbuckets = p->count ? h->nbuckets : 0;
+	}
+	if (h->count && p->count)
+		memcpy(p->count, h->count, p->nbuckets * sizeof(*p->count));
+	p->n = s->n;
+	p->max = s->max;
+	p->underflow = h->underflow;
+	p->overflow = h->overflow;
+}
+
+void checkpoint_json(struct json *j, const struct results_ckpt *ck)
+{
+	char at[RFC3339_LEN];
+
+	json_bool(j, "complete", !ck->on);
+	if (!ck->on) {
+		json_null(j, "checkpoint");
+		return;
+	}
+	json_obj_open(j, "checkpoint");
+	json_str(j, "at_wall", rfc3339_format(at, sizeof(at), &ck->at));
+	json_double(j, "covered_s", ck->covered_s);
+	if (ck->planned_s >= 0)
+		json_double(j, "planned_s", ck->planned_s);
+	else
+		json_null(j, "planned_s");
+	json_obj_close(j);
+}
+
+/* The run's planned length: its first duration option (-D, -T), if set. */
+static double planned(const struct test_run *t)
+{
+	const struct opt *o;
+
+	for (o = t->opts; o->short_name || o->long_name; o++)
+		if (o->type == OPT_DURATION && o->dest != &t->common->checkpoint_s)
+			return *(const long long *)o->dest > 0 ?
+				(double)*(const long long *)o->dest : -1;
+	return -1;
+}
+
+/* A scratch fleet for the checkpoint's records: the run's settings and
+ * the records of earlier --iterations, none of this run's. */
+static void scratch_begin(struct fleet *s, const struct fleet *live)
+{
+	int i;
+
+	*s = *live;
+	memset(&s->raw, 0, sizeof(s->raw));
+	memset(&s->merged, 0, sizeof(s->merged));
+	s->raw_merged = NULL;
+	s->lost = 0;
+	s->partial = true;
+	for (i = 0; i < fleet_raw_count(live); i++)
+		fleet_add(s, fleet_raw(live, i));
+}
+
+enum ckpt_mode { CKPT_OM, CKPT_FILES, CKPT_STATUS };
+
+/* SIGUSR1: the figures so far, a line per series and thread, on stdout. */
+static void print_status(const struct test_run *t, const struct fleet *fl,
+			 double covered_s)
+{
+	int i;
+
+	flockfile(stdout);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
+
+		printf("%s: status after %.1f s: %s", t->prog, covered_s, r->series);
+		if (r->thread >= 0)
+			printf(" t%d", r->thread);
+		if (r->thread >= 0 && r->cpu >= 0)
+			printf(" (CPU %d)", r->cpu);
+		if (r->n)
+			printf(": %llu samples, min %.3f avg %.3f p99 %.3f max %.3f us\n",
+			       (unsigned long long)r->n, r->min / 1e3, r->avg / 1e3,
+			       r->p99 / 1e3, r->max / 1e3);
+		else
+			printf(": %s\n", FLEET_NO_SAMPLE);
+	}
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
+{
+	struct test_run *t = c->t;
+	struct results *r = &t->res;
+	struct fleet scratch, *live = r->fleet;
+	const struct fleet_opts *o = live ? live->opts : NULL;
+
+	if (!live)
+		return;
+	scratch_begin(&scratch, live);
+	r->ckpt.on = true;
+	r->ckpt.files = mode == CKPT_FILES;
+	clock_gettime(CLOCK_REALTIME, &r->ckpt.at);
+	r->ckpt.covered_s = (double)(now - c->start_ns) / 1e9;
+	r->ckpt.planned_s = c->planned_s;
+	/* A status is no step: the live view's steps stay as they were. */
+	r->ckpt.owner = mode == CKPT_STATUS ? NULL : c;
+	if (mode != CKPT_STATUS) {
+		c->step_s = (double)(now - c->step_ns) / 1e9;
+		c->step_ns = now;
+	}
+	r->fleet = &scratch;
+	t->ops->checkpoint(t);
+	r->fleet = live;
+	r->ckpt.on = false;
+	if (mode == CKPT_STATUS)
+		print_status(t, &scratch, (double)(now - c->start_ns) / 1e9);
+	if (o && mode == CKPT_FILES && o->junit)
+		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
+	if (o && mode != CKPT_STATUS && o->openmetrics)
+		fleet_write_openmetrics(&scratch, t->prog, o->openmetrics);
+	/* The final file says the run is complete (rtlat_run_complete 1).
+	 * Read by the main thread after checkpoint_end joined this one. */
+	if (mode != CKPT_STATUS)
+		live->checkpointed = true;
+	fleet_free(&scratch);
+}
+
+static int64_t next_after(int64_t next, long long every_s, int64_t now)
+{
+	while (next <= now)
+		next += every_s * NSEC_PER_SEC;
+	return next;
+}
+
+/* The next checkpoint or refresh; with neither, an hour (a SIGUSR1 or
+ * the end comes first). */
+static int64_t next_wake(const struct checkpoint *c, int64_t next_f,
+			 int64_t next_m, int64_t now)
+{
+	int64_t wake = now + 3600 * NSEC_PER_SEC;
+
+	if (c->files_s && next_f < wake)
+		wake = next_f;
+	if (c->om_s && next_m < wake)
+		wake = next_m;
+	return wake;
+}
+
+/*
+ * Waits in sigtimedwait for SIGUSR1 (blocked in every thread of the run:
+ * checkpoint_signals) or the next checkpoint; checkpoint_end wakes it
+ * with a SIGUSR1 of its own after setting stop.
+ */
+static void *ckpt_thread(void *arg)
+{
+	struct checkpoint *c = arg;
+	int64_t next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
+	int64_t next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
+	int64_t wake, now = clock_now_ns();
+	struct timespec ts;
+	bool files, om;
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		wake = next_wake(c, next_f, next_m, now);
+		ts = ns_to_timespec(wake > now ? wake - now : 0);
+		sig = sigtimedwait(&usr1, NULL, &ts);
+		if (__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+			break;
+		now = clock_now_ns();
+		if (sig == SIGUSR1) {
+			write_one(c, now, CKPT_STATUS);
+			continue;
+		}
+		files = c->files_s && now >= next_f;
+		om = c->om_s && now >= next_m;
+		if (files || om)
+			write_one(c, now, files ? CKPT_FILES : CKPT_OM);
+		if (c->files_s)
+			next_f = next_after(next_f, c->files_s, now);
+		if (c->om_s)
+			next_m = next_after(next_m, c->om_s, now);
+	}
+	return NULL;
+}
+
+/* SIGUSR1 is the checkpoint thread's (sigtimedwait): blocked in the
+ * main thread before measure, so in every thread measure makes. */
+static void block_usr1(const struct test_ops *ops)
+{
+	sigset_t usr1;
+
+	if (ops->status_signals)
+		return;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+}
+
+/* Not a measuring thread: SCHED_OTHER, and no signal is ever its. */
+static int start_thread(struct checkpoint *c)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&c->thread, &attr, ckpt_thread, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+int checkpoint_begin(struct test_run *t)
+{
+	struct test_common *cm = t->common;
+	double plan = planned(t);
+	struct checkpoint *c;
+	int err;
+
+	if (cm->checkpoint_s < 0)
+		cm->checkpoint_s = plan > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+	if (!t->ops->checkpoint)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->t = t;
+	c->files_s = cm->checkpoint_s;
+	c->planned_s = plan;
+	if (cm->fleet.openmetrics && (plan < 0 || plan > CHECKPOINT_OM_LONG_S))
+		c->om_s = CHECKPOINT_OM_S;
+	if (c->files_s && c->files_s < c->om_s)
+		c->om_s = 0;	/* each checkpoint refreshes it already */
+	/* Nothing to rewrite: no thread (a run's threads are as before). */
+	if (!c->files_s && !c->om_s) {
+		free(c);
+		return 0;
+	}
+	block_usr1(t->ops);
+	c->start_ns = c->step_ns = clock_now_ns();
+	err = start_thread(c);
+	if (err) {
+		fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
+			t->prog, strerror(err));
+		free(c);
+		return -1;
+	}
+	t->ckpt = c;
+	return 0;
+}
+
+void checkpoint_end(struct test_run *t)
+{
+	struct checkpoint *c = t->ckpt;
+	int i;
+
+	if (!c)
+		return;
+	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
+	pthread_kill(c->thread, SIGUSR1);
+	pthread_join(c->thread, NULL);
+	for (i = 0; i < c->nprev; i++)
+		free(c->prev[i].count);
+	free(c->prev);
+	free(c);
+	t->ckpt = NULL;
+}

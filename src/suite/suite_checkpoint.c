@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* suite_checkpoint.c - rtlat suite's index.json (suite_checkpoint.h). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/outfile.h"
+#include "fleet/fleet.h"
+#include "harness/results.h"
+#include "harness/checkpoint.h"
+#include "suite/suite_checkpoint.h"
+
+static const char *const state_names[] = {
+	"pending", "running", "done", "not run"
+};
+
+void suite_ckpt_begin(struct suite_ckpt *c, const char *dir, double planned_s)
+{
+	memset(c, 0, sizeof(*c));
+	c->dir = dir;
+	c->planned_s = planned_s;
+	c->start_ns = clock_now_ns();
+}
+
+void suite_ckpt_add(struct suite_ckpt *c, const char *name)
+{
+	if (c->n == SUITE_CKPT_MAX)
+		return;
+	c->t[c->n].name = name;
+	c->t[c->n].state = SC_PENDING;
+	c->n++;
+}
+
+/* index.json, written aside, fsynced and renamed (outfile.c). */
+static void write_index(const struct suite_ckpt *c, bool complete)
+{
+	struct results_ckpt ck = {
+		.on = !complete,
+		.covered_s = (double)(clock_now_ns() - c->start_ns) / 1e9,
+		.planned_s = c->planned_s,
+	};
+	char path[4200], file[64];
+	struct outfile of;
+	struct json j;
+	FILE *f;
+	int i;
+
+	clock_gettime(CLOCK_REALTIME, &ck.at);
+	snprintf(path, sizeof(path), "%s/index.json", c->dir);
+	f = outfile_open(&of, "rtlat suite", "-o", path);
+	if (!f)
+		return;
+	json_init(&j, f);
+	json_obj_open(&j, NULL);
+	checkpoint_json(&j, &ck);
+	json_arr_open(&j, "tests");
+	for (i = 0; i < c->n; i++) {
+		json_obj_open(&j, NULL);
+		json_str(&j, "name", c->t[i].name);
+		json_str(&j, "state", state_names[c->t[i].state]);
+		if (c->t[i].state == SC_DONE)
+			json_int(&j, "exit_status", c->t[i].status);
+		else
+			json_null(&j, "exit_status");
+		snprintf(file, sizeof(file), "%s.json", c->t[i].name);
+		json_str(&j, "json", file);
+		snprintf(file, sizeof(file), "%s.txt", c->t[i].name);
+		json_str(&j, "log", file);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	outfile_close(&of, "rtlat suite");
+}
+
+void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
+		    enum suite_ckpt_state state, int status)
+{
+	const struct fleet_opts *o = fl ? fl->opts : NULL;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->t[i].name, name)) {
+			c->t[i].state = state;
+			c->t[i].status = status;
+		}
+	write_index(c, false);
+	if (state != SC_DONE || !o || !c->outputs)
+		return;
+	/* The fleet outputs so far, marked partial (OpenMetrics'
+	 * rtlat_run_complete 0); fleet_end writes the final ones. */
+	fl->partial = true;
+	if (o->junit)
+		fleet_write_junit(fl, "rtlat suite", o->junit, fleet_elapsed(fl), 0);
+	if (o->openmetrics)
+		fleet_write_openmetrics(fl, "rtlat suite", o->openmetrics);
+	fl->partial = false;
+	fl->checkpointed = true;
+}
+
+void suite_ckpt_end(struct suite_ckpt *c)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->t[i].state != SC_DONE)
+			c->t[i].state = SC_NOT_RUN;
+	write_index(c, true);
+}

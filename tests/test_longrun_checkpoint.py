@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Long runs that survive being killed (issue 33): --checkpoint rewrites
+every output file asked for while the run measures, so a run killed
+outright (SIGKILL: a lab job's timeout, the OOM killer) leaves valid files
+up to its last checkpoint, read by the real readers (rt-tests' layout,
+junitparser, promtool and prometheus_client); --openmetrics is a live view
+node_exporter serves while the run goes on; SIGUSR1 prints the figures so
+far; rtlat suite keeps an index of the tests done.
+
+Every test of the registry runs at once (one shared fixture), so the
+whole file costs a few seconds of wall time."""
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import junitparser
+import pytest
+from prometheus_client.openmetrics import parser as om_parser
+from prometheus_client.parser import text_string_to_metric_families
+
+import rtjson
+from conftest import (RTLAT, promtool_check, registry, run, running,
+                      settled_leaks, snapshot)
+from test_fleet_engines import exporter, scrape
+from test_schema import errors as schema_errors
+
+LONG = "60"             # every run is planned long and killed long before
+SAMPLES = "1099511627776"   # request's most: more than the run can do
+
+
+def long_args(t):
+    """The test's short check run, made long: its length option 60 s, no
+    loop count (-l 0: until -D or stopped) and request's samples out of
+    reach (the kill ends it)."""
+    words = t["check_args"].split()
+    out = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("-l", "--loops", "--samples") and i + 1 < len(words):
+            out += [w, SAMPLES if w == "--samples" else "0"]
+            i += 2
+        elif w == t["length_option"] and i + 1 < len(words):
+            i += 2
+        else:
+            out.append(w)
+            i += 1
+    if t["length_option"]:
+        out += [t["length_option"], LONG]
+    return out
+
+
+def measuring():
+    """Every test of the registry that measures (doctor checks, once)."""
+    return [t for t in registry() if t["family"] != "doctor"]
+
+
+def help_text(name):
+    return run([name, "--help"]).stdout
+
+
+def outputs(name, d):
+    """The files asked for and the options asking: --json, --junit,
+    --openmetrics and the histfile where the test has one."""
+    h = help_text(name)
+    files = {"json": d / f"{name}.json", "junit": d / f"{name}.xml",
+             "openmetrics": d / f"{name}.prom"}
+    if "--histfile" in h:
+        files["histfile"] = d / f"{name}.hist"
+    args = [f"--{k}={v}" for k, v in files.items()]
+    # cyclictest's histfile is its -h histogram's (-h US)
+    if re.search(r"^\s+-h, --histogram US", h, re.M):
+        args += ["-h", "100"]
+    if "--timeline" in h:
+        args += ["--timeline", "1s"]
+    return files, args
+
+
+def covered(path):
+    """A checkpoint's JSON as it is now: (covered_s, samples), or None."""
+    try:
+        d = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if d.get("complete") is not False:
+        return None
+    n = sum(s["samples"] for s in d["fleet"]["series"] if s.get("thread") is None)
+    return d["checkpoint"]["covered_s"], n
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory):
+    """Every measuring test started at once with --checkpoint 1s and every
+    output, each SIGKILLed at a random moment after its second checkpoint.
+    {name: (files, last checkpoint seen before the kill, its stderr)},
+    and what the runs left behind."""
+    rnd = random.Random(os.environ.get("RTLAT_TEST_SEED", "33"))
+    base = tmp_path_factory.mktemp("killed")
+    before = snapshot()
+    runs = {}
+    for t in measuring():
+        d = base / t["name"]
+        d.mkdir()
+        files, args = outputs(t["name"], d)
+        err = open(d.parent / f"{t['name']}.err", "w")
+        p = subprocess.Popen([RTLAT, t["name"]] + long_args(t) +
+                             ["--checkpoint", "1s"] + args,
+                             stdout=subprocess.DEVNULL, stderr=err)
+        runs[t["name"]] = [p, files, None, rnd.uniform(0.0, 1.0), err, None]
+    deadline = time.time() + 30
+    try:
+        while any(r[5] is None for r in runs.values()) and time.time() < deadline:
+            for name, r in runs.items():
+                p, files, seen, delay, err, at = r
+                if at is not None:
+                    continue
+                if p.poll() is not None:    # ended by itself: a failure below
+                    r[5] = time.time()
+                    continue
+                c = covered(files["json"])
+                if c and c[0] >= 2.0 and c[1] > 0 and r[2] is None:
+                    r[2] = c
+                    r[3] = time.time() + delay
+                if r[2] is not None and time.time() >= r[3]:
+                    r[2] = covered(files["json"]) or r[2]
+                    p.kill()
+                    r[5] = time.time()
+            time.sleep(0.05)
+    finally:
+        for r in runs.values():
+            if r[0].poll() is None:
+                r[0].kill()
+            r[0].wait()
+            r[4].close()
+    out = {name: (r[1], r[2], Path(r[4].name).read_text(), r[0].returncode)
+           for name, r in runs.items()}
+    return out, settled_leaks(before)
+
+
+def check_json(name, path, seen):
+    d = json.loads(path.read_text())
+    assert d["complete"] is False and d["file_version"] == 1
+    assert schema_errors(d) == []
+    ck = d["checkpoint"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", ck["at_wall"])
+    assert ck["planned_s"] in (None, float(LONG))
+    # at least up to the last checkpoint seen before the kill
+    assert ck["covered_s"] >= seen[0] - 1e-6
+    n = sum(s["samples"] for s in d["fleet"]["series"] if s.get("thread") is None)
+    assert n >= seen[1] > 0
+    assert d["settings"]["checkpoint_s"] == 1 if "checkpoint_s" in d.get("settings", {}) \
+        else True
+    if any(t["family"] == "pair" and t["name"] == name for t in registry()):
+        res = rtjson.read(path)       # rt-tests' layout, as its readers read it
+        assert res.pairs and sum(p.samples for p in res.pairs) > 0
+
+
+def check_openmetrics(path):
+    text = path.read_text()
+    assert text.endswith("# EOF\n")
+    fams = {f.name: f for f in text_string_to_metric_families(text)}
+    list(om_parser.text_string_to_metric_families(text))
+    assert [s.value for s in fams["rtlat_run_complete"].samples] == [0]
+    counts = [s.value for s in fams["rtlat_latency_seconds"].samples
+              if s.name.endswith("_count") and s.labels["thread"] == "all"]
+    assert counts and any(c > 0 for c in counts)
+    assert "rtlat_last_step_max_seconds" in fams
+    promtool_check(path)
+
+
+def check_histfile(path):
+    lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    assert lines and all(re.fullmatch(r"[\d\s]+", ln) for ln in lines), lines[:3]
+
+
+@pytest.mark.parametrize("name", [t["name"] for t in measuring()])
+def test_sigkill_after_checkpoints_leaves_valid_files(killed, name):
+    runs, _ = killed
+    files, seen, err, rc = runs[name]
+    assert seen is not None, f"{name}: no second checkpoint in 30 s; stderr: {err}"
+    assert rc == -signal.SIGKILL, err
+    check_json(name, files["json"], seen)
+    suites = junitparser.JUnitXml.fromfile(str(files["junit"]))
+    assert sum(1 for s in suites for _ in s) > 0
+    check_openmetrics(files["openmetrics"])
+    if "histfile" in files:
+        check_histfile(files["histfile"])
+    # nothing but the files asked for: no temp file left beside them
+    assert sorted(p.name for p in files["json"].parent.iterdir()) == \
+        sorted(p.name for p in files.values())
+
+
+def test_sigkilled_runs_leave_nothing_behind(killed):
+    _, leaks = killed
+    assert not leaks, f"left behind: {leaks}"
+
+
+def test_sigusr1_prints_the_status_and_the_run_goes_on(tmp_path, leakcheck):
+    j = tmp_path / "o.json"
+    # a run that checkpoints (every run planned over an hour by default)
+    with running(["pmq", "-D", "2", "-q", "--checkpoint", "1m", "--json", str(j)]) as p:
+        time.sleep(1.0)
+        p.send_signal(signal.SIGUSR1)
+        out, err = p.communicate(timeout=20)
+    assert p.returncode == 0, err
+    assert re.search(r"^rtlat pmq: status after \d+\.\d s: latency: \d+ samples, "
+                     r"min [\d.]+ avg [\d.]+ p99 [\d.]+ max [\d.]+ us$", out, re.M), out
+    d = json.loads(j.read_text())
+    assert d["complete"] is True and d["checkpoint"] is None
+    leakcheck()
+
+
+def test_checkpoint_option_is_checked_and_in_the_settings(tmp_path):
+    r = run(["pmq", "--checkpoint", "soon"])
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--checkpoint" in r.stderr
+    j = tmp_path / "o.json"
+    r = run(["pmq", "-l", "50", "-q", "--json", str(j)])
+    assert r.returncode == 0, r.stderr
+    d = json.loads(j.read_text())
+    assert d["complete"] is True and d["checkpoint"] is None
+    assert d["settings"]["checkpoint_s"] == 0      # a short run: off
+
+
+def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
+    tf = tmp_path / "textfile"
+    tf.mkdir()
+    prom = tf / "rtlat.prom"
+    with running(["timer", "-c", "all", "-q", "-T", LONG, "--checkpoint", "1s",
+                  "--openmetrics", str(prom)]) as p, \
+            exporter(tf, tmp_path / "ne.log") as (ne, port):
+        def count():
+            deadline = time.time() + 15
+            while True:
+                text = scrape(port, deadline)
+                m = re.search(r'^rtlat_latency_seconds_count\{[^}]*thread="all"[^}]*\} '
+                              r'(\S+)$', text, re.M)
+                if m or time.time() > deadline:
+                    break
+                time.sleep(0.2)
+            assert m, text
+            assert re.search(r"^node_textfile_scrape_error 0$", text, re.M), text
+            assert re.search(r'^rtlat_run_complete\{test="timer"\} 0$', text, re.M)
+            return float(m.group(1))
+        first = count()
+        time.sleep(2.5)
+        second = count()
+        assert second > first
+        p.send_signal(signal.SIGINT)
+        p.communicate(timeout=20)
+    assert ne.returncode is not None
+    assert "rtlat_run_complete{test=\"timer\"} 1" in prom.read_text()
+    leakcheck()
+
+
+def test_suite_index_says_which_tests_are_done(tmp_path):
+    d = tmp_path / "res"
+    om = tmp_path / "suite.prom"
+    with running(["suite", "--duration", "1", "--only", "pmq,sigwait", "-q",
+                  "--checkpoint", "1s", "--openmetrics", str(om),
+                  "-o", str(d)]) as p:
+        mid = mid_om = None
+        deadline = time.time() + 20
+        while p.poll() is None and time.time() < deadline:
+            try:
+                idx = json.loads((d / "index.json").read_text())
+            except (OSError, ValueError):
+                idx = None
+            if idx and idx["complete"] is False and \
+                    [t["state"] for t in idx["tests"]] == ["done", "running"]:
+                mid = idx
+                mid_om = om.read_text() if om.exists() else None
+            time.sleep(0.05)
+        p.communicate(timeout=20)
+    assert p.returncode == 0
+    assert mid and mid["checkpoint"]["covered_s"] > 0
+    assert schema_errors(mid) == []
+    assert mid["tests"][0]["exit_status"] == 0 and mid["tests"][1]["exit_status"] is None
+    # the suite's OpenMetrics after its first test: pmq's, marked running
+    assert mid_om and 'rtlat_run_complete{test="pmq"} 0' in mid_om
+    assert 'rtlat_run_complete{test="sigwait"} 1' in om.read_text()
+    # its tests checkpointed too: their JSON says so in the settings
+    assert json.loads((d / "pmq.json").read_text())["settings"]["checkpoint_s"] == 1
+    end = json.loads((d / "index.json").read_text())
+    assert end["complete"] is True and end["checkpoint"] is None
+    assert schema_errors(end) == []
+    assert [(t["name"], t["state"], t["exit_status"]) for t in end["tests"]] == \
+        [("pmq", "done", 0), ("sigwait", "done", 0)]
