@@ -30,7 +30,8 @@ def fill(text, width=78):
     """Break text at spaces into lines under 80 bytes (mandoc's advice)."""
     lines, cur = [], ""
     for word in text.split():
-        if cur and len(cur) + 1 + len(word) > width:
+        # bytes, not characters: "µs" is 3 of them
+        if cur and len(cur.encode()) + 1 + len(word.encode()) > width:
             lines.append(cur)
             cur = word
         else:

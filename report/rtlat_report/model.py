@@ -272,3 +272,12 @@ class Run:
     # The suite's order of tests, from the registry.json it leaves beside
     # its results (rtlat --list); empty for a single file.
     order: List[str] = field(default_factory=list)
+
+
+def fmt_us(ns):
+    """Nanoseconds as the report writes microseconds (without matplotlib:
+    the man page is made where it may not be installed)."""
+    if isinstance(ns, bool) or not isinstance(ns, (int, float)):
+        return "–"      # None, or what a file had in a number's place
+    v = ns / 1000.0
+    return f"{v:.2f}" if abs(v) < 100000 else f"{v:.0f}"

@@ -14,7 +14,7 @@ from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
                                LogLocator, NullFormatter,
                                NullLocator)
 
-from .model import PERCENTILES, PCT_VALUE  # noqa: E402
+from .model import PERCENTILES, PCT_VALUE, fmt_us  # noqa: E402
 
 plt.rcParams.update({
     # Every text is drawn as it is: a '$' in a label, a file name or a
@@ -68,13 +68,6 @@ def finish(fig, ax, title, bottom=0.13, left=0.11):
 
 def us(ns):
     return None if ns is None else ns / 1000.0
-
-
-def fmt_us(ns):
-    if isinstance(ns, bool) or not isinstance(ns, (int, float)):
-        return "–"      # None, or what a file had in a number's place
-    v = ns / 1000.0
-    return f"{v:.2f}" if abs(v) < 100000 else f"{v:.0f}"
 
 
 def nice_width(span, minimum):

@@ -11,7 +11,6 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import List, Optional
 
-from .alerts import plural
 from .document import Alert, Figure, Note, Table
 
 COLUMNS = ("t_s", "wall", "n", "min_ns", "avg_ns", "max_ns", "p99_ns", "over")
@@ -220,6 +219,10 @@ def spikes(s):
 def summary_table(key, members):
     """Per run and series: steps, the worst step (its max and when), the
     highest step p99, steps and samples over the threshold."""
+    # here, not at the top: load.py imports this module, and the man page
+    # is made (cli.py through load.py) where matplotlib (alerts -> plots)
+    # may not be installed
+    from .alerts import plural
     rows = []
     for _, r, t in members:
         tl = t.timeline

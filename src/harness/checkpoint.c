@@ -204,16 +204,13 @@ void checkpoint_json(struct json *j, const struct results_ckpt *ck)
 	json_obj_close(j);
 }
 
-/* The run's planned length: its first duration option (-D, -T), if set. */
+/* The run's planned length: its length option's (-D, -T), if set. */
 static double planned(const struct test_run *t)
 {
-	const struct opt *o;
+	const struct opt *o = run_length_row(t->opts);
 
-	for (o = t->opts; o->short_name || o->long_name; o++)
-		if (o->type == OPT_DURATION && o->dest != &t->common->checkpoint_s)
-			return *(const long long *)o->dest > 0 ?
-				(double)*(const long long *)o->dest : -1;
-	return -1;
+	return o && o->dest && *(const long long *)o->dest > 0 ?
+		(double)*(const long long *)o->dest : -1;
 }
 
 /* A scratch fleet for the checkpoint's records: the run's settings and
@@ -398,8 +395,10 @@ int checkpoint_begin(struct test_run *t)
 	struct checkpoint *c;
 	int err;
 
+	/* By default a run with a time line (over an hour, or until
+	 * stopped: run_record_begin has decided) checkpoints. */
 	if (cm->checkpoint_s < 0)
-		cm->checkpoint_s = plan > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+		cm->checkpoint_s = cm->timeline_s > 0 ? CHECKPOINT_DEFAULT_S : 0;
 	if (!t->ops->checkpoint)
 		return 0;
 	c = calloc(1, sizeof(*c));
@@ -408,7 +407,11 @@ int checkpoint_begin(struct test_run *t)
 	c->t = t;
 	c->files_s = cm->checkpoint_s;
 	c->planned_s = plan;
-	if (cm->fleet.openmetrics && (plan < 0 || plan > CHECKPOINT_OM_LONG_S))
+	/* The live view: at each step of the time line, else every
+	 * CHECKPOINT_OM_S in a run longer than a minute. */
+	if (cm->fleet.openmetrics && cm->timeline_s > 0)
+		c->om_s = cm->timeline_s;
+	else if (cm->fleet.openmetrics && (plan < 0 || plan > CHECKPOINT_OM_LONG_S))
 		c->om_s = CHECKPOINT_OM_S;
 	if (c->files_s && c->files_s < c->om_s)
 		c->om_s = 0;	/* each checkpoint refreshes it already */
