@@ -23,6 +23,9 @@ def roff(text):
     """Plain text as roff: backslashes and minus signs escaped, no line
     starting with a dot or a quote."""
     text = text.replace("\\", "\\e").replace("-", "\\-")
+    # roff's name for the micro sign: mandoc counts a raw one as more
+    # bytes than it has
+    text = text.replace("µ", "\\(mc")
     return re.sub(r"(?m)^([.'])", r"\\&\1", text)
 
 
