@@ -263,6 +263,30 @@ def test_doctor_knows_it_is_a_guest(kernel):
         assert title in text
 
 
+def test_every_result_follows_the_schema(kernel):
+    """What a real kernel's guest wrote (PREEMPT_RT's /sys/kernel/realtime,
+    its doctor, every check's and the suite's JSON) follows rtlat's JSON
+    Schema, as on this machine."""
+    import jsonschema
+    schema = json.loads((ROOT / "schema" / "rtlat.schema.json").read_text())
+    v = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    _, d = kernel
+    files = [f for f in sorted(d.rglob("*.json"))
+             if f.name not in ("registry.json", "index.json")]
+    assert files
+    for f in files:
+        try:
+            js = json.loads(f.read_text())
+        except ValueError:
+            continue        # a check that wrote no JSON on purpose (badinput)
+        if not isinstance(js, dict) or "rtlat" not in js:
+            continue        # rtla's, not rtlat's
+        errs = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+                for e in v.iter_errors(js)]
+        assert not errs, (f, errs[:5])
+
+
 def explained_kinds(x, cpu):
     """{kind: {cause}} over the worst spikes' causes and every logged
     spike's main cause; each spike's causes add up to its latency."""
