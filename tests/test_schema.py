@@ -144,3 +144,29 @@ def test_report_checks_its_input_with_the_schema(check_runs, tmp_path):
     line, = r.stderr.splitlines()
     assert str(bad) in line and "JSON Schema" in line and "fleet.series" in line
     assert not (tmp_path / "r.html").exists()
+
+
+def test_report_checks_every_row_as_jsonschema_does(check_runs):
+    """rtlat-report checks the rows of "largest" (thousands of them) with
+    a fast check of its own: it judges every row as jsonschema does
+    (a bad row deep in the list is found, and named where it is), and a
+    problem is one short line, not the whole list quoted."""
+    import copy
+    from rtlat_report import schema
+    doc = json.loads(check_runs["pmq"][1].read_text())
+    rows = doc["largest"]["series"][0]["rows"]
+    assert len(rows) > 20
+    assert schema.problems(doc) == []
+    i = len(rows) - 3
+    for col, value in ((0, "x"), (0, True), (0, 1.5), (1, None), (2, "cpu0")):
+        bad = copy.deepcopy(doc)
+        bad["largest"]["series"][0]["rows"][i][col] = value
+        assert errors(bad), (col, value)             # jsonschema's own verdict
+        found = schema.problems(bad)
+        assert found and found[0].startswith(f"largest.series[0].rows[{i}][{col}]: "), found
+        assert len(found[0]) < 300
+    bad = copy.deepcopy(doc)
+    bad["largest"]["series"][0]["rows"][i] = [1, 2]
+    assert errors(bad) and schema.problems(bad)
+    bad["largest"]["series"][0]["rows"][i] = [1.0, 2, 0]   # 1.0 is an integer to JSON Schema
+    assert not errors(bad) and not schema.problems(bad)

@@ -4,6 +4,7 @@ readers use it: a result file or the suite's registry.json checked
 against it, the first problem as one line naming where it is."""
 import functools
 import json
+import re
 from importlib import resources
 
 from .validate import InputError
@@ -18,6 +19,76 @@ def schema():
                       .read_text(encoding="utf-8"))
 
 
+_PY_TYPES = {"integer": lambda v: isinstance(v, int) and not isinstance(v, bool)
+              or isinstance(v, float) and v.is_integer(),
+              "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+              "string": lambda v: isinstance(v, str),
+              "null": lambda v: v is None}
+
+
+def _scalar_check(s, formats):
+    """A function telling whether a scalar follows s (type, minimum,
+    pattern, format and nothing else), or None when s has more."""
+    if set(s) - {"type", "minimum", "pattern", "format", "description"}:
+        return None
+    types = s.get("type", [])
+    types = [types] if isinstance(types, str) else types
+    if not types or any(t not in _PY_TYPES for t in types):
+        return None
+    tests = [_PY_TYPES[t] for t in types]
+    low, fmt = s.get("minimum"), s.get("format")
+    pat = re.compile(s["pattern"]) if "pattern" in s else None
+
+    def ok(v):
+        if not any(t(v) for t in tests):
+            return False
+        if low is not None and _PY_TYPES["number"](v) and v < low:
+            return False
+        if isinstance(v, str) and (pat and not pat.search(v) or
+                                   fmt and not formats.conforms(v, fmt)):
+            return False
+        return True
+    return ok
+
+
+def _row_check(items, formats):
+    """For an array's item schema that is a row of scalars (the time
+    line's steps, the largest samples: thousands of them), a function
+    telling whether a row follows it, exactly as the schema says; None
+    for any other item schema."""
+    if set(items) - {"type", "items", "minItems", "maxItems", "prefixItems"} or \
+            items.get("type") != "array" or items.get("items", {}) != {}:
+        return None
+    cols = [_scalar_check(c, formats) for c in items.get("prefixItems", [])]
+    if not cols or None in cols:
+        return None
+    lo, hi = items.get("minItems", 0), items.get("maxItems", float("inf"))
+
+    def ok(row):
+        return isinstance(row, list) and lo <= len(row) <= hi and \
+            all(c(v) for c, v in zip(cols, row))
+    return ok
+
+
+def _fast_items(default):
+    """jsonschema's "items", with rows of scalars checked by _row_check:
+    a row that does not follow is handed to jsonschema itself, for its
+    message. Validating a file's 2048 largest samples item by item took
+    0.3 s, a third of a small report's time."""
+    def items(validator, item_schema, instance, schema):
+        check = None
+        if isinstance(item_schema, dict) and "prefixItems" not in schema and \
+                validator.is_type(instance, "array"):
+            check = _row_check(item_schema, validator.format_checker)
+        if check is None:
+            yield from default(validator, item_schema, instance, schema)
+            return
+        for i, row in enumerate(instance):
+            if not check(row):
+                yield from validator.descend(row, item_schema, path=i)
+    return items
+
+
 @functools.lru_cache(maxsize=None)
 def _validator(part):
     """A validator of one part: "result" (any test's --json, with its
@@ -29,8 +100,10 @@ def _validator(part):
         s["$ref"] = "#/$defs/registry"
     else:
         s["allOf"] = schema()["oneOf"][0]["allOf"]
-    cls = jsonschema.Draft202012Validator
-    return cls(s, format_checker=cls.FORMAT_CHECKER)
+    base = jsonschema.Draft202012Validator
+    cls = jsonschema.validators.extend(
+        base, {"items": _fast_items(base.VALIDATORS["items"])})
+    return cls(s, format_checker=base.FORMAT_CHECKER)
 
 
 def _where(error):
@@ -45,10 +118,24 @@ def problems(data, lenient=False):
     report shows what a file has and says what it lacks)."""
     part = "registry" if isinstance(data, dict) and \
         "registry_version" in data else "result"
-    errors = sorted(_validator(part).iter_errors(data),
-                    key=lambda e: (len(e.absolute_path), str(e.message)))
-    return [f"{_where(e)}: {e.message}" for e in errors
+    errors = []
+    for e in _validator(part).iter_errors(data):
+        # "is not valid under any of the given schemas" (null or an
+        # object): the object's own problem, the deepest, where it is
+        while e.context:
+            e = max(e.context, key=lambda c: (len(c.absolute_path),
+                                              c.validator != "type"))
+        errors.append(e)
+    errors.sort(key=lambda e: (len(e.absolute_path), str(e.message)))
+    return [f"{_where(e)}: {_short(e.message)}" for e in errors
             if not (lenient and e.validator == "required")]
+
+
+def _short(message, most=200):
+    """jsonschema's message quotes the whole value (2048 largest samples
+    of a series): its start is enough to find it."""
+    return message if len(message) <= most else \
+        message[:most // 2] + " ... " + message[-most // 2:]
 
 
 def is_rtlat(data):
