@@ -137,16 +137,18 @@ venv: $(VENV)/.done
 # time they leave (their runs sleep most of the time; their measuring
 # threads are SCHED_FIFO), and tests/kernels is judged last, once the
 # stage is done; its lines follow pytest's. SQUAD's venv for the fleet
-# tests (tests/squad_venv.py, made once) is made beside them too. The
-# integration tests run in two groups at once (tests/run-tests): the
-# report's beside the rest.
+# tests (tests/squad_venv.py, made once) is made beside them too, and the
+# test venv beside the build. The integration tests run in three groups
+# at once (tests/run-tests).
 check:
 	PYTHON=$(PYTHON) tests/install-deps
 	tests/kernels/install-deps || [ $$? = 77 ]
-	$(MAKE) -j2 rtlat $(UNIT_BIN)
-	@mkdir -p build; nice -n 19 tests/kernels/run --quick > build/kernels-stage.log 2>&1 & k=$$!; \
+	@mkdir -p build; $(MAKE) venv > build/venv.log 2>&1 & v=$$!; \
+	$(MAKE) -j2 rtlat $(UNIT_BIN) || { wait $$v; exit 1; }; \
+	nice -n 19 tests/kernels/run --quick > build/kernels-stage.log 2>&1 & k=$$!; \
 	$(PYTHON) tests/squad_venv.py > build/squad-venv.log 2>&1 & s=$$!; \
-	$(MAKE) venv && ./$(UNIT_BIN) && \
+	wait $$v; vr=$$?; cat build/venv.log; \
+	[ $$vr = 0 ] && ./$(UNIT_BIN) && \
 	RTLAT_KERNELS_BACKGROUND=1 tests/run-tests $(VENV)/bin/python; rc=$$?; \
 	wait $$s; wait $$k; kr=$$?; cat build/kernels-stage.log; \
 	[ $$rc = 0 ] && [ $$kr = 0 ]
