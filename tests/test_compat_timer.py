@@ -97,10 +97,11 @@ def compare(m, r, argv, loops):
             assert type(t["min"]) is int and type(t["max"]) is int
             assert type(t["avg"]) in (int, float)
     # -l: the first thread at -l ends every thread, as cyclictest's
-    # (how far the others got is timing).
+    # (how far the others got is timing: on a loaded machine a thread
+    # that starts 50 ms late has none, in cyclictest as in rtlat).
     for t in (m, r):
         cycles = [x["cycles"] for x in t["thread"].values()]
-        assert max(cycles) == loops and all(0 < c <= loops for c in cycles), cycles
+        assert max(cycles) == loops and all(0 <= c <= loops for c in cycles), cycles
 
 
 CASES = {
