@@ -347,3 +347,12 @@ def check_runs(tmp_path_factory):
         out[name] = (subprocess.CompletedProcess(p.args, p.returncode, so, se),
                      js, om)
     return out
+
+
+def real_cyclictest_json(path):
+    """rt-tests' cyclictest's --json file as a dict. cyclictest writes
+    "avg": -nan for a thread with no cycles (one that started late on a
+    loaded machine, ended by another's -l), which is not JSON: read as
+    NaN, the float it meant. Only for the real one's files: rtlat's must
+    parse as they are."""
+    return json.loads(re.sub(r":\s*-nan\b", ": NaN", Path(path).read_text()))
