@@ -212,3 +212,27 @@ def test_chaos(name, tmp_path, short_tmpdir, private_ipc):
                      f"{signal.Signals(sig).name} to "
                      f"{'the parent' if to_main else 'a child'}")
     next_run_works()
+
+
+@pytest.mark.parametrize("argv", [
+    ["cyclictest", "-q", "-t", "2", "-i", "1000"],     # /dev/shm/cyclictest<pid>
+    ["pmq", "-q", "-f", "-i", "1000"],                 # queues, forked workers
+    ["svsem", "-q", "-i", "1000"],                     # SysV semaphores
+], ids=["cyclictest", "pmq-f", "svsem"])
+def test_sigkill_of_the_whole_process_group_leaves_nothing(argv, leakcheck):
+    """timeout -s KILL, a lab job's end or kill -9 -PGID kill the run's
+    whole process group at once: its janitor, in a group of its own,
+    still removes what the run made. (It died with the group, and the
+    cyclictest face's status file stayed in /dev/shm.)"""
+    p = subprocess.Popen([RTLAT] + argv, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    shm = Path(f"/dev/shm/cyclictest{p.pid}")
+    deadline = time.time() + 10
+    # until the run has made what it makes
+    while time.time() < deadline and not (shm.exists() if argv[0] == "cyclictest"
+                                          else children_of(p.pid)):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait(timeout=10)
+    leakcheck()

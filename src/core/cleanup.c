@@ -246,6 +246,10 @@ static void janitor(int fd)
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_NAME, "rtlat-janitor");
+	/* A process group of its own: a SIGKILL to the run's group
+	 * (timeout -s KILL, a lab job's end, kill -9 -PGID) would otherwise
+	 * take the janitor with the owner and leave what it registered. */
+	setpgid(0, 0);
 	while (read(fd, &c, 1) < 0 && errno == EINTR)
 		;
 	/* EOF: the owner is gone. Its children are not ours to reap. */
