@@ -38,7 +38,10 @@
 #include "request/request_proto.h"
 #include "core/rtsetup.h"
 
-/* A started frame must be complete within this; replies sent within it. */
+/* A reply (or a refusal) must be sent within this. A request's frame
+ * has no deadline of its own: a frame that stops half-way is held until
+ * the client has been silent for --timeout, as an idle one is, so a
+ * client stalled on a loaded machine is not cut off mid-frame. */
 #define FRAME_DEADLINE_NS	NSEC_PER_SEC
 /* Read this much at once, so an oversized frame shows in one read. */
 #define READ_CHUNK		64
@@ -52,8 +55,10 @@ enum { SLOT_FREE, SLOT_RUNNING, SLOT_DONE };
 struct req_conn {
 	struct req_server *s;
 	pthread_t tid;
-	int64_t last_ns;	/* last request, for the silence limit */
+	int64_t last_ns;	/* last bytes or request, for the silence limit */
 	int fd;
+	size_t have;		/* bytes of a frame read so far */
+	uint8_t part[READ_CHUNK];
 	int prio;		/* the thread's SCHED_FIFO priority now */
 	int state;		/* SLOT_*, atomic */
 	char peer[96];
@@ -90,41 +95,40 @@ static void drop(struct req_server *s, struct conn *c, bool error)
 	c->fd = -1;
 }
 
-/* Read one frame (poll said something is there).
- * Returns 0, 1 if nothing was there after all, -1 to drop the client on
- * an error, -2 when it hung up. */
-static int read_request(struct req_server *s, struct conn *c,
-			uint8_t *b, uint32_t *seq)
+/* Read what poll said is there into the connection's frame.
+ * Returns 0 with a whole frame in c->part, 1 if it is not whole yet (or
+ * nothing was there after all), -1 to drop the client on an error, -2
+ * when it hung up. */
+static int read_request(struct req_server *s, struct conn *c, uint32_t *seq)
 {
-	size_t got, more = 0;
+	/* A started frame reads only its rest, so what follows a frame
+	 * that arrived in parts is not taken for an oversized one. */
+	size_t room = c->have ? REQ_REQUEST_LEN - c->have : sizeof(c->part);
 	char why[160];
 	ssize_t n;
 	int err;
 
-	n = recv(c->fd, b, READ_CHUNK, MSG_DONTWAIT);
+	n = recv(c->fd, c->part + c->have, room, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 1;
+	if (n <= 0 && c->have) {
+		slog(s, c, "truncated frame (%zu of %d bytes, then %s); connection closed",
+		     c->have, REQ_REQUEST_LEN, n ? strerror(errno) : "end of stream");
+		return -1;
+	}
 	if (n <= 0) {
 		if (n < 0 || s->verbose)
 			slog(s, c, "disconnected%s%s", n < 0 ? ": " : "",
 			     n < 0 ? strerror(errno) : "");
 		return n < 0 ? -1 : -2;
 	}
-	got = (size_t)n;
-	err = req_server_frame(b, got, seq, why, sizeof(why));
+	c->have += (size_t)n;
+	err = req_server_frame(c->part, c->have, seq, why, sizeof(why));
 	if (err > 0) {
-		err = req_read_full(c->fd, b + got, REQ_REQUEST_LEN - got,
-				    clock_now_ns() + FRAME_DEADLINE_NS, &more);
-		got += more;
-		if (err) {
-			slog(s, c, "truncated frame (%zu of %d bytes, then %s); connection closed",
-			     got, REQ_REQUEST_LEN,
-			     err == -ETIMEDOUT ? "silence" : err == -EPIPE ?
-			     "end of stream" : strerror(-err));
-			return -1;
-		}
-		err = req_server_frame(b, got, seq, why, sizeof(why));
+		c->last_ns = clock_now_ns();
+		return 1;
 	}
+	c->have = 0;
 	if (err) {
 		slog(s, c, "%s; connection closed", why);
 		return -1;
@@ -185,14 +189,14 @@ static int take_prio(struct req_server *s, struct conn *c, int asked)
  */
 static void serve_one(struct req_server *s, struct conn *c)
 {
-	uint8_t in[READ_CHUNK], out[REQ_REPLY_LEN];
+	uint8_t out[REQ_REPLY_LEN];
 	uint32_t seq;
 	int64_t t1, t2;
 	int err;
 
-	err = read_request(s, c, in, &seq);
+	err = read_request(s, c, &seq);
 	if (!err)
-		err = take_prio(s, c, req_request_prio(in));
+		err = take_prio(s, c, req_request_prio(c->part));
 	if (err) {
 		if (err < 0)
 			drop(s, c, err == -1);
@@ -250,8 +254,13 @@ static void *conn_thread(void *arg)
 		if (n > 0 && p[0].revents)
 			serve_one(s, c);
 		if (c->fd >= 0 && clock_now_ns() - c->last_ns >= s->idle_ns) {
-			slog(s, c, "silent for %lld s; connection closed",
-			     (long long)(s->idle_ns / NSEC_PER_SEC));
+			if (c->have)
+				slog(s, c, "truncated frame (%zu of %d bytes, then silent for %lld s); connection closed",
+				     c->have, REQ_REQUEST_LEN,
+				     (long long)(s->idle_ns / NSEC_PER_SEC));
+			else
+				slog(s, c, "silent for %lld s; connection closed",
+				     (long long)(s->idle_ns / NSEC_PER_SEC));
 			drop(s, c, true);
 		}
 	}
