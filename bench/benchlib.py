@@ -10,6 +10,7 @@ spread min-max over those rounds next to it.
 """
 import math
 import os
+import shlex
 import shutil
 import statistics
 import struct
@@ -20,6 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RTLAT = os.environ.get("RTLAT", str(ROOT / "rtlat"))
 QUICK = os.environ.get("QUICK", "0") not in ("", "0")
+# LONGRUN="--timeline 1s --checkpoint 1s" (issue 33): the vs-* scripts
+# also run rtlat with these options, interleaved in the same rounds, and
+# print their cost: the ratio with / without them beside the A/A noise.
+LONGRUN = shlex.split(os.environ.get("LONGRUN", ""))
 
 
 def env_int(name, full, quick):
