@@ -92,9 +92,18 @@ def squad(squad_starting, runs, request):
     return squad_starting
 
 
+# The session's server: a module that imports squad_starting (pytest
+# then holds a second fixture of it, tests/test_fleet_testrunner.py) gets
+# the one already started, never a second server.
+STARTED = []
+
+
 @pytest.fixture(scope="session")
 def squad_starting(tmp_path_factory):
-    """SQUAD started, not waited for (Squad.ready)."""
+    """SQUAD started, not waited for (Squad.ready: again, at once)."""
+    if STARTED:
+        yield STARTED[0]
+        return
     install_squad()
     d = tmp_path_factory.mktemp("squad")
     shutil.copy(TEMPLATE_DB, d / "db.sqlite3")
@@ -127,9 +136,13 @@ def squad_starting(tmp_path_factory):
                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
 
+        set_up = []
+
         def ready():
-            said = setup.communicate(timeout=120)[0]
-            assert setup.returncode == 0, said
+            if not set_up:
+                said = setup.communicate(timeout=120)[0]
+                assert setup.returncode == 0, said
+                set_up.append(True)
             deadline = time.time() + 60
             while True:
                 try:
@@ -141,8 +154,10 @@ def squad_starting(tmp_path_factory):
                                              (d / "server.log").read_text())
                     time.sleep(0.1)
         s.ready = ready
+        STARTED.append(s)
         yield s
     finally:
+        STARTED.clear()
         if setup is not None and setup.poll() is None:
             setup.kill()
             setup.communicate()

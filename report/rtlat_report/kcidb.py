@@ -4,7 +4,8 @@
 build (the kernel that ran), a test per result file (its verdict, its
 JSON and report as output_files) and a test per figure
 (rtlat.timer.cpu1.max: min, avg, p99, p99_99, max in seconds with a
-metric prefix, shown as µs), PASS or FAIL as rtlat judged the series."""
+metric prefix, shown as µs), PASS or FAIL as rtlat judged the series
+(in a results directory, as the suite judged them: its index.json)."""
 import email.utils
 import hashlib
 import json
@@ -14,6 +15,7 @@ from datetime import datetime, timezone
 
 from . import schema
 from .load import read_json, read_regular, result_files
+from .suite_verdicts import judged, suite_fleet
 from .validate import InputError
 
 # The KCIDB I/O version written (kcidb-io 141 validates 5.3).
@@ -80,9 +82,11 @@ def _seconds(t):
 def read_inputs(paths, limits=None):
     """[(path, data)] of every rtlat result file in the inputs, checked
     strictly against rtlat's JSON Schema: a KCIDB test must not stand on
-    a half file. InputError (one line) for anything else."""
+    a half file. InputError (one line) for anything else. A results
+    directory's files carry the suite's verdicts (suite_verdicts.py)."""
     found = []
     for p in paths:
+        suite = suite_fleet(p)
         if os.path.isdir(p):
             names = [os.path.join(p, f) for f in result_files(p)]
             if not names:
@@ -98,7 +102,7 @@ def read_inputs(paths, limits=None):
                                  "(no \"rtlat\" section): --kcidb takes "
                                  "rtlat's own --json files")
             schema.check(data, f)
-            found.append((f, data))
+            found.append((f, judged(data, suite)))
     return found
 
 

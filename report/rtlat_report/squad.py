@@ -12,7 +12,9 @@ SUITE/CASE, where SUITE is the definition's name in the LAVA job (rtlat,
 metric (in us), one without a test. So a lab that moves from the LAVA path
 to direct submission keeps its history, and every verdict (thresholds,
 baseline) is a test on both paths: TEST-SERIES, TEST-t<N>-latency,
-TEST-run.
+TEST-run. A results directory's verdicts are the suite's (its
+index.json, suite_verdicts.py): the same tests with the same pass/fail as
+`rtlat suite --lava` gives LAVA.
 
 The token: the environment variable SQUAD_TOKEN (as squad-client reads
 it) or --squad-token-file FILE, never a command-line value. A server's
@@ -30,6 +32,7 @@ import urllib.request
 import uuid
 
 from .load import result_files
+from .suite_verdicts import judged, suite_fleet
 
 SUITE = "rtlat"
 # (case figure, JSON key): the order of rtlat --lava's cases
@@ -100,10 +103,11 @@ def record_cases(rec):
     return out
 
 
-def run_cases(docs, test):
+def run_cases(docs, test, verdict=None):
     """Every case of a run's JSON documents (one, or a suite's), and the
     run's: TEST-run (suite-run) passes when every document's verdict is
-    pass."""
+    pass, or, given (the suite's own, from its index.json), when verdict
+    is."""
     out = []
     verdicts = []
     for d in docs:
@@ -115,7 +119,8 @@ def run_cases(docs, test):
         for rec in fleet.get("threads", []):
             out += record_cases(rec)
         verdicts.append(fleet.get("verdict"))
-    ok = verdicts and all(v == "pass" for v in verdicts)
+    ok = verdict == "pass" if verdict else \
+        verdicts and all(v == "pass" for v in verdicts)
     out.append((f"{test}-run", "pass" if ok else "fail", None))
     return out
 
@@ -138,7 +143,8 @@ def tests_and_metrics(cases, suite=SUITE):
 
 def read_input(path):
     """(test name, [(file name, bytes, document)]) of a JSON file or a
-    results directory (every result *.json in it)."""
+    results directory (every result *.json in it, each with the suite's
+    verdicts of its records from the directory's index.json)."""
     files = []
     if os.path.isdir(path):
         names = [os.path.join(path, f) for f in result_files(path)]
@@ -154,17 +160,20 @@ def read_input(path):
         if not isinstance(doc, dict):
             raise SquadError(f"{f}: not a run's JSON (no object)")
         files.append((os.path.basename(f), raw, doc))
+    suite = suite_fleet(path)
+    files = [(n, raw, judged(d, suite)) for n, raw, d in files]
     docs = [d for _, _, d in files if d.get("fleet")]
     if not docs:
         raise SquadError(f"{path}: no rtlat run with figures in it "
                          "(a --json of rtlat 0.1 or later)")
-    if os.path.isdir(path) and not any(
+    if os.path.isdir(path) and suite is None and not any(
             (d["fleet"].get("max_latency") or d["fleet"].get("max_p99")) for d in docs):
-        # rtlat suite judges its thresholds in its own process: its
-        # directory keeps the figures, not the verdicts
-        print(f"rtlat-report: note: {path}: the tests' JSON files hold no "
-              "thresholds (rtlat suite judges them itself): verdicts are "
-              "as measured, not judged", file=sys.stderr)
+        # an rtlat suite of before its index.json kept its verdicts: the
+        # directory has the figures, not the verdicts
+        print(f"rtlat-report: note: {path}: no verdicts in its index.json "
+              "(an rtlat suite older than this rtlat-report) and none in "
+              "the tests' JSON files: verdicts are as measured, not judged",
+              file=sys.stderr)
     test = "suite" if os.path.isdir(path) else \
         (docs[0].get("rtlat") or {}).get("test") or docs[0]["fleet"]["series"][0]["test"]
     return test, files
@@ -326,8 +335,9 @@ def submission(path, args):
     test, files = read_input(path)
     job_id = args.job_id or identity(files)
     meta = metadata(test, files, job_id)
+    suite = suite_fleet(path)
     tests, metrics = tests_and_metrics(run_cases(
-        [d for _, _, d in files], test), args.suite)
+        [d for _, _, d in files], test, suite and suite.get("verdict")), args.suite)
     build = args.build or meta.get("kernel_release") or "unknown"
     env = args.environment or re.sub(r"[^A-Za-z0-9_.-]", "-", "-".join(
         x for x in (meta.get("machine"), meta.get("hostname")) if x)) or "unknown"

@@ -449,7 +449,7 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 	if (stopsig_last())
 		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
 			strsignal(stopsig_last()));
-	suite_ckpt_end(&s->ckpt);
+	suite_ckpt_end(&s->ckpt, fl, failed || stopsig_last());
 	print_table(s);
 	printf("results: %s\n", dir);
 	if (s->report && s->nrows && write_report(s, dir))
@@ -468,6 +468,7 @@ static int suite_main_run(struct suite_run *s, int argc, char **argv)
 	if (run_parse("rtlat suite", suite_title, s->opts, NULL, argc, argv) ||
 	    check_only(s))
 		return OPTS_EXIT_USAGE;
+	s->fleet.iterations = 1;	/* each test once (index.json's "fleet") */
 	/* After --only: the thresholds are checked against the tests run. */
 	fleet_begin(&fl, &s->fleet, "suite", known,
 		    measured(s, known, FLEET_TESTS_MAX));

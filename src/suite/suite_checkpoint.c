@@ -32,8 +32,16 @@ void suite_ckpt_add(struct suite_ckpt *c, const char *name)
 	c->n++;
 }
 
-/* index.json, written aside, fsynced and renamed (outfile.c). */
-static void write_index(const struct suite_ckpt *c, bool complete)
+/*
+ * index.json, written aside, fsynced and renamed (outfile.c). With the
+ * suite's records (fl), its "fleet" object too: every test's series and
+ * threads as the suite judged them (--max-latency, --max-p99), the same
+ * object as each test's own --json holds, so a reader of the directory has
+ * the verdicts the tests' files cannot (each test runs without them).
+ * status: the suite's so far (1: a test failed or a stop signal came).
+ */
+static void write_index(const struct suite_ckpt *c, const struct fleet *fl,
+			bool complete, int status)
 {
 	struct results_ckpt ck = {
 		.on = !complete,
@@ -70,6 +78,8 @@ static void write_index(const struct suite_ckpt *c, bool complete)
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
+	if (fl)
+		fleet_json(fl, &j, status);
 	json_obj_close(&j);
 	outfile_close(&of, "rtlat suite");
 }
@@ -85,7 +95,7 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 			c->t[i].state = state;
 			c->t[i].status = status;
 		}
-	write_index(c, false);
+	write_index(c, fl, false, 0);
 	if (state != SC_DONE || !o || !c->outputs)
 		return;
 	/* The fleet outputs so far, marked partial (OpenMetrics'
@@ -99,12 +109,12 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 	fl->checkpointed = true;
 }
 
-void suite_ckpt_end(struct suite_ckpt *c)
+void suite_ckpt_end(struct suite_ckpt *c, const struct fleet *fl, int status)
 {
 	int i;
 
 	for (i = 0; i < c->n; i++)
 		if (c->t[i].state != SC_DONE)
 			c->t[i].state = SC_NOT_RUN;
-	write_index(c, true);
+	write_index(c, fl, true, status);
 }

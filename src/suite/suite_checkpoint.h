@@ -37,7 +37,9 @@ void suite_ckpt_add(struct suite_ckpt *c, const char *name);
  * when it is done, the suite's fleet outputs so far. */
 void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 		    enum suite_ckpt_state state, int status);
-/* The end: what did not run said so, "complete": true. */
-void suite_ckpt_end(struct suite_ckpt *c);
+/* The end: what did not run said so, "complete": true, and the suite's
+ * verdicts (fleet_json's "fleet": its thresholds judged on every test's
+ * series and threads; status 1: "error"). */
+void suite_ckpt_end(struct suite_ckpt *c, const struct fleet *fl, int status);
 
 #endif

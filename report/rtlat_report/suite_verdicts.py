@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat suite's verdicts, read from its results directory: the suite
+judges its thresholds (--max-latency, --max-p99) in its own process and
+writes them into DIR/index.json's "fleet" (the same object a test's own
+--json has, every record naming its test); each test's file, run without
+them, holds its figures as measured but no threshold. The converters
+(rtlat-report --squad, --kcidb) take a test's file with the suite's
+judgement of its records laid over it, so a results directory gives the
+same tests with the same pass/fail as a single run with those thresholds."""
+import copy
+import json
+import os
+
+from .load import INDEX
+
+# What the suite's judgement of a record is (the figures stay the file's:
+# the suite's own avg went through a summary line, rounded to 0.1 ns).
+JUDGED = ("result", "failure", "skipped", "max_latency_us", "max_p99_us",
+          "baseline_max_ns", "worst_ns")
+# The thresholds of the whole run, as in a test's own "fleet".
+SETTINGS = ("max_latency", "max_p99", "max_latency_us", "max_p99_us",
+            "baseline", "tolerance_pct")
+
+
+def suite_fleet(path):
+    """The suite's "fleet" of a results directory's index.json, or None
+    (not a directory, no index, an index of before the verdicts were kept
+    there, or one that cannot be read)."""
+    if not os.path.isdir(path):
+        return None
+    try:
+        with open(os.path.join(path, INDEX), encoding="utf-8") as f:
+            fleet = json.load(f).get("fleet")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(fleet, dict) or not isinstance(fleet.get("series"), list):
+        return None
+    return fleet
+
+
+def _key(rec):
+    return rec.get("test"), rec.get("series"), rec.get("thread")
+
+
+def judged(doc, fleet):
+    """doc (a test's file of the suite's directory) with the suite's
+    judgement of its records: a copy, or doc itself when it has no
+    "fleet" or fleet is None. Its verdict: fail when a record failed,
+    else its own (pass, error, none)."""
+    own = doc.get("fleet") if isinstance(doc, dict) else None
+    if not fleet or not isinstance(own, dict):
+        return doc
+    suite = {_key(r): r for r in (fleet.get("series") or []) +
+             (fleet.get("threads") or []) if isinstance(r, dict)}
+    out = copy.deepcopy(doc)
+    f = out["fleet"]
+    for k in SETTINGS:
+        if k in fleet:
+            f[k] = fleet[k]
+    failed = False
+    for rec in (f.get("series") or []) + (f.get("threads") or []):
+        s = suite.get(_key(rec))
+        if s is None:
+            continue
+        for k in ("failure", "skipped"):
+            rec.pop(k, None)
+        rec.update({k: s[k] for k in JUDGED if k in s})
+        failed |= rec.get("result") == "fail"
+    if failed:
+        f["verdict"] = "fail"
+    return out
