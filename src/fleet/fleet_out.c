@@ -293,17 +293,28 @@ static void om_histogram(const struct fleet *fl, FILE *f)
 {
 	const char *m = "rtlat_latency_seconds";
 	char le[32];
-	int i, k;
+	int i, k, top;
 
 	family(f, m, "histogram", "seconds", "Latency of each series and thread.");
 	for (i = 0; i < fleet_count(fl); i++) {
 		const struct fleet_rec *r = fleet_get(fl, i);
 
+		/* Samples past the histogram's range (its overflow) count in
+		 * +Inf only: where the series has some, a bound past the range
+		 * would say none of them is under it, however far it is. The
+		 * bounds after the last one where the count grows are left out
+		 * then; those up to it are exact, and histogram_quantile gives
+		 * the last one for a quantile in the overflow (a lower bound,
+		 * as for any Prometheus histogram's highest bucket). */
+		top = FLEET_NLE - 1;
+		if (r->le[top] < r->n)
+			while (top > 0 && r->le[top - 1] == r->le[top])
+				top--;
 		/* The empty bounds below the first sample are left out
 		 * but for the last (the lower end of the first bucket that
 		 * has one): a sum by le over series still adds up. */
-		for (k = 0; k < FLEET_NLE; k++) {
-			if (k + 1 < FLEET_NLE && !r->le[k + 1])
+		for (k = 0; k <= top; k++) {
+			if (k < top && !r->le[k + 1])
 				continue;
 			snprintf(le, sizeof(le), "%.9g", fleet_le_ns10(k) / 1e10);
 			fprintf(f, "%s_bucket", m);

@@ -3,7 +3,9 @@
  * counts from a histogram, the summary line both ways, merging and the
  * median worst figure over iterations, thresholds. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fleet/fleet.h"
 #include "core/opts.h"
 #include "core/stats.h"
@@ -280,4 +282,56 @@ UNIT_TEST(fleet_every_record_kept)
 	CHECK_EQ_LL(fl.lost, 0);
 	end();
 	CHECK_EQ_LL(fleet_count(&fl), 0);
+}
+
+/*
+ * OpenMetrics of a series with a sample past its histogram (60 us, the
+ * range ends at 50 us): no finite bound past the last one where the count
+ * grows (10 us), since a bound of, say, 10 s would say the 60 us sample is
+ * above it; +Inf counts it. Without overflow every bound is written.
+ */
+static void om_last_bounds(const long long *v, int n, char *last, size_t len,
+			   char *inf, size_t ilen)
+{
+	char path[] = "/tmp/rtlat-unit-om-XXXXXX", line[512];
+	struct fleet_rec r;
+	FILE *f;
+	int fd;
+
+	CHECK(begin(NULL) == 0);
+	rec_of(&r, "latency", v, n);
+	fleet_add(&fl, &r);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(fleet_write_openmetrics(&fl, "unit", path) == 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	last[0] = inf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "rtlat_latency_seconds_bucket", 28))
+			continue;
+		if (strstr(line, "le=\"+Inf\""))
+			snprintf(inf, ilen, "%s", strrchr(line, ' ') + 1);
+		else
+			snprintf(last, len, "%s", strstr(line, "le=\""));
+	}
+	if (f)
+		fclose(f);
+	unlink(path);
+	end();
+}
+
+UNIT_TEST(fleet_openmetrics_overflow_only_in_inf)
+{
+	static const long long over[] = { 700, 1500, 1900, 4000, 9000, 60000 },
+			       in[] = { 700, 1500, 1900, 4000, 9000 };
+	char last[128], inf[32];
+
+	om_last_bounds(over, 6, last, sizeof(last), inf, sizeof(inf));
+	CHECK(!strncmp(last, "le=\"1e-05\"} 5", 13));
+	CHECK(!strcmp(inf, "6\n"));
+	om_last_bounds(in, 5, last, sizeof(last), inf, sizeof(inf));
+	CHECK(!strncmp(last, "le=\"10\"} 5", 10));
+	CHECK(!strcmp(inf, "5\n"));
 }
