@@ -107,3 +107,17 @@ void status_print(FILE *f, const char *prog, const struct fleet *fl,
 	fflush(f);
 	funlockfile(f);
 }
+
+void status_man(FILE *f, bool suite)
+{
+	fputs(".SH SIGNALS\n.TP\nSIGINT, SIGTERM, SIGHUP\nEnd the run normally: "
+	      "the summary is printed and every output written.\n.TP\nSIGUSR1\n", f);
+	if (suite)
+		fputs("Print which tests are done, which one runs and which are to come "
+		      "on standard\nerror, and pass SIGUSR1 to the running test, whose "
+		      "status follows; the suite\ngoes on.\n", f);
+	else
+		fputs("Print the status so far on standard error, a line per series and "
+		      "thread\n(samples, min, avg, p99, max, the time covered; the "
+		      "cyclictest face: cyclictest's\nstatus block); the run goes on.\n", f);
+}

@@ -62,4 +62,7 @@ void status_watch_stop(struct status_watch *w);
 void status_print(FILE *f, const char *prog, const struct fleet *fl,
 		  double covered_s);
 
+/* The man page's SIGNALS section (roff) of a test's page, or the suite's. */
+void status_man(FILE *f, bool suite);
+
 #endif

@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "fleet/fleet.h"
-#include "core/clock.h"
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "core/preflight.h"
@@ -28,6 +27,7 @@
 #include "harness/status.h"
 #include "harness/test.h"
 #include "suite/suite_checkpoint.h"
+#include "suite/suite_status.h"
 
 #define SUITE_MAX_ARGS 32
 /* suite_run's: --json, --checkpoint, --timeline, --largest, --explain, NULL */
@@ -59,13 +59,7 @@ struct suite_run {
 	struct {			/* --timeline, --largest: to each test */
 		long long timeline_s, largest;
 	} rec;
-	/* SIGUSR1 (harness/status.h): written by the main thread, read by
-	 * the status thread, atomically. */
-	struct status_watch watch;
-	int64_t start_ns, test_start_ns;
-	int running;			/* tests[running] runs; -1: none */
-	pid_t child;			/* its process, until it is reaped */
-	int done_rc[SUITE_MAX_NAMES];	/* each test's status; -1: not done */
+	struct suite_status status;	/* SIGUSR1 */
 	struct suite_ckpt ckpt;		/* index.json */
 	struct opt *opts;		/* the table, bound to this run */
 	char report_tool[PATH_MAX];
@@ -292,13 +286,13 @@ static int suite_run(struct suite_run *s, struct fleet *fl,
 	/* A stop signal to the suite reaches its test too; SIGUSR1 too,
 	 * from the status thread. */
 	stopsig_forward(pid);
-	__atomic_store_n(&s->child, pid > 0 ? pid : 0, __ATOMIC_SEQ_CST);
+	suite_status_child(&s->status, pid);
 	close(fds[1]);
 	close(out);
 	read_rows(s, fl, fds[0], test);
 	close(fds[0]);
 	/* Not reaped yet, so its pid is not anyone else's. */
-	__atomic_store_n(&s->child, 0, __ATOMIC_SEQ_CST);
+	suite_status_child(&s->status, 0);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	stopsig_forward(0);
@@ -474,62 +468,12 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 	suite_ckpt_set(&s->ckpt, NULL, "", SC_PENDING, 0);
 }
 
-/* The tests done (with their exit status when not 0) or to come, a line
- * on f. */
-static void status_list(FILE *f, const struct suite_run *s, int running,
-			bool done)
-{
-	int i, rc, n = 0;
-
-	fprintf(f, "rtlat suite: %s:", done ? "done" : "to come");
-	for (i = 0; tests[i] && i < SUITE_MAX_NAMES; i++) {
-		rc = __atomic_load_n(&s->done_rc[i], __ATOMIC_SEQ_CST);
-		if (!runs(s, i) || (done ? rc < 0 : rc >= 0 || i == running))
-			continue;
-		fprintf(f, "%s %s", n++ ? "," : "", tests[i]->name);
-		if (done && rc)
-			fprintf(f, " (exit status %d)", rc);
-	}
-	fprintf(f, "%s\n", n ? "" : " none");
-}
-
-/*
- * SIGUSR1 (the status thread's tick, harness/status.h): which tests are
- * done, running and to come, on stderr; then the running test has it
- * too and prints its own status after these lines.
- */
-static int64_t suite_status(void *arg, int64_t now, bool usr1)
-{
-	struct suite_run *s = arg;
-	int running = __atomic_load_n(&s->running, __ATOMIC_SEQ_CST);
-	pid_t pid = __atomic_load_n(&s->child, __ATOMIC_SEQ_CST);
-	int64_t since = __atomic_load_n(&s->test_start_ns, __ATOMIC_SEQ_CST);
-
-	if (!usr1)
-		return now + STATUS_NO_WAKE_NS;
-	flockfile(stderr);
-	fprintf(stderr, "rtlat suite: status after %.1f s of about %.0f s planned\n",
-		(double)(now - s->start_ns) / 1e9, s->ckpt.planned_s);
-	status_list(stderr, s, running, true);
-	if (running >= 0)
-		fprintf(stderr, "rtlat suite: running: %s for %.1f s\n",
-			tests[running]->name, (double)(now - since) / 1e9);
-	else
-		fprintf(stderr, "rtlat suite: running: none\n");
-	status_list(stderr, s, running, false);
-	fflush(stderr);
-	funlockfile(stderr);
-	if (pid > 0)
-		kill(pid, SIGUSR1);
-	return now + STATUS_NO_WAKE_NS;
-}
-
 /* Every test asked, the table and the report: 1 if one failed or a stop
  * signal came, else 0. */
 static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 {
 	int i, rc, failed = 0;
-	bool watching;
+	unsigned long long asked = 0;
 
 	/* SIGUSR1 is the status thread's, here and in each test (the mask
 	 * goes over exec): it never ends the suite or a test. */
@@ -538,21 +482,16 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
 	suite_ckpt_start(s, dir);
-	s->running = -1;
-	for (i = 0; i < SUITE_MAX_NAMES; i++)
-		s->done_rc[i] = -1;
-	s->start_ns = clock_now_ns();
-	watching = !status_watch_start(&s->watch, suite_status, s,
-				       s->start_ns + STATUS_NO_WAKE_NS);
+	for (i = 0; i < SUITE_STATUS_MAX && tests[i]; i++)
+		asked |= runs(s, i) ? 1ULL << i : 0;
+	suite_status_begin(&s->status, asked, s->ckpt.planned_s);
 	for (i = 0; tests[i] && !stopsig_last(); i++) {
 		if (!runs(s, i))
 			continue;	/* not asked, or not a measurement (doctor) */
 		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_RUNNING, 0);
-		__atomic_store_n(&s->test_start_ns, clock_now_ns(), __ATOMIC_SEQ_CST);
-		__atomic_store_n(&s->running, i, __ATOMIC_SEQ_CST);
+		suite_status_running(&s->status, i);
 		rc = suite_run(s, fl, tests[i], dir);
-		__atomic_store_n(&s->done_rc[i], rc, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&s->running, -1, __ATOMIC_SEQ_CST);
+		suite_status_done(&s->status, i, rc);
 		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_DONE, rc);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
@@ -560,8 +499,7 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 			failed = 1;
 		}
 	}
-	if (watching)
-		status_watch_stop(&s->watch);
+	suite_status_end(&s->status);
 	if (stopsig_last())
 		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
 			strsignal(stopsig_last()));
