@@ -8,8 +8,25 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include "core/clock.h"
+#include "core/stopsig.h"
 #include "fleet/fleet.h"
 #include "harness/status.h"
+
+static void on_early_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Before main(), as the stop signals (core/stopsig.c): a SIGUSR1 that
+ * comes before the run's first step blocks it is dropped, never the
+ * default action that would end the process (rtlat suite signalling a
+ * test it has just started is covered anyway: the mask goes over exec).
+ */
+__attribute__((constructor)) static void status_early(void)
+{
+	stopsig_catch(SIGUSR1, on_early_usr1);
+}
 
 void status_signal_block(void)
 {
