@@ -10,7 +10,8 @@ its running test prints its status too. And rtlat suite passes
 Every run is started at once by one session fixture (the registry's tests
 side by side with a whole suite), so the file costs the longest of them
 in wall time. Nothing waits a fixed time for something to happen: each
-signal is sent once the process blocks SIGUSR1 (/proc/PID/status), each
+signal is sent once the process answers it (rtlat's status thread,
+"rtlat-status", is in /proc/PID/task; real cyclictest catches it), each
 status is waited for as lines on stderr, with generous timeouts."""
 import json
 import re
