@@ -79,8 +79,14 @@ class Proc:
                                   stderr=subprocess.PIPE, text=True)
         self.lines, self.out = [], ""
         self.cond = threading.Condition()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        # stderr line by line, stdout whole: each pipe has one reader
+        self.readers = [threading.Thread(target=self._read, daemon=True),
+                        threading.Thread(target=self._read_out, daemon=True)]
+        for r in self.readers:
+            r.start()
+
+    def _read_out(self):
+        self.out = self.p.stdout.read()
 
     def _read(self):
         for line in self.p.stderr:
@@ -117,8 +123,14 @@ class Proc:
         self.p.send_signal(signal.SIGUSR1)
 
     def end(self):
-        self.out, _ = self.p.communicate(timeout=WAIT_S)
-        self.reader.join(timeout=WAIT_S)
+        """The exit status, once the process and both pipes are done."""
+        try:
+            self.p.wait(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        for r in self.readers:
+            r.join(timeout=WAIT_S)
         return self.p.returncode
 
 
@@ -217,6 +229,36 @@ def suite_run(d):
             "dir": d / "suite"}
 
 
+def status_thread_in(pid):
+    """True when process pid has rtlat's status thread."""
+    try:
+        return any((task / "comm").read_text().strip() == "rtlat-status"
+                   for task in Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return False
+
+
+def iterations_run(d):
+    """--iterations 2: the first iteration runs in a child of the process
+    started; SIGUSR1 to that process while the child measures."""
+    t = measuring()[0]
+    proc = Proc([RTLAT, t["name"]] + short_args(t) + ["--iterations", "2",
+                                                      "--json", str(d / "it.json")])
+    deadline = time.time() + WAIT_S
+    sent = False
+    while time.time() < deadline and proc.p.poll() is None and not sent:
+        try:
+            kids = Path(f"/proc/{proc.p.pid}/task/{proc.p.pid}/children").read_text().split()
+        except OSError:
+            break
+        if any(status_thread_in(k) for k in kids):
+            proc.usr1()
+            sent = True
+        time.sleep(0.02)
+    rc = proc.end()
+    return {"name": t["name"], "sent": sent, "rc": rc, "lines": proc.lines}
+
+
 def real_cyclictest(d):
     """Real cyclictest and the face, the same short run, SIGUSR1 twice."""
     out = {}
@@ -234,6 +276,7 @@ def runs(tmp_path_factory):
     before = snapshot()
     jobs = {t["name"]: (one_test, t, d) for t in measuring()}
     jobs["suite"] = (suite_run, d)
+    jobs["iterations"] = (iterations_run, d)
     if REAL_CYCLICTEST:
         jobs["real-cyclictest"] = (real_cyclictest, d)
     res = {}
@@ -320,6 +363,18 @@ def test_face_status_has_the_real_cyclictests_shape(runs):
         # one block's shape (the number of signals may differ)
         shapes[name] = shape(lines)[:len(shape(lines)) // len(blocks)]
     assert shapes["face"] == shapes["real"]
+
+
+def test_sigusr1_reaches_an_iterations_child(runs):
+    """--iterations N runs each iteration but the last in a child: a
+    SIGUSR1 to the process started goes on to it, whose status prints
+    within that iteration."""
+    r = get(runs, "iterations")
+    err = "\n".join(r["lines"])
+    assert r["sent"] and r["rc"] == 0, err
+    first = r["lines"].index(f"rtlat {r['name']}: iteration 1 of 2")
+    second = r["lines"].index(f"rtlat {r['name']}: iteration 2 of 2")
+    assert rtlat_statuses(r["lines"][first:second], r["name"]), err
 
 
 def names(line, label):

@@ -37,6 +37,17 @@ void status_signal_block(void)
 	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 }
 
+void status_forward(pid_t pid)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (sigtimedwait(&usr1, NULL, &now) == SIGUSR1)
+		kill(pid, SIGUSR1);
+}
+
 /*
  * Waits in sigtimedwait for SIGUSR1 (blocked in every thread of the
  * process: status_signal_block) or the next wake; status_watch_stop wakes

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct fleet;
 
@@ -50,6 +51,9 @@ struct status_watch {
 
 /* Block SIGUSR1 in the calling thread (before any thread is made). */
 void status_signal_block(void);
+/* A SIGUSR1 pending for this process (blocked) is sent on to pid, the
+ * child that runs the measurement (an --iterations child). */
+void status_forward(pid_t pid);
 /* Start the watch's thread: 0 or an errno. */
 int status_watch_start(struct status_watch *w, status_tick_fn tick, void *arg,
 		       int64_t first_wake);
