@@ -12,6 +12,7 @@
 #include <string.h>
 #include "manpage.h"
 #include "core/opts.h"
+#include "harness/status.h"
 #include "harness/test.h"
 #include "core/version.h"
 #include "suite/suite.h"
@@ -360,6 +361,7 @@ static void man_test(FILE *f, const char *name, const char *title,
 	options(f, tbl);
 	output_sections(f, name);
 	fleet_section(f);
+	status_man(f, !strcmp(name, "suite"));
 	exit_status(f);
 	see_also(f, name);
 }

@@ -5,7 +5,7 @@ outright (SIGKILL: a lab job's timeout, the OOM killer) leaves valid files
 up to its last checkpoint, read by the real readers (rt-tests' layout,
 junitparser, promtool and prometheus_client); --openmetrics is a live view
 node_exporter serves while the run goes on; SIGUSR1 prints the figures so
-far; rtlat suite keeps an index of the tests done.
+far (on stderr); rtlat suite keeps an index of the tests done.
 
 Every test of the registry runs at once (one shared fixture), so the
 whole file costs a few seconds of wall time."""
@@ -209,7 +209,7 @@ def test_sigusr1_prints_the_status_and_the_run_goes_on(tmp_path, leakcheck):
         out, err = p.communicate(timeout=20)
     assert p.returncode == 0, err
     assert re.search(r"^rtlat pmq: status after \d+\.\d s: latency: \d+ samples, "
-                     r"min [\d.]+ avg [\d.]+ p99 [\d.]+ max [\d.]+ us$", out, re.M), out
+                     r"min [\d.]+ avg [\d.]+ p99 [\d.]+ max [\d.]+ us$", err, re.M), err
     d = json.loads(j.read_text())
     assert d["complete"] is True and d["checkpoint"] is None
     leakcheck()

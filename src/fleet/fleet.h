@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 #include "core/opts.h"
 
 struct stats;
@@ -247,6 +248,9 @@ struct fleet_iter {
 	const char *prog;
 	int (*once)(void *arg);
 	bool (*stop_seen)(void *arg);
+	/* While an iteration's child runs (NULL: nothing): pass it what
+	 * it should have (SIGUSR1, the status: harness/status.h). */
+	void (*forward)(void *arg, pid_t child);
 	void *arg;
 };
 int fleet_iterate(struct fleet *fl, const struct fleet_iter *it);

@@ -104,6 +104,8 @@ static int iterate_child(struct fleet *fl, const struct fleet_iter *it,
 			*stopped = true;
 			kill(pid, SIGTERM);
 		}
+		if (it->forward)
+			it->forward(it->arg, pid);
 		drain(fl, fds[0], &in);
 	}
 	drain(fl, fds[0], &in);

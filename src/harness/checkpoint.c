@@ -4,8 +4,6 @@
  * a thread that, every so often, has the test write its outputs so far.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include "core/stats.h"
 #include "fleet/fleet.h"
 #include "harness/checkpoint.h"
+#include "harness/status.h"
 #include "harness/test.h"
 
 /* A series' histogram at the last checkpoint: the next one's step. */
@@ -35,8 +34,8 @@ struct checkpoint {
 	double planned_s;		/* < 0: not known */
 	int64_t start_ns, step_ns;	/* the run's, the last step's start */
 	double step_s;			/* the step being written */
-	pthread_t thread;
-	bool stop;
+	int64_t next_f, next_m;		/* the next checkpoint, refresh */
+	struct status_watch watch;	/* the run's status thread (status.h) */
 	struct ckpt_prev *prev;
 	int nprev;
 };
@@ -231,32 +230,6 @@ static void scratch_begin(struct fleet *s, const struct fleet *live)
 
 enum ckpt_mode { CKPT_OM, CKPT_FILES, CKPT_STATUS };
 
-/* SIGUSR1: the figures so far, a line per series and thread, on stdout. */
-static void print_status(const struct test_run *t, const struct fleet *fl,
-			 double covered_s)
-{
-	int i;
-
-	flockfile(stdout);
-	for (i = 0; i < fleet_count(fl); i++) {
-		const struct fleet_rec *r = fleet_get(fl, i);
-
-		printf("%s: status after %.1f s: %s", t->prog, covered_s, r->series);
-		if (r->thread >= 0)
-			printf(" t%d", r->thread);
-		if (r->thread >= 0 && r->cpu >= 0)
-			printf(" (CPU %d)", r->cpu);
-		if (r->n)
-			printf(": %llu samples, min %.3f avg %.3f p99 %.3f max %.3f us\n",
-			       (unsigned long long)r->n, r->min / 1e3, r->avg / 1e3,
-			       r->p99 / 1e3, r->max / 1e3);
-		else
-			printf(": %s\n", FLEET_NO_SAMPLE);
-	}
-	fflush(stdout);
-	funlockfile(stdout);
-}
-
 static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 {
 	struct test_run *t = c->t;
@@ -279,11 +252,13 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 		c->step_ns = now;
 	}
 	r->fleet = &scratch;
-	t->ops->checkpoint(t);
+	if (t->ops->checkpoint)
+		t->ops->checkpoint(t);
 	r->fleet = live;
 	r->ckpt.on = false;
 	if (mode == CKPT_STATUS)
-		print_status(t, &scratch, (double)(now - c->start_ns) / 1e9);
+		status_print(stderr, t->prog, &scratch,
+			     (double)(now - c->start_ns) / 1e9);
 	if (o && mode == CKPT_FILES && o->junit)
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
 	if (o && mode != CKPT_STATUS && o->openmetrics)
@@ -302,90 +277,44 @@ static int64_t next_after(int64_t next, long long every_s, int64_t now)
 	return next;
 }
 
-/* The next checkpoint or refresh; with neither, an hour (a SIGUSR1 or
- * the end comes first). */
-static int64_t next_wake(const struct checkpoint *c, int64_t next_f,
-			 int64_t next_m, int64_t now)
+/* The next checkpoint or refresh; with neither, STATUS_NO_WAKE_NS from
+ * now (a SIGUSR1 or the end comes first). */
+static int64_t next_wake(const struct checkpoint *c, int64_t now)
 {
-	int64_t wake = now + 3600 * NSEC_PER_SEC;
+	int64_t wake = now + STATUS_NO_WAKE_NS;
 
-	if (c->files_s && next_f < wake)
-		wake = next_f;
-	if (c->om_s && next_m < wake)
-		wake = next_m;
+	if (c->files_s && c->next_f < wake)
+		wake = c->next_f;
+	if (c->om_s && c->next_m < wake)
+		wake = c->next_m;
 	return wake;
 }
 
-/*
- * Waits in sigtimedwait for SIGUSR1 (blocked in every thread of the run:
- * checkpoint_signals) or the next checkpoint; checkpoint_end wakes it
- * with a SIGUSR1 of its own after setting stop.
- */
-static void *ckpt_thread(void *arg)
+/* The status watch's tick (status.c): a SIGUSR1, or a checkpoint or
+ * refresh due. */
+static int64_t ckpt_tick(void *arg, int64_t now, bool usr1)
 {
 	struct checkpoint *c = arg;
-	int64_t next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
-	int64_t next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
-	int64_t wake, now = clock_now_ns();
-	struct timespec ts;
 	bool files, om;
-	sigset_t usr1;
-	int sig;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-		wake = next_wake(c, next_f, next_m, now);
-		ts = ns_to_timespec(wake > now ? wake - now : 0);
-		sig = sigtimedwait(&usr1, NULL, &ts);
-		if (__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
-			break;
-		now = clock_now_ns();
-		if (sig == SIGUSR1) {
+	if (usr1) {
+		/* cyclictest's face prints its own block (its display
+		 * thread takes it: run_status_take), as cyclictest does. */
+		if (c->t->ops->status_signals)
+			run_status_note(RUN_STATUS_USR1);
+		else
 			write_one(c, now, CKPT_STATUS);
-			continue;
-		}
-		files = c->files_s && now >= next_f;
-		om = c->om_s && now >= next_m;
-		if (files || om)
-			write_one(c, now, files ? CKPT_FILES : CKPT_OM);
-		if (c->files_s)
-			next_f = next_after(next_f, c->files_s, now);
-		if (c->om_s)
-			next_m = next_after(next_m, c->om_s, now);
+		return next_wake(c, now);
 	}
-	return NULL;
-}
-
-/* SIGUSR1 is the checkpoint thread's (sigtimedwait): blocked in the
- * main thread before measure, so in every thread measure makes. */
-static void block_usr1(const struct test_ops *ops)
-{
-	sigset_t usr1;
-
-	if (ops->status_signals)
-		return;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
-}
-
-/* Not a measuring thread: SCHED_OTHER, and no signal is ever its. */
-static int start_thread(struct checkpoint *c)
-{
-	pthread_attr_t attr;
-	sigset_t all, old;
-	int err;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&c->thread, &attr, ckpt_thread, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return err;
+	files = c->files_s && now >= c->next_f;
+	om = c->om_s && now >= c->next_m;
+	if (files || om)
+		write_one(c, now, files ? CKPT_FILES : CKPT_OM);
+	if (c->files_s)
+		c->next_f = next_after(c->next_f, c->files_s, now);
+	if (c->om_s)
+		c->next_m = next_after(c->next_m, c->om_s, now);
+	return next_wake(c, now);
 }
 
 int checkpoint_begin(struct test_run *t)
@@ -398,39 +327,42 @@ int checkpoint_begin(struct test_run *t)
 	/* By default a run with a time line (over an hour, or until
 	 * stopped: run_record_begin has decided) checkpoints. */
 	if (cm->checkpoint_s < 0)
-		cm->checkpoint_s = cm->timeline_s > 0 ? CHECKPOINT_DEFAULT_S : 0;
-	if (!t->ops->checkpoint)
-		return 0;
+		cm->checkpoint_s = checkpoint_default_s(cm->timeline_s);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -1;
 	c->t = t;
-	c->files_s = cm->checkpoint_s;
+	/* Nothing to write without .checkpoint: the thread is SIGUSR1's. */
+	c->files_s = t->ops->checkpoint ? cm->checkpoint_s : 0;
 	c->planned_s = plan;
 	/* The live view: at each step of the time line, else every
 	 * CHECKPOINT_OM_S in a run longer than a minute. */
-	if (cm->fleet.openmetrics && cm->timeline_s > 0)
+	if (!t->ops->checkpoint)
+		c->om_s = 0;
+	else if (cm->fleet.openmetrics && cm->timeline_s > 0)
 		c->om_s = cm->timeline_s;
 	else if (cm->fleet.openmetrics && (plan < 0 || plan > CHECKPOINT_OM_LONG_S))
 		c->om_s = CHECKPOINT_OM_S;
 	if (c->files_s && c->files_s < c->om_s)
 		c->om_s = 0;	/* each checkpoint refreshes it already */
-	/* Nothing to rewrite: no thread (a run's threads are as before). */
-	if (!c->files_s && !c->om_s) {
-		free(c);
-		return 0;
-	}
-	block_usr1(t->ops);
 	c->start_ns = c->step_ns = clock_now_ns();
-	err = start_thread(c);
+	c->next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
+	c->next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
+	/* Every run has it, checkpoints or not: SIGUSR1's status. */
+	err = status_watch_start(&c->watch, ckpt_tick, c, next_wake(c, c->start_ns));
 	if (err) {
-		fprintf(stderr, "%s: --checkpoint: cannot start its thread: %s; going on without checkpoints\n",
+		fprintf(stderr, "%s: cannot start the status thread (--checkpoint, SIGUSR1): %s; going on without it\n",
 			t->prog, strerror(err));
 		free(c);
 		return -1;
 	}
 	t->ckpt = c;
 	return 0;
+}
+
+long long checkpoint_default_s(long long timeline_s)
+{
+	return timeline_s > 0 ? CHECKPOINT_DEFAULT_S : 0;
 }
 
 void checkpoint_end(struct test_run *t)
@@ -440,9 +372,7 @@ void checkpoint_end(struct test_run *t)
 
 	if (!c)
 		return;
-	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
-	pthread_kill(c->thread, SIGUSR1);
-	pthread_join(c->thread, NULL);
+	status_watch_stop(&c->watch);
 	for (i = 0; i < c->nprev; i++)
 		free(c->prev[i].count);
 	free(c->prev);

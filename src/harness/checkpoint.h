@@ -15,11 +15,10 @@
  * --openmetrics the file is also refreshed every CHECKPOINT_OM_S seconds
  * for runs planned longer than a minute (a live view for node_exporter's
  * textfile collector), with each series' maximum of the last refresh.
- * While it runs (checkpoints or the live view on), the same thread
- * answers SIGUSR1 (every test but the cyclictest face, which prints
- * cyclictest's own status): a line per series and thread with the
- * figures so far, on stdout; the run goes on. Without it the run has the
- * threads it had before, and SIGUSR1 its old meaning.
+ * The same thread is the run's status watch (harness/status.h): every
+ * run has it, checkpoints or not, and it answers SIGUSR1 with the
+ * figures so far on stderr (every test but the cyclictest face, whose
+ * display thread prints cyclictest's own status block); the run goes on.
  */
 #ifndef RTLAT_CHECKPOINT_H
 #define RTLAT_CHECKPOINT_H
@@ -49,14 +48,17 @@ struct results_ckpt;
 
 /*
  * Before measure: resolve the default of --checkpoint from the run's
- * planned length and start the checkpoint thread if there is something
- * to do (the test has .checkpoint and an output file was asked for).
+ * time line and start the run's status thread (checkpoints when the test
+ * has .checkpoint and an output file was asked for; SIGUSR1 always).
  * Returns 0, or -1 after a message (the thread could not start: the run
- * goes on without checkpoints).
+ * goes on without checkpoints or status).
  */
 int checkpoint_begin(struct test_run *t);
 /* After measure: stop and join the thread, free its state. */
 void checkpoint_end(struct test_run *t);
+/* --checkpoint's default for a run (or rtlat suite) whose --timeline is
+ * timeline_s: CHECKPOINT_DEFAULT_S when the time line is on, else 0. */
+long long checkpoint_default_s(long long timeline_s);
 
 /*
  * A copy of a series that measuring threads may be adding to, into dst

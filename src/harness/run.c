@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "explain/explain.h"
 #include "core/preflight.h"
+#include "harness/status.h"
 #include "harness/test.h"
 #include "core/tracefs.h"
 
@@ -250,13 +251,21 @@ static bool run_stop_seen(void *arg)
 	return run_stop_requested;
 }
 
+/* An iteration in a child: a SIGUSR1 to this process goes to it. */
+static void run_forward_status(void *arg, pid_t child)
+{
+	(void)arg;
+	status_forward(child);
+}
+
 int run_test(const struct test_ops *ops, int argc, char **argv)
 {
 	static struct test_run t;
 	struct fleet fleet = { .opts = NULL };	/* fleet_free before begin */
 	const struct fleet_test self = { ops->name, ops->series };
 	struct fleet_iter iter = {
-		.once = run_once, .stop_seen = run_stop_seen, .arg = &t,
+		.once = run_once, .stop_seen = run_stop_seen,
+		.forward = run_forward_status, .arg = &t,
 	};
 	int status = OPTS_EXIT_USAGE;
 

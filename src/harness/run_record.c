@@ -62,15 +62,18 @@ static uint32_t timeline_cap(void)
 	return v >= 2 && v <= 1000000 ? (uint32_t)v : TL_CAP_DEFAULT;
 }
 
+long long run_timeline_default_s(long long planned_s)
+{
+	return planned_s == 0 || planned_s > RUN_TIMELINE_LONG_S ?
+		RUN_TIMELINE_AUTO_S : 0;
+}
+
 int run_record_begin(struct test_run *t)
 {
 	struct test_common *c = t->common;
 
-	if (c->timeline_s == OPT_AUTO) {
-		long long p = planned_s(t);
-
-		c->timeline_s = p == 0 || p > RUN_TIMELINE_LONG_S ? RUN_TIMELINE_AUTO_S : 0;
-	}
+	if (c->timeline_s == OPT_AUTO)
+		c->timeline_s = run_timeline_default_s(planned_s(t));
 	/* No memory: the run goes on unrecorded (null keys). */
 	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),
 			    (uint32_t)c->largest);

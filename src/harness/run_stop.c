@@ -8,6 +8,7 @@
 #include <signal.h>
 #include "core/clock.h"
 #include "core/stopsig.h"
+#include "harness/status.h"
 #include "harness/test.h"
 
 volatile sig_atomic_t run_stop_requested;
@@ -33,8 +34,7 @@ static void on_kick(int sig)
 
 static void note_status(int sig)
 {
-	__atomic_fetch_or(&status_pending, sig == SIGUSR1 ?
-			  RUN_STATUS_USR1 : RUN_STATUS_USR2, __ATOMIC_RELAXED);
+	run_status_note(sig == SIGUSR1 ? RUN_STATUS_USR1 : RUN_STATUS_USR2);
 }
 
 void run_stop_flag(volatile sig_atomic_t *flag)
@@ -58,6 +58,11 @@ bool run_stop_wait(int64_t ns)
 	return sig > 0;
 }
 
+void run_status_note(int bits)
+{
+	__atomic_fetch_or(&status_pending, bits, __ATOMIC_RELAXED);
+}
+
 int run_status_take(void)
 {
 	return __atomic_exchange_n(&status_pending, 0, __ATOMIC_RELAXED);
@@ -70,13 +75,15 @@ void run_signals(const struct test_ops *ops)
 	sigaddset(&stop_set, SIGINT);
 	sigaddset(&stop_set, SIGTERM);
 	sigaddset(&stop_set, SIGHUP);
+	/* SIGUSR1 never ends a run: blocked from here on in every thread,
+	 * taken by the run's status thread (harness/status.h). The handler
+	 * is for a thread that does not block it (a sanitizer's runtime
+	 * thread), where the default action would end the run. */
+	status_signal_block();
+	stopsig_catch(SIGUSR1, note_status);
 	if (ops->status_signals && ops->stop == STOP_BY_SIGWAIT) {
-		sigaddset(&stop_set, SIGUSR1);
 		sigaddset(&stop_set, SIGUSR2);
-		/* Blocked below and taken by sigwait; the handler is for a
-		 * thread that does not block them (a sanitizer's runtime
-		 * thread), where the default action would end the run. */
-		stopsig_catch(SIGUSR1, note_status);
+		/* Blocked below and taken by sigwait, as SIGUSR1 is. */
 		stopsig_catch(SIGUSR2, note_status);
 	}
 	/* Blocked from the start, so a signal during setup or warm-up still

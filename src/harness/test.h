@@ -123,8 +123,10 @@ struct test_ops {
 	size_t extra_size;
 	enum test_stop stop;
 	bool kick;			/* catch RUN_KICK_SIGNAL: only EINTR */
-	/* STOP_BY_SIGWAIT: SIGUSR1 and SIGUSR2 ask for a status, taken
-	 * with run_status_take() (as cyclictest's), instead of killing. */
+	/* STOP_BY_SIGWAIT: the test prints its own status (as cyclictest's),
+	 * taken with run_status_take(): SIGUSR1 from the run's status
+	 * thread (harness/status.h), SIGUSR2 from run_stop_wait. Without
+	 * it, SIGUSR1 prints the harness's status lines. */
 	bool status_signals;
 	const void *data;		/* the test's own (pair: its transport) */
 	/* Started under the compat name: adjust the run's copy of the
@@ -211,6 +213,9 @@ bool run_stop_wait(int64_t ns);
 #define RUN_STATUS_USR2	2
 /* The status signals noted since the last call (RUN_STATUS_* bits). */
 int run_status_take(void);
+/* Note a status signal for run_status_take (the status thread's, for a
+ * test with status_signals: SIGUSR1, harness/status.h). */
+void run_status_note(int bits);
 /* run_test's first step: install or block the stop signals as ops->stop
  * says (run_stop.c). */
 void run_signals(const struct test_ops *ops);
@@ -238,6 +243,10 @@ int run_explain_start(struct test_run *t);
 int run_record_begin(struct test_run *t);
 struct rec_series *run_record(struct test_run *t, const char *series,
 			      int thread, int cpu);
+/* --timeline's default for a run planned for planned_s seconds (0:
+ * until stopped; -1: not known in time): 1 min over an hour or until
+ * stopped, else off (0). rtlat suite decides it for its whole run. */
+long long run_timeline_default_s(long long planned_s);
 /* The row that sets how long a test runs (its first duration-typed row
  * but --timeline), or NULL. */
 const struct opt *run_length_row(const struct opt *tbl);

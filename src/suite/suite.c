@@ -24,10 +24,14 @@
 #include "core/outfile.h"
 #include "core/preflight.h"
 #include "core/stopsig.h"
+#include "harness/status.h"
 #include "harness/test.h"
 #include "suite/suite_checkpoint.h"
+#include "suite/suite_status.h"
 
-#define SUITE_MAX_ARGS 24
+#define SUITE_MAX_ARGS 32
+/* suite_run's: --json, --checkpoint, --timeline, --largest, --explain, NULL */
+#define SUITE_ADDED_ARGS 6
 #define SUITE_MAX_ROWS 64
 #define SUITE_MAX_NAMES 32
 
@@ -52,6 +56,10 @@ struct suite_run {
 	unsigned long long only;	/* bit i: tests[i]; 0: all */
 	struct fleet_opts fleet;	/* judged on the tests' summaries */
 	long long checkpoint_s;		/* --checkpoint, given to each test */
+	struct {			/* --timeline, --largest: to each test */
+		long long timeline_s, largest;
+	} rec;
+	struct suite_status status;	/* SIGUSR1 */
 	struct suite_ckpt ckpt;		/* index.json */
 	struct opt *opts;		/* the table, bound to this run */
 	char report_tool[PATH_MAX];
@@ -86,6 +94,7 @@ static const struct opt suite_opts[] = {
 	  "no \"running TEST\" line before each test: the table only", NULL, NULL },
 	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
 	CHECKPOINT_OPT_ENTRY(OPT_AT(struct suite_run, checkpoint_s)),
+	RUN_RECORD_OPTS(OPT_AT_STRUCT(struct suite_run, rec)),
 	OPT_ROW_HELP,
 	OPT_END
 };
@@ -163,7 +172,7 @@ static long long build_args(const struct suite_run *s, const struct test_ops *t,
 
 	*n = 0;
 	av[(*n)++] = "rtlat";
-	for (tok = strtok(buf, " "); tok && *n < SUITE_MAX_ARGS - 4; tok = strtok(NULL, " "))
+	for (tok = strtok(buf, " "); tok && *n < SUITE_MAX_ARGS - SUITE_ADDED_ARGS; tok = strtok(NULL, " "))
 		av[(*n)++] = tok;
 	return secs;
 }
@@ -209,11 +218,41 @@ static void child(char **av, int out, int wfd, pid_t suite)
 	_exit(127);
 }
 
+/*
+ * --checkpoint, --timeline and --largest for t, where its table has the
+ * option: the suite's values, resolved for the whole suite (its
+ * defaults: suite_ckpt_start); --largest when it is not t's default.
+ * Into av, the strings in buf[3]; returns how many.
+ */
+static int long_run_args(const struct suite_run *s, const struct test_ops *t,
+			 char **av, char buf[][48], size_t len)
+{
+	const struct opt *largest = opts_find(t->opts, 0, "largest");
+	const struct {
+		const char *name;
+		long long v;
+		bool pass;
+	} arg[3] = {
+		{ "checkpoint", s->checkpoint_s, s->checkpoint_s > 0 },
+		{ "timeline", s->rec.timeline_s, s->rec.timeline_s > 0 },
+		{ "largest", s->rec.largest, largest && s->rec.largest != largest->dflt },
+	};
+	int i, n = 0;
+
+	for (i = 0; i < 3; i++)
+		if (arg[i].pass && opts_find(t->opts, 0, arg[i].name)) {
+			snprintf(buf[n], len, "--%s=%lld", arg[i].name, arg[i].v);
+			av[n] = buf[n];
+			n++;
+		}
+	return n;
+}
+
 /* Run one test; returns its exit status (or 128+signal). */
 static int suite_run(struct suite_run *s, struct fleet *fl,
 		     const struct test_ops *t, const char *dir)
 {
-	char buf[256], path[4200], json[4200], why[PATH_MAX + 256], ckpt[48];
+	char buf[256], path[4200], json[4200], why[PATH_MAX + 256], ckpt[3][48];
 	char *av[SUITE_MAX_ARGS];
 	const char *test = t->name;
 	int n, fds[2], out, status = 0;
@@ -222,10 +261,7 @@ static int suite_run(struct suite_run *s, struct fleet *fl,
 
 	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
 	av[n++] = json;
-	if (s->checkpoint_s > 0) {
-		snprintf(ckpt, sizeof(ckpt), "--checkpoint=%lld", s->checkpoint_s);
-		av[n++] = ckpt;
-	}
+	n += long_run_args(s, t, av + n, ckpt, sizeof(ckpt[0]));
 	if (s->explain && opts_find(t->opts, 0, "explain"))
 		av[n++] = "--explain";
 	av[n] = NULL;
@@ -247,12 +283,16 @@ static int suite_run(struct suite_run *s, struct fleet *fl,
 		close(fds[0]);
 		child(av, out, fds[1], suite);
 	}
-	/* A stop signal to the suite reaches its test too. */
+	/* A stop signal to the suite reaches its test too; SIGUSR1 too,
+	 * from the status thread. */
 	stopsig_forward(pid);
+	suite_status_child(&s->status, pid);
 	close(fds[1]);
 	close(out);
 	read_rows(s, fl, fds[0], test);
 	close(fds[0]);
+	/* Not reaped yet, so its pid is not anyone else's. */
+	suite_status_child(&s->status, 0);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	stopsig_forward(0);
@@ -418,8 +458,12 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 			planned += (double)s->duration_s;
 		}
 	s->ckpt.planned_s = planned;
+	/* A test's defaults, for the suite's whole run: the time line when
+	 * it is planned over an hour, checkpoints when the time line is on. */
+	if (s->rec.timeline_s == OPT_AUTO)
+		s->rec.timeline_s = run_timeline_default_s((long long)planned);
 	if (s->checkpoint_s < 0)
-		s->checkpoint_s = planned > CHECKPOINT_LONG_S ? CHECKPOINT_DEFAULT_S : 0;
+		s->checkpoint_s = checkpoint_default_s(s->rec.timeline_s);
 	s->ckpt.outputs = s->checkpoint_s > 0;
 	suite_ckpt_set(&s->ckpt, NULL, "", SC_PENDING, 0);
 }
@@ -429,16 +473,25 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 {
 	int i, rc, failed = 0;
+	unsigned long long asked = 0;
 
+	/* SIGUSR1 is the status thread's, here and in each test (the mask
+	 * goes over exec): it never ends the suite or a test. */
+	status_signal_block();
 	stopsig_install(NULL);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
 	suite_ckpt_start(s, dir);
+	for (i = 0; i < SUITE_STATUS_MAX && tests[i]; i++)
+		asked |= runs(s, i) ? 1ULL << i : 0;
+	suite_status_begin(&s->status, asked, s->ckpt.planned_s);
 	for (i = 0; tests[i] && !stopsig_last(); i++) {
 		if (!runs(s, i))
 			continue;	/* not asked, or not a measurement (doctor) */
 		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_RUNNING, 0);
+		suite_status_running(&s->status, i);
 		rc = suite_run(s, fl, tests[i], dir);
+		suite_status_done(&s->status, i, rc);
 		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_DONE, rc);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
@@ -446,6 +499,7 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 			failed = 1;
 		}
 	}
+	suite_status_end(&s->status);
 	if (stopsig_last())
 		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
 			strsignal(stopsig_last()));

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * status.c - SIGUSR1 and the thread that takes it (status.h): the status
+ * watch every run and rtlat suite have.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include "core/clock.h"
+#include "core/stopsig.h"
+#include "fleet/fleet.h"
+#include "harness/status.h"
+
+static void on_early_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Before main(), as the stop signals (core/stopsig.c): a SIGUSR1 that
+ * comes before the run's first step blocks it is dropped, never the
+ * default action that would end the process (rtlat suite signalling a
+ * test it has just started is covered anyway: the mask goes over exec).
+ */
+__attribute__((constructor)) static void status_early(void)
+{
+	stopsig_catch(SIGUSR1, on_early_usr1);
+}
+
+void status_signal_block(void)
+{
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+}
+
+void status_forward(pid_t pid)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (sigtimedwait(&usr1, NULL, &now) == SIGUSR1)
+		kill(pid, SIGUSR1);
+}
+
+/*
+ * Waits in sigtimedwait for SIGUSR1 (blocked in every thread of the
+ * process: status_signal_block) or the next wake; status_watch_stop wakes
+ * it with a SIGUSR1 of its own after setting stop.
+ */
+static void *status_thread(void *arg)
+{
+	struct status_watch *w = arg;
+	int64_t now = clock_now_ns(), wake = w->wake;
+	struct timespec ts;
+	sigset_t usr1;
+	int sig;
+
+	/* Its name says a run is ready for SIGUSR1 (ps -L, the tests). */
+	prctl(PR_SET_NAME, STATUS_THREAD_NAME);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		ts = ns_to_timespec(wake > now ? wake - now : 0);
+		sig = sigtimedwait(&usr1, NULL, &ts);
+		if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE))
+			break;
+		now = clock_now_ns();
+		if (sig == SIGUSR1 || now >= wake)
+			wake = w->tick(w->arg, now, sig == SIGUSR1);
+	}
+	return NULL;
+}
+
+/* Not a measuring thread: SCHED_OTHER, and no signal is ever its but
+ * the SIGUSR1 it waits for. */
+int status_watch_start(struct status_watch *w, status_tick_fn tick, void *arg,
+		       int64_t first_wake)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err;
+
+	w->tick = tick;
+	w->arg = arg;
+	w->wake = first_wake;
+	w->stop = false;
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&w->thread, &attr, status_thread, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+void status_watch_stop(struct status_watch *w)
+{
+	__atomic_store_n(&w->stop, true, __ATOMIC_RELEASE);
+	pthread_kill(w->thread, SIGUSR1);
+	pthread_join(w->thread, NULL);
+}
+
+void status_print(FILE *f, const char *prog, const struct fleet *fl,
+		  double covered_s)
+{
+	int i;
+
+	flockfile(f);
+	if (!fleet_count(fl))
+		fprintf(f, "%s: status after %.1f s: no series measured yet\n",
+			prog, covered_s);
+	for (i = 0; i < fleet_count(fl); i++) {
+		const struct fleet_rec *r = fleet_get(fl, i);
+
+		fprintf(f, "%s: status after %.1f s: %s", prog, covered_s, r->series);
+		if (r->thread >= 0)
+			fprintf(f, " t%d", r->thread);
+		if (r->thread >= 0 && r->cpu >= 0)
+			fprintf(f, " (CPU %d)", r->cpu);
+		if (r->n)
+			fprintf(f, ": %llu samples, min %.3f avg %.3f p99 %.3f max %.3f us\n",
+				(unsigned long long)r->n, r->min / 1e3, r->avg / 1e3,
+				r->p99 / 1e3, r->max / 1e3);
+		else
+			fprintf(f, ": %s\n", FLEET_NO_SAMPLE);
+	}
+	fflush(f);
+	funlockfile(f);
+}
+
+void status_man(FILE *f, bool suite)
+{
+	fputs(".SH SIGNALS\n.TP\nSIGINT, SIGTERM, SIGHUP\nEnd the run normally: "
+	      "the summary is printed and every output written.\n.TP\nSIGUSR1\n", f);
+	if (suite)
+		fputs("Print which tests are done, which one runs and which are to come "
+		      "on standard\nerror, and pass SIGUSR1 to the running test, whose "
+		      "status follows; the suite\ngoes on.\n", f);
+	else
+		fputs("Print the status so far on standard error, a line per series and "
+		      "thread\n(samples, min, avg, p99, max, the time covered; the "
+		      "cyclictest face: cyclictest's\nstatus block); the run goes on.\n", f);
+}
