@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run_record.c - --timeline and --largest for every test: the automatic
- * --timeline resolved from the run's planned length, the recorder made,
+ * --timeline resolved from the run's planned length (over an hour: 1
+ * minute; else off, or the test's own short step: the timer's 1 s, which
+ * carries its per-second counters), the recorder made,
  * each series and thread registered with its --max-latency threshold.
  */
 #include <stdint.h>
@@ -69,7 +71,12 @@ int run_record_begin(struct test_run *t)
 	if (c->timeline_s == OPT_AUTO) {
 		long long p = planned_s(t);
 
-		c->timeline_s = p == 0 || p > RUN_TIMELINE_LONG_S ? RUN_TIMELINE_AUTO_S : 0;
+		if (p > RUN_TIMELINE_LONG_S)
+			c->timeline_s = RUN_TIMELINE_AUTO_S;
+		else if (t->ops->timeline_short_s)
+			c->timeline_s = t->ops->timeline_short_s;
+		else
+			c->timeline_s = p == 0 ? RUN_TIMELINE_AUTO_S : 0;
 	}
 	/* No memory: the run goes on unrecorded (null keys). */
 	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),

@@ -126,6 +126,10 @@ struct test_ops {
 	/* STOP_BY_SIGWAIT: SIGUSR1 and SIGUSR2 ask for a status, taken
 	 * with run_status_take() (as cyclictest's), instead of killing. */
 	bool status_signals;
+	/* --timeline's default step (s) for a run planned for an hour or
+	 * less or until stopped; 0: off there, as most tests (the timer:
+	 * 1, its per-second counters are the time line's context). */
+	int timeline_short_s;
 	const void *data;		/* the test's own (pair: its transport) */
 	/* Started under the compat name: adjust the run's copy of the
 	 * option table (a default, a range the original clamps) before

@@ -244,6 +244,7 @@ const struct test_ops test_timer = {
 	.run_size = sizeof(struct timer_run),
 	.stop = STOP_BY_SIGWAIT,
 	.kick = true,
+	.timeline_short_s = 1,
 	.suite_args = timer_suite_args,
 	.check_args = "-q -T 1",
 	.check_line = "^RTS\\|( +[\\d.]+\\|){3} +\\d+\\| +\\d+\\| +00:00:01/00:00:01$",
