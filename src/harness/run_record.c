@@ -71,12 +71,18 @@ int run_record_begin(struct test_run *t)
 	if (c->timeline_s == OPT_AUTO) {
 		long long p = planned_s(t);
 
-		if (p > RUN_TIMELINE_LONG_S)
+		if (p > RUN_TIMELINE_LONG_S) {
 			c->timeline_s = RUN_TIMELINE_AUTO_S;
-		else if (t->ops->timeline_short_s)
+		} else if (t->ops->timeline_short_s) {
 			c->timeline_s = t->ops->timeline_short_s;
-		else
+			/* A short run's record, not a long run's time line:
+			 * no checkpoints unless asked, as before (a run until
+			 * stopped keeps them). */
+			if (p != 0 && c->checkpoint_s < 0)
+				c->checkpoint_s = 0;
+		} else {
 			c->timeline_s = p == 0 ? RUN_TIMELINE_AUTO_S : 0;
+		}
 	}
 	/* No memory: the run goes on unrecorded (null keys). */
 	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),
