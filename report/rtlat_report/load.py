@@ -211,9 +211,10 @@ def timer_steps(data):
                      and s.get("test") == "timer"),
                     key=lambda s: num(s.get("thread")) or 0) \
             if isinstance(series, list) else []:
-        steps = [st for st in s.get("steps") or [] if isinstance(st, list)
-                 and len(st) >= 6 and num(st[2])]
-        out[s.get("cpu")] = (
+        steps = [st for st in s.get("steps") if isinstance(st, list)
+                 and len(st) >= 6 and num(st[2])] \
+            if isinstance(s.get("steps"), list) else []
+        out[num(s.get("cpu"))] = (
             seconds_from_json([[st[0]] + st[3:6] for st in steps]),
             layer_from_context(s))
     return out
@@ -230,7 +231,7 @@ def timer_cpus(t, data):
     for c in cpus:
         name = f"CPU{c.get('cpu', '?')}"
         t.dists.append(dist_from_stats(name, obj(c, "latency")))
-        rows = steps.get(c.get("cpu"), (None,))[0] or \
+        rows = steps.get(num(c.get("cpu")), (None,))[0] or \
             seconds_from_json(obj(c, "per_second").get("seconds"))
         if rows:
             per.append((name, rows))

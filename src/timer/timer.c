@@ -206,7 +206,7 @@ static int timer_report(struct test_run *t, int status)
 	if (!run->cpu)
 		return status;
 	timer_fold(run);
-	/* Spike times count from the measurement's start, as per_second. */
+	/* Spike times count from the measurement's start, as the seconds. */
 	if (t->explain && run->cpu[0].start_ns)
 		explain_set_start(t->explain, run->cpu[0].start_ns);
 	timer_print_hist(stdout, run);
