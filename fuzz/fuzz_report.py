@@ -30,7 +30,8 @@ KEYS = ["samples", "min_ns", "avg_ns", "max_ns", "stddev_ns", "percentiles_ns",
         "series", "per_second", "request", "rounds", "explain", "spikes",
         "causes", "log", "where", "doctor", "checks", "fleet", "system", "rt",
         "sysinfo", "resolution_in_ns", "return_code", "p99", "0", "1", "timer",
-        "pmq", "cmdline:", "num_threads", "overruns", "cpus", "gaps", "cost"]
+        "pmq", "cmdline:", "num_threads", "overruns", "cpus", "gaps", "cost",
+        "timeline", "steps", "context", "context_columns", "irqs", "softirq_TIMER"]
 SCALARS = (st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) |
            st.floats(allow_nan=True, allow_infinity=True) |
            st.text(max_size=8) | st.sampled_from(KEYS))

@@ -182,15 +182,25 @@ def test_per_second_layer_and_doctor_in_every_result(tmp_path):
     r = run(["timer", "-q", "-T", "2", "--json", str(js)])
     assert r.returncode == 0, r.stderr
     d = json.loads(js.read_text())
-    secs = d["per_second"]["seconds"]
-    assert [s["second"] for s in secs] == [1, 2]
+    # The per-second counters are the context columns of the timer's
+    # time line (1 s steps by default), row for row beside its steps.
+    tl = d["timeline"]
+    assert tl["step_s"] == 1
+    (series,) = tl["series"]
+    cols = series["context_columns"]
+    assert cols[:2] == ["seconds", "irqs"] and "softirq_TIMER" in cols
+    assert {"steal_ms", "cpu_pressure_some_us", "involuntary_switches"} <= set(cols)
+    assert len(series["context"]) == len(series["steps"])
+    secs = [dict(zip(cols, c), t_s=st[0]) for st, c in zip(series["steps"], series["context"])
+            if c[0]]
+    assert [s["t_s"] for s in secs] == [1, 2]
     for s in secs:
-        assert set(s) == {"second", "seconds", "min_ns", "avg_ns", "max_ns", "irqs", "softirqs",
-                          "steal_ms", "cpu_pressure_some_us", "involuntary_switches"}
-        assert s["seconds"] == 1    # rows merge two by two past the cap only
-        assert s["irqs"] >= 0 and "TIMER" in s["softirqs"]
-    assert max(s["max_ns"] for s in secs) == d["summary"]["max_ns"]
-    assert all(s["min_ns"] <= s["avg_ns"] <= s["max_ns"] for s in secs)
+        assert s["seconds"] == 1    # steps merge two by two past the cap only
+        assert s["irqs"] >= 0 and s["softirq_TIMER"] >= 0
+    steps = [st for st in series["steps"] if st[2]]
+    assert max(st[5] for st in steps) == d["summary"]["max_ns"]
+    assert all(st[3] <= st[4] <= st[5] for st in steps)
+    assert "per_second" not in d
     assert "explain" not in d
     assert list(d["doctor"]["checks"]) == CHECKS
 

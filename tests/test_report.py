@@ -167,7 +167,7 @@ def test_report_of_a_real_suite_run(suite_page):
             assert "pair 0 (CPU0)" in svg_text(figs[f"{t}-hist"])
             assert "pair 1 (CPU1)" in svg_text(figs[f"{t}-pct"])
     # The suite runs the timer with -q: its per-second min/avg/max come
-    # from the JSON (per_second), drawn over time.
+    # from the JSON (its time line's steps), drawn over time.
     assert "timer-seconds" in figs
     assert {"request-loads", "request-response-hist", "request-response-pct",
             "request-total-jitter-hist", "request-total-jitter-pct"} <= set(figs)

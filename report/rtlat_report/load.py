@@ -17,8 +17,8 @@ from .timeline import read_longrun
 from .validate import InputError, check
 
 # The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
-# 1` on 2 CPUs, 0.94 MB (each CPU's per-second layer keeps at most 3,600
-# seconds, about 1.1 MB). Reading costs about 25 bytes of memory and a
+# 1` on 2 CPUs, 0.94 MB (each CPU's time line, with its per-second
+# counters, keeps at most 10,000 steps, about 2 MB). Reading costs about 25 bytes of memory and a
 # second of time per kB of JSON: the caps bound both.
 MAX_FILE_MIB = 32
 MAX_RUNS = 16
@@ -200,6 +200,26 @@ def read_cyclic(t, data):
                        "-h N for one): figures not drawn")
 
 
+def timer_steps(data):
+    """The timer's series in its time line, CPU by CPU (thread order):
+    {cpu: (seconds rows (t, min, avg, max) of the steps with samples,
+    the always-on layer from the steps' context columns)}. Empty for a
+    file without (an older rtlat's per_second, --timeline 0)."""
+    out = {}
+    series = obj(data, "timeline").get("series")
+    for s in sorted((s for s in series if isinstance(s, dict)
+                     and s.get("test") == "timer"),
+                    key=lambda s: num(s.get("thread")) or 0) \
+            if isinstance(series, list) else []:
+        steps = [st for st in s.get("steps") if isinstance(st, list)
+                 and len(st) >= 6 and num(st[2])] \
+            if isinstance(s.get("steps"), list) else []
+        out[num(s.get("cpu"))] = (
+            seconds_from_json([[st[0]] + st[3:6] for st in steps]),
+            layer_from_context(s))
+    return out
+
+
 def timer_cpus(t, data):
     """timer -c LIST: a distribution per CPU (the histogram's one line
     each) and each CPU's seconds; False for a one-CPU file."""
@@ -207,10 +227,12 @@ def timer_cpus(t, data):
     if len(cpus) < 2:
         return False
     per = []
+    steps = timer_steps(data)
     for c in cpus:
         name = f"CPU{c.get('cpu', '?')}"
         t.dists.append(dist_from_stats(name, obj(c, "latency")))
-        rows = seconds_from_json(obj(c, "per_second").get("seconds"))
+        rows = steps.get(num(c.get("cpu")), (None,))[0] or \
+            seconds_from_json(obj(c, "per_second").get("seconds"))
         if rows:
             per.append((name, rows))
     t.extra["cpu_seconds"] = per
@@ -225,7 +247,8 @@ def read_timer(t, data):
     secs = obj(data, "seconds")
     t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
                          if obj(secs, k)}
-    t.seconds = seconds_from_json(secs.get("series")) or \
+    first = next(iter(timer_steps(data).values()), (None, []))
+    t.seconds = seconds_from_json(secs.get("series")) or first[0] or \
         seconds_from_json(obj(data, "per_second").get("seconds"))
     for k in ("overruns", "msw"):
         if num(data.get(k)) is not None:
@@ -359,8 +382,33 @@ LAYER = (("irqs", "irqs"), ("steal_ms", "steal_ms"),
          ("nivcsw", "involuntary_switches"))
 
 
+def layer_from_context(s):
+    """The always-on layer of a timer's time line series: each step's
+    context row (its seconds of readings, then the counters' increase)
+    as rates per second, at the step's t_s."""
+    cols, rows, steps = (s.get(k) for k in ("context_columns", "context", "steps"))
+    if not all(isinstance(x, list) for x in (cols, rows, steps)):
+        return []
+    at = {c: i for i, c in enumerate(cols) if isinstance(c, str)}
+    out = []
+    for st, row in zip(steps, rows):
+        t = num(st[0]) if isinstance(st, list) and st else None
+        secs = num(row[0]) if isinstance(row, list) and row else None
+        if t is None or not secs:
+            continue
+
+        def per(k, row=row, secs=secs):
+            i = at.get(k)
+            v = num(row[i]) if i is not None and i < len(row) else None
+            return None if v is None else v / secs
+        soft = [per(c) for c in at if c.startswith("softirq_")]
+        out.append(Second(t=t, softirqs=sum(soft) if soft and None not in soft
+                          else None, **{f: per(k) for f, k in LAYER}))
+    return out
+
+
 def read_layer(rows):
-    """The always-on layer of rtlat's per_second rows: interrupts, softirqs
+    """The always-on layer of an older rtlat's per_second rows: interrupts, softirqs
     (summed over the vectors), steal, CPU pressure, involuntary switches.
     Empty when no row has any of them (older files)."""
     out = []
@@ -613,7 +661,10 @@ def _test_of(path, key, data, limits=None):
         t.doctor = read_doctor(data)
     if isinstance(data.get("explain"), dict):
         t.explain = read_explain(data["explain"])
-    t.layer = read_layer(obj(data, "per_second").get("seconds"))
+    # The timer's counters: its time line's context (an older rtlat's
+    # per_second where there is none).
+    t.layer = next((ly for _, ly in timer_steps(data).values() if ly), None) \
+        or read_layer(obj(data, "per_second").get("seconds"))
     rows = obj(data, "fleet").get("series")
     secs = [num(r.get("seconds")) for r in rows if isinstance(r, dict)
             and num(r.get("seconds"))] if isinstance(rows, list) else []

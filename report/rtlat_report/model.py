@@ -168,8 +168,10 @@ class Explain:
 
 @dataclass
 class Second:
-    """One second of the always-on layer (rtlat's per_second): what else
-    happened on the measuring CPU. None where the file has no figure."""
+    """One step of the always-on layer (the context columns of the timer's
+    time line; an older rtlat's per_second): what else happened on the
+    measuring CPU, per second of the step starting at t. None where the
+    file has no figure."""
     t: float
     irqs: Optional[float] = None
     softirqs: Optional[float] = None

@@ -77,6 +77,52 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 	return e->r;
 }
 
+/* The entry of r (rec->lock held); NULL when not one of rec's. */
+static struct rec_entry *entry_of(struct recorder *rec, const struct rec_series *r)
+{
+	int i;
+
+	for (i = 0; i < rec->n; i++)
+		if (rec->e[i]->r == r)
+			return rec->e[i];
+	return NULL;
+}
+
+int record_context_columns(struct recorder *rec, const struct rec_series *r,
+			   const char *const *names)
+{
+	struct rec_entry *e;
+	uint32_t n = 0;
+	int err = -1;
+
+	if (!rec || !r || !rec->step_ns)
+		return -1;
+	while (names[n])
+		n++;
+	pthread_mutex_lock(&rec->lock);
+	e = entry_of(rec, r);
+	if (e && !tl_store_context_init(&e->store, n)) {
+		e->ctx_names = names;
+		err = 0;
+	}
+	pthread_mutex_unlock(&rec->lock);
+	return err;
+}
+
+void record_context(struct recorder *rec, const struct rec_series *r,
+		    int64_t now, const struct tl_ctx *c)
+{
+	struct rec_entry *e;
+
+	if (!rec || !r || !rec->step_ns)
+		return;
+	pthread_mutex_lock(&rec->lock);
+	e = entry_of(rec, r);
+	if (e && rec->origin)
+		tl_store_context(&e->store, now - rec->origin, c);
+	pthread_mutex_unlock(&rec->lock);
+}
+
 static void drain_all(struct recorder *rec, bool finish)
 {
 	int i;
@@ -211,6 +257,34 @@ static void put_columns(struct json *j, const char *const *c)
 	json_arr_close(j);
 }
 
+/* A series' context beside its steps, row for row: [seconds, value...];
+ * a step with no reading has seconds 0 and nulls. */
+static void put_context(struct json *j, const struct rec_entry *e)
+{
+	const struct tl_store *st = &e->store;
+	uint32_t i, k;
+
+	json_arr_open_inline(j, "context_columns");
+	json_str(j, NULL, "seconds");
+	for (k = 0; k < st->nctx; k++)
+		json_str(j, NULL, e->ctx_names[k]);
+	json_arr_close(j);
+	json_arr_open(j, "context");
+	for (i = 0; i < st->len; i++) {
+		const struct tl_ctx *c = &st->ctx[i];
+
+		json_arr_open_inline(j, NULL);
+		json_int(j, NULL, c->seconds);
+		for (k = 0; k < st->nctx; k++)
+			if (c->seconds && c->v[k] >= 0)
+				json_int(j, NULL, c->v[k]);
+			else
+				json_null(j, NULL);
+		json_arr_close(j);
+	}
+	json_arr_close(j);
+}
+
 static void timeline_json(struct recorder *rec, struct json *j)
 {
 	static const char *const cols[] = {
@@ -253,6 +327,8 @@ static void timeline_json(struct recorder *rec, struct json *j)
 		for (i = 0; i < e->store.len; i++)
 			put_step(j, rec, e, i);
 		json_arr_close(j);
+		if (e->store.nctx)
+			put_context(j, e);
 		json_obj_close(j);
 	}
 	json_arr_close(j);

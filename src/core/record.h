@@ -58,6 +58,7 @@ struct rec_entry {
 	struct rec_series *r;
 	size_t bytes;		/* of the mapping r */
 	struct tl_store store;
+	const char *const *ctx_names;	/* its context columns, or NULL */
 };
 
 #define RECORD_MAX_SERIES 4096
@@ -86,6 +87,21 @@ struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k);
 struct rec_series *record_series(struct recorder *rec, const char *test,
 				 const char *series, int thread, int cpu,
 				 int64_t threshold_ns);
+/*
+ * The series carries context columns (names: NULL-terminated, at most
+ * TL_CTX_MAX, kept by the caller): counters read off the measuring path
+ * (the timer's interrupts, softirqs, steal...) that record_context()
+ * folds into its steps; the time line writes them beside the steps
+ * ("context_columns", "context") and merges them with the steps. 0, or
+ * -1 (off, or no memory: the series then has none).
+ */
+int record_context_columns(struct recorder *rec, const struct rec_series *r,
+			   const char *const *names);
+/* One reading of the counters' increase over c->seconds, taken at
+ * monotonic ns now (within the span it covers), folded into the step
+ * holding now. Not for the measuring path: it takes rec->lock. */
+void record_context(struct recorder *rec, const struct rec_series *r,
+		    int64_t now, const struct tl_ctx *c);
 /* The measurement starts now (origin of t_s); starts the thread. */
 int record_start(struct recorder *rec);
 /* The measurement is over: join the thread, fold the open steps. */

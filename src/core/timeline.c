@@ -93,8 +93,25 @@ void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap)
 void tl_store_free(struct tl_store *st)
 {
 	free(st->s);
+	free(st->ctx);
 	st->s = NULL;
+	st->ctx = NULL;
 	st->alloc = st->len = 0;
+}
+
+/* The context rows to n (> alloc) steps, zeroed past alloc. */
+static int ctx_grow(struct tl_store *st, uint32_t n)
+{
+	struct tl_ctx *c;
+
+	if (!st->nctx)
+		return 0;
+	c = realloc(st->ctx, (size_t)n * sizeof(*c));
+	if (!c)
+		return -1;
+	memset(c + st->alloc, 0, (size_t)(n - st->alloc) * sizeof(*c));
+	st->ctx = c;
+	return 0;
 }
 
 /* Room for step idx (< cap): 0, or -1 when memory is short. */
@@ -107,12 +124,27 @@ static int store_grow(struct tl_store *st, uint32_t idx)
 		n *= 2;
 	if (n > st->cap)
 		n = st->cap;
+	if (ctx_grow(st, n))
+		return -1;
 	s = realloc(st->s, (size_t)n * sizeof(*s));
 	if (!s)
 		return -1;
 	memset(s + st->alloc, 0, (size_t)(n - st->alloc) * sizeof(*s));
 	st->s = s;
 	st->alloc = n;
+	return 0;
+}
+
+int tl_store_context_init(struct tl_store *st, uint32_t nctx)
+{
+	if (!nctx || nctx > TL_CTX_MAX || st->nctx)
+		return st->nctx == nctx ? 0 : -1;
+	if (st->alloc) {
+		st->ctx = calloc(st->alloc, sizeof(*st->ctx));
+		if (!st->ctx)
+			return -1;
+	}
+	st->nctx = nctx;
 	return 0;
 }
 
@@ -153,15 +185,56 @@ size_t tl_halve(void *rows, size_t n, size_t size,
 	return i;
 }
 
+/* A context row into another: seconds and counters add; a column
+ * unknown in either stays unknown. */
+static void ctx_fold(void *dst, const void *src)
+{
+	struct tl_ctx *d = dst;
+	const struct tl_ctx *s = src;
+	int i;
+
+	if (!s->seconds)
+		return;
+	if (!d->seconds) {
+		*d = *s;
+		return;
+	}
+	d->seconds += s->seconds;
+	for (i = 0; i < TL_CTX_MAX; i++)
+		d->v[i] = d->v[i] < 0 || s->v[i] < 0 ? -1 : d->v[i] + s->v[i];
+}
+
 void tl_store_merge(struct tl_store *st)
 {
 	uint32_t len = (uint32_t)tl_halve(st->s, st->len, sizeof(*st->s), step_fold);
 
-	if (st->len)
+	if (st->nctx)
+		tl_halve(st->ctx, st->len, sizeof(*st->ctx), ctx_fold);
+	if (st->len) {
 		memset(&st->s[len], 0, (size_t)(st->len - len) * sizeof(*st->s));
+		if (st->nctx)
+			memset(&st->ctx[len], 0,
+			       (size_t)(st->len - len) * sizeof(*st->ctx));
+	}
 	st->len = len;
 	st->step *= 2;
 	st->merges++;
+}
+
+/* The step holding t (ns from the origin), room made for it: past the
+ * cap, or with no memory for more steps, the steps merge (coarser). */
+static uint32_t store_slot(struct tl_store *st, int64_t t)
+{
+	int64_t idx = (t > 0 ? t : 0) / st->step;
+
+	while (idx >= (int64_t)st->cap ||
+	       (idx >= (int64_t)st->alloc && store_grow(st, (uint32_t)idx))) {
+		tl_store_merge(st);
+		idx = (t > 0 ? t : 0) / st->step;
+	}
+	if ((uint32_t)idx + 1 > st->len)
+		st->len = (uint32_t)idx + 1;
+	return (uint32_t)idx;
 }
 
 void tl_store_fold(struct tl_store *st, const struct tl_acc *a)
@@ -170,20 +243,25 @@ void tl_store_fold(struct tl_store *st, const struct tl_acc *a)
 		.n = a->n, .over = a->over, .min = a->min, .max = a->max,
 		.p99 = tl_acc_p99(a), .sum = a->sum,
 	};
-	int64_t idx;
+	uint32_t idx;
 
 	if (!a->n)
 		return;
-	idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
-	/* Past the cap, or no memory for more steps: coarser steps. */
-	while (idx >= (int64_t)st->cap ||
-	       (idx >= (int64_t)st->alloc && store_grow(st, (uint32_t)idx))) {
-		tl_store_merge(st);
-		idx = (a->t0 > 0 ? a->t0 : 0) / st->step;
-	}
+	idx = store_slot(st, a->t0);	/* may move st->s */
 	step_fold(&st->s[idx], &s);
-	if ((uint32_t)idx + 1 > st->len)
-		st->len = (uint32_t)idx + 1;
+}
+
+void tl_store_context(struct tl_store *st, int64_t t, const struct tl_ctx *c)
+{
+	struct tl_ctx row = { .seconds = c->seconds };
+	uint32_t i, idx;
+
+	if (!st->nctx || c->seconds <= 0)
+		return;
+	for (i = 0; i < st->nctx; i++)
+		row.v[i] = c->v[i];
+	idx = store_slot(st, t);	/* may move st->ctx */
+	ctx_fold(&st->ctx[idx], &row);
 }
 
 int tl_store_drain(struct tl_store *st, struct tl_prod *p)

@@ -29,6 +29,14 @@
  * the step doubles. A merged
  * step's p99 is the larger of the two (an upper bound): the bins are not
  * kept per stored step.
+ *
+ * A series may carry context columns beside its steps (the timer's
+ * interrupts, softirqs, steal, CPU pressure and involuntary switches of
+ * the measuring CPU): counters read off the measuring path, once in a
+ * while, by the thread that reads them (tl_store_context), each reading
+ * the counters' increase over the seconds it covers. They live in the
+ * same store, step by step, and merge with the steps by the same rule in
+ * the same call: counters and seconds add; unknown (< 0) stays unknown.
  */
 #ifndef RTLAT_TIMELINE_H
 #define RTLAT_TIMELINE_H
@@ -66,6 +74,14 @@ struct tl_step {
 	double sum;
 };
 
+/* A step's context: the seconds of readings folded in (0: none) and
+ * their counters' increase, column by column; < 0: unknown. */
+#define TL_CTX_MAX	14
+struct tl_ctx {
+	int64_t seconds;
+	int64_t v[TL_CTX_MAX];
+};
+
 struct tl_store {
 	int64_t step;		/* ns: the base step << merges */
 	uint32_t cap;		/* steps kept at most (even, >= 2) */
@@ -73,6 +89,8 @@ struct tl_store {
 	uint32_t alloc;		/* steps allocated (<= cap) */
 	uint32_t merges;
 	struct tl_step *s;
+	uint32_t nctx;		/* context columns; 0: none (ctx NULL) */
+	struct tl_ctx *ctx;	/* alloc rows beside s, when nctx */
 };
 
 /* Bin of a sample: 0..3 exact below 4 ns (negative in 0), then 4 an octave. */
@@ -144,8 +162,8 @@ int64_t tl_acc_p99(const struct tl_acc *a);
  * Merge adjacent rows two by two in place: n rows of size bytes become
  * (n + 1) / 2, row i the fold of rows 2i and 2i + 1 (fold(dst, src) adds
  * src into dst). Returns the new count. The one rule that bounds every
- * series over time rtlat keeps: the time line's steps and the timer's
- * per-second counters (explain_layer.c).
+ * series over time rtlat keeps: a store's steps and their context
+ * columns (the timer's per-second counters) halve in the same call.
  */
 size_t tl_halve(void *rows, size_t n, size_t size,
 		void (*fold)(void *dst, const void *src));
@@ -156,7 +174,13 @@ void tl_store_init(struct tl_store *st, int64_t step, uint32_t cap);
 void tl_store_free(struct tl_store *st);
 /* Fold one accumulator in at its t0 (merging two by two past the cap). */
 void tl_store_fold(struct tl_store *st, const struct tl_acc *a);
-/* Merge adjacent steps two by two: the step doubles. */
+/* The series has nctx (<= TL_CTX_MAX) context columns: 0, or -1 when
+ * memory is short (it then has none). */
+int tl_store_context_init(struct tl_store *st, uint32_t nctx);
+/* Fold one reading of the context counters in at t (ns from the origin,
+ * within the seconds it covers): c->seconds and its nctx values. */
+void tl_store_context(struct tl_store *st, int64_t t, const struct tl_ctx *c);
+/* Merge adjacent steps (and their context) two by two: the step doubles. */
 void tl_store_merge(struct tl_store *st);
 /* Consumer: fold every step the producer handed over. Returns how many. */
 int tl_store_drain(struct tl_store *st, struct tl_prod *p);

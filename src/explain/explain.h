@@ -110,37 +110,39 @@ void explain_set_start(struct explain *x, int64_t start_ns);
 void explain_print(FILE *f, const struct explain *x);
 void explain_json(struct json *j, const char *key, const struct explain *x);
 
-/* The always-on layer: per-second system counters for one CPU. */
-#define LAYER_MAX_SECONDS 3600
+struct tl_ctx;
+
+/*
+ * The always-on layer: system counters for one CPU, read once a second by
+ * a non-RT thread, each second's increase handed to the caller as a time
+ * line context row (core/timeline.h: the time line keeps and merges them
+ * with its steps; no store of the layer's own).
+ */
 #define LAYER_SOFTIRQS 10
+/* irqs, the softirq vectors, steal, CPU pressure, involuntary switches */
+#define LAYER_COLUMNS (LAYER_SOFTIRQS + 4)
+
+/* The context columns' names, NULL-terminated (record_context_columns). */
+extern const char *const layer_columns[LAYER_COLUMNS + 1];
 
 struct layer_sec {
-	uint64_t index;
-	int64_t min_ns, avg_ns, max_ns;	/* the second's latencies */
 	uint64_t irqs, softirq[LAYER_SOFTIRQS];
 	int64_t steal_ms;
 	int64_t psi_some_us;	/* -1: no /proc/pressure/cpu */
-	uint64_t nivcsw;
-	uint64_t seconds;	/* the seconds folded into this row */
 };
 
 struct layer {
+	bool on;		/* layer_begin with a CPU */
 	int cpu;
 	struct layer_sec prev;	/* the counters at the last second */
 	uint64_t prev_msw;
-	/* Rows kept; past LAYER_MAX_SECONDS rows merge two by two (the time
-	 * line's rule, tl_halve) and a row then holds width seconds. */
-	uint64_t n, width, merges;
-	struct layer_sec *sec;
 };
 
-int layer_begin(struct layer *l, int cpu);
-/* A second ended (non-RT thread): its maximum and the thread's
- * involuntary switches so far. */
-/* One second of the measurement: its min/avg/max beside the counters. */
-void layer_second(struct layer *l, uint64_t index, const int64_t lat[3],
-		  uint64_t msw);
-void layer_json(struct json *j, const char *key, const struct layer *l);
-void layer_free(struct layer *l);
+/* Off (zeroed) until begun; a cpu < 0 leaves it off. */
+void layer_begin(struct layer *l, int cpu);
+/* A second of the measurement ended (non-RT thread): msw, the measuring
+ * thread's involuntary switches so far. Fills row (seconds 1, the
+ * LAYER_COLUMNS increases since the last call); false when off. */
+bool layer_second(struct layer *l, uint64_t msw, struct tl_ctx *row);
 
 #endif

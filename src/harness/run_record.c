@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run_record.c - --timeline and --largest for every test: the automatic
- * --timeline resolved from the run's planned length, the recorder made,
+ * --timeline resolved from the run's planned length (over an hour: 1
+ * minute; else off, or the test's own short step: the timer's 1 s, which
+ * carries its per-second counters), the recorder made,
  * each series and thread registered with its --max-latency threshold.
  */
 #include <stdint.h>
@@ -72,8 +74,19 @@ int run_record_begin(struct test_run *t)
 {
 	struct test_common *c = t->common;
 
-	if (c->timeline_s == OPT_AUTO)
-		c->timeline_s = run_timeline_default_s(planned_s(t));
+	if (c->timeline_s == OPT_AUTO) {
+		long long p = planned_s(t);
+
+		c->timeline_s = run_timeline_default_s(p);
+		if (t->ops->timeline_short_s && p <= RUN_TIMELINE_LONG_S) {
+			c->timeline_s = t->ops->timeline_short_s;
+			/* A short run's record, not a long run's time line:
+			 * no checkpoints unless asked, as before (a run until
+			 * stopped keeps them). */
+			if (p != 0 && c->checkpoint_s < 0)
+				c->checkpoint_s = 0;
+		}
+	}
 	/* No memory: the run goes on unrecorded (null keys). */
 	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),
 			    (uint32_t)c->largest);

@@ -69,7 +69,7 @@ struct test_common {
 #define RUN_RECORD_OPTS(c)							\
 	{ 0, "timeline", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
 	  OPT_MAX_DURATION_S, OPT_AUTO, &(c)->timeline_s,			\
-	  "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; past 10000 steps, steps merge two by two)", \
+	  "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; the timer: 1s up to an hour or until stopped, each step with its CPU's interrupts, softirqs, steal, pressure and involuntary switches; past 10000 steps, steps merge two by two)", \
 	  NULL, "timeline_s" },							\
 	{ 0, "largest", OPT_INT, OPT_ARG_REQUIRED, "K", 0, LARGEST_MAX_K,	\
 	  LARGEST_DEFAULT_K, &(c)->largest,					\
@@ -128,6 +128,10 @@ struct test_ops {
 	 * thread (harness/status.h), SIGUSR2 from run_stop_wait. Without
 	 * it, SIGUSR1 prints the harness's status lines. */
 	bool status_signals;
+	/* --timeline's default step (s) for a run planned for an hour or
+	 * less or until stopped; 0: off there, as most tests (the timer:
+	 * 1, its per-second counters are the time line's context). */
+	int timeline_short_s;
 	const void *data;		/* the test's own (pair: its transport) */
 	/* Started under the compat name: adjust the run's copy of the
 	 * option table (a default, a range the original clamps) before

@@ -206,7 +206,7 @@ static int timer_report(struct test_run *t, int status)
 	if (!run->cpu)
 		return status;
 	timer_fold(run);
-	/* Spike times count from the measurement's start, as per_second. */
+	/* Spike times count from the measurement's start, as the seconds. */
 	if (t->explain && run->cpu[0].start_ns)
 		explain_set_start(t->explain, run->cpu[0].start_ns);
 	timer_print_hist(stdout, run);
@@ -244,6 +244,7 @@ const struct test_ops test_timer = {
 	.run_size = sizeof(struct timer_run),
 	.stop = STOP_BY_SIGWAIT,
 	.kick = true,
+	.timeline_short_s = 1,
 	.suite_args = timer_suite_args,
 	.check_args = "-q -T 1",
 	.check_line = "^RTS\\|( +[\\d.]+\\|){3} +\\d+\\| +\\d+\\| +00:00:01/00:00:01$",

@@ -297,6 +297,7 @@ struct timer_run {
 	const struct timer_config *cfg;	/* the run's (t->cfg) */
 	const struct opt *opts;		/* the run's table: the settings */
 	const char *prog;
+	struct recorder *recorder;	/* the run's (t->rec): the layer's */
 	struct timer_face face;
 	int ncpu;
 	struct timerlat tl;		/* -t 1, 2 (one CPU) */

@@ -15,7 +15,8 @@
 #include "timer/timer_run.h"
 
 /* What a report reads of a sampler and folds, copied; the rest (its
- * settings, the display thread's per-second layer) is read where it is. */
+ * settings) is read where it is; the per-second counters are the time
+ * line's (record_json). */
 static int cpu_copy(struct timer_cpu *dst, const struct timer_cpu *live)
 {
 	const struct timer_summary *s = &live->sum;

@@ -8,6 +8,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "core/clock.h"
+#include "core/record.h"
+#include "core/timeline.h"
 #include "timer/timer_display.h"
 #include "timer/timer_output.h"
 #include "timer/timer_summary.h"
@@ -36,6 +38,18 @@ static void progress(const struct timer_cpu *c, const struct timer_second *s,
 			(double)worst / NSEC_PER_USEC);
 }
 
+/* The CPU's counters over the second, into the time line's step that
+ * holds the second's middle (the time line keeps them). */
+static void context(struct timer_cpu *c, const struct timer_second *s)
+{
+	uint64_t k = s->index - (c->run->face.no_warmup ? 1 : 0);
+	struct tl_ctx ctx;
+
+	if (layer_second(&c->layer, s->msw, &ctx))
+		record_context(c->run->recorder, c->rec, c->start_ns +
+			       (int64_t)k * NSEC_PER_SEC + NSEC_PER_SEC / 2, &ctx);
+}
+
 /* Take everything one sampler has published; print full seconds. */
 static bool drain(struct timer_cpu *c)
 {
@@ -44,10 +58,8 @@ static bool drain(struct timer_cpu *c)
 	bool any = false;
 
 	while (ring_pop(&c->ring, &s)) {
-		int64_t lat[3] = { s.min, s.n ? s.sum / (int64_t)s.n : 0, s.max };
-
 		summary_add(&c->sum, &s);
-		layer_second(&c->layer, s.index, lat, s.msw);
+		context(c, &s);
 		progress(c, &s, false);
 		/* The cyclictest face draws its own (face.draw). */
 		if (run->cfg->quiet || s.partial || run->face.draw)

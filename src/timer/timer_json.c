@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * timer_json.c - the timer's JSON result: settings in force, every sample
- * (ns, percentiles, fine histogram), the per-second series, the RTS
- * figures, the three Xenomai histograms; header and trailer (system
- * snapshot, RT record) come from results.c.
+ * (ns, percentiles, fine histogram), the RTS figures, the three Xenomai
+ * histograms; header and trailer (system snapshot, RT record, the time
+ * line with each step's context counters) come from results.c.
  */
 #include "core/clock.h"
 #include "core/json.h"
@@ -157,7 +157,6 @@ static void json_cpus(struct json *j, const struct timer_run *run,
 		json_int(j, "cpu", run->cpu[i].cpu);
 		json_moved(j, &run->cpu[i]);
 		json_figures(j, &run->cpu[i], actual_s, requested_s);
-		layer_json(j, "per_second", &run->cpu[i].layer);
 		json_obj_close(j);
 	}
 	json_arr_close(j);
@@ -175,7 +174,6 @@ int timer_write_json(struct timer_run *run, struct results *res,
 		return run->cfg->common.json ? -1 : 0;
 	json_settings(j, run);
 	json_figures(j, run->whole, actual_s, requested_s);
-	layer_json(j, "per_second", &run->cpu[0].layer);
 	json_cpus(j, run, actual_s, requested_s);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;

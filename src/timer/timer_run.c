@@ -66,7 +66,6 @@ static void cpu_free(struct timer_cpu *c)
 	stats_free(&c->all);
 	hist_free(&c->avg);
 	summary_free(&c->sum);
-	layer_free(&c->layer);
 }
 
 /* SIGRTMIN belongs to the posix-timer method: blocked before any thread
@@ -233,12 +232,14 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 				run->cfg->duration_s);
 	}
 	/* The per-second counters (irqs, softirqs, steal, PSI) read /proc
-	 * once a second: the timer's JSON has them, the cyclictest face's
+	 * once a second into the time line's context columns, where the
+	 * time line is on: the timer's JSON has them, the cyclictest face's
 	 * has not, so it does not pay for them. */
+	run->recorder = t->rec;
 	for (i = 0; i < run->ncpu && !run->face.draw; i++)
 		if (run->cpu[i].cpu >= 0 &&
-		    layer_begin(&run->cpu[i].layer, run->cpu[i].cpu))
-			return -1;
+		    !record_context_columns(t->rec, run->cpu[i].rec, layer_columns))
+			layer_begin(&run->cpu[i].layer, run->cpu[i].cpu);
 	if (start_explain(t, run))
 		return -1;
 	t0 = clock_now_ns();

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/histogram.h"
-#include "explain/explain.h"
 #include "core/largest.h"
 #include "core/stats.h"
 #include "core/timeline.h"
@@ -272,8 +271,8 @@ static void add_int(void *dst, const void *src)
 	*(int *)dst += *(const int *)src;
 }
 
-/* The one merging rule (the time line's steps, the timer's per-second
- * rows): pairs fold in place, an odd last row stays alone. */
+/* The one merging rule (the time line's steps and their context
+ * columns): pairs fold in place, an odd last row stays alone. */
 UNIT_TEST(halve_folds_pairs_in_place)
 {
 	int v[7] = { 1, 2, 3, 4, 5, 6, 7 };
@@ -288,35 +287,4 @@ UNIT_TEST(halve_folds_pairs_in_place)
 	CHECK_EQ_LL(n, 2);
 	CHECK_EQ_LL(v[0], 10);
 	CHECK_EQ_LL(v[1], 18);
-}
-
-/* The timer's per-second rows keep the whole run: past the cap they merge
- * two by two (the time line's rule), nothing dropped. */
-UNIT_TEST(layer_rows_merge_past_the_cap)
-{
-	struct layer l;
-	uint64_t i, secs = 0;
-	int64_t lat[3], max = 0;
-
-	CHECK(layer_begin(&l, 0) == 0);
-	for (i = 1; i <= LAYER_MAX_SECONDS + 3; i++) {
-		lat[0] = 1000;
-		lat[1] = 2000;
-		lat[2] = i == 1800 ? 999999 : 3000 + (int64_t)i;
-		layer_second(&l, i, lat, 0);
-	}
-	CHECK_EQ_LL(l.merges, 1);
-	CHECK_EQ_LL(l.width, 2);
-	CHECK_EQ_LL(l.n, LAYER_MAX_SECONDS / 2 + 2);
-	for (i = 0; i < l.n; i++) {
-		secs += l.sec[i].seconds;
-		if (l.sec[i].max_ns > max)
-			max = l.sec[i].max_ns;
-		CHECK_EQ_LL(l.sec[i].index, 2 * i + 1);
-		CHECK_EQ_LL(l.sec[i].avg_ns, 2000);
-	}
-	CHECK_EQ_LL(secs, LAYER_MAX_SECONDS + 3);
-	CHECK_EQ_LL(max, 999999);
-	CHECK_EQ_LL(l.sec[l.n - 1].seconds, 1);
-	layer_free(&l);
 }
