@@ -94,25 +94,41 @@ def tail_data(d, exact=None, seen=None, times=None, period_ns=None,
 
 # --- the generalized Pareto distribution, vectorised -----------------------
 
+def _logsf(y, xi, sigma, ascending=False):
+    """gpd_logsf under the caller's np.errstate (one per likelihood, not
+    one per call: the sweeps evaluate it some 10^5 times); ascending: y is
+    a sorted 1-d array."""
+    if abs(xi) < 1e-7:
+        return -y / sigma
+    z = xi * y / sigma
+    out = -np.log1p(z) / xi
+    if ascending:
+        # z is monotone in y: its ends tell whether all lie in the support
+        if 1 + z[0] > 0 and 1 + z[-1] > 0:
+            return out
+    elif np.logical_and.reduce(1 + z > 0, axis=None):
+        return out
+    return np.where(1 + z > 0, out, -np.inf)
+
+
+def _logpdf(y, xi, sigma):
+    """gpd_logpdf under the caller's np.errstate."""
+    if abs(xi) < 1e-7:
+        return -np.log(sigma) - y / sigma
+    z = xi * y / sigma
+    out = -np.log(sigma) - (1 + 1 / xi) * np.log1p(z)
+    return np.where(1 + z > 0, out, -np.inf)
+
+
 def gpd_logsf(y, xi, sigma):
     """log P(Y > y) of GPD(xi, sigma), -inf beyond a finite end."""
-    y = np.asarray(y, float)
-    z = xi * y / sigma
     with np.errstate(divide="ignore", invalid="ignore"):
-        if abs(xi) < 1e-7:
-            return -y / sigma
-        out = -np.log1p(z) / xi
-    return np.where(1 + z > 0, out, -np.inf)
+        return _logsf(np.asarray(y, float), xi, sigma)
 
 
 def gpd_logpdf(y, xi, sigma):
-    y = np.asarray(y, float)
-    z = xi * y / sigma
     with np.errstate(divide="ignore", invalid="ignore"):
-        if abs(xi) < 1e-7:
-            return -np.log(sigma) - y / sigma
-        out = -np.log(sigma) - (1 + 1 / xi) * np.log1p(z)
-    return np.where(1 + z > 0, out, -np.inf)
+        return _logpdf(np.asarray(y, float), xi, sigma)
 
 
 def gpd_isf(q, xi, sigma):
@@ -134,25 +150,46 @@ class Exceedances:
     cens_at: Optional[float]
     cens: int
     exact: np.ndarray
+    _e: Optional[tuple] = field(default=None, repr=False, compare=False)
 
     @property
     def n(self):
         return int(self.c.sum() + self.cens + len(self.exact))
 
+    def _edges(self):
+        """The bins' edges once each (a bin's end is the next one's
+        start where no empty bin lies between) and where a and b are
+        among them: the survival function is evaluated once per edge."""
+        if self._e is None:
+            n = len(self.a)
+            if n and np.array_equal(self.a[1:], self.b[:-1]):
+                self._e = (np.append(self.a, self.b[-1]), slice(0, n),
+                           slice(1, n + 1))
+            else:
+                e, inv = np.unique(np.concatenate([self.a, self.b]),
+                                   return_inverse=True)
+                self._e = (e, inv[:n], inv[n:])
+        return self._e
+
     def loglik(self, xi, sigma):
         if sigma <= 0:
             return -np.inf
         ll = 0.0
-        if len(self.c):
-            la, lb = gpd_logsf(self.a, xi, sigma), gpd_logsf(self.b, xi, sigma)
-            with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if len(self.c):
+                e, ia, ib = self._edges()
+                le = _logsf(e, xi, sigma, ascending=True)
+                la, lb = le[ia], le[ib]
+                # a bin starting beyond a finite end has la = -inf: its
+                # cell is nan here (-inf once masked), the sum is not
+                # finite either way and the likelihood is -inf
                 cell = la + np.log1p(-np.exp(lb - la))
-            cell = np.where(np.isfinite(la), cell, -np.inf)
-            ll += float(np.sum(self.c * cell))
-        if self.cens:
-            ll += self.cens * float(gpd_logsf(self.cens_at, xi, sigma))
-        if len(self.exact):
-            ll += float(np.sum(gpd_logpdf(self.exact, xi, sigma)))
+                ll += float(np.add.reduce(self.c * cell))
+            if self.cens:
+                ll += self.cens * float(_logsf(np.asarray(self.cens_at,
+                                                          float), xi, sigma))
+            if len(self.exact):
+                ll += float(_logpdf(self.exact, xi, sigma).sum())
         return ll if np.isfinite(ll) else -np.inf
 
     def top(self):
@@ -504,8 +541,13 @@ def return_level(tf, td, p, label, conf=0.95):
                                        options={"xatol": 1e-4})
         return -res.fun if res.fun < 1e299 else -np.inf
 
+    seen_g = {}
+
     def g(x):
-        return prof(x) - target
+        # brentq asks again for the ends the bracket search evaluated
+        if x not in seen_g:
+            seen_g[x] = prof(x) - target
+        return seen_g[x]
     lo = hi = None
     # lower end: between the largest excess seen (the level cannot be
     # below what the likelihood allows) and the estimate
