@@ -19,7 +19,11 @@ STABILITY = 3               # higher thresholds fitted to judge the shape
 GOF_P_MIN = 0.05            # a fit whose chi-square p is lower is refused
 XI_LO, XI_HI = -0.95, 1.5   # the shapes a latency tail can have here
 UNBOUNDED = 100             # an upper end beyond 100x the max: no claim
-TAIL_FRACTIONS = (0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005,
+# The ladder starts at 5 % of the samples, not 10 %: from 10 % a
+# generalized Pareto is too far from a Weibull-like tail (its 95 %
+# intervals held the true level in 88 % of 1000 seeds; from 5 %, 92 %,
+# with the Pareto and bounded tails at 93 % and 94.5 %).
+TAIL_FRACTIONS = (0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005,
                   0.0002, 0.0001)
 
 

@@ -292,11 +292,16 @@ def blocks(key, fid, members):
     out = []
     have = [(i, r, t) for i, r, t in members if t.timeline and
             any(s.rows for s in t.timeline.series)]
-    for i, r, t in have:
+    # The timer's 1-s steps (its short runs' default) are drawn already,
+    # as its per-second figure with what else happened on the CPU: the
+    # time line's own figure would repeat them at a cost of a second a page.
+    drawn = [(i, r, t) for i, r, t in have if not
+             (t.kind == "timer" and t.seconds and t.timeline.step_s <= 1)]
+    for i, r, t in drawn:
         tl = t.timeline
-        title = f"{key}: time line" + (f" ({r.label})" if len(have) > 1
+        title = f"{key}: time line" + (f" ({r.label})" if len(drawn) > 1
                                        else "")
-        out.append(Figure(f"{fid}-timeline" + (f"-{i}" if len(have) > 1
+        out.append(Figure(f"{fid}-timeline" + (f"-{i}" if len(drawn) > 1
                                                else ""),
                           title + f", step {duration(tl.step_s)}",
                           plot(title, tl, t), wide=True))
