@@ -153,6 +153,14 @@ def check_json(name, path, seen):
     assert ck["covered_s"] >= seen[0] - 1e-6
     n = sum(s["samples"] for s in d["fleet"]["series"] if s.get("thread") is None)
     assert n >= seen[1] > 0
+    # the largest samples so far are kept across checkpoints (issue 34)
+    lg = d["largest"]
+    assert lg is not None and lg["k"] == 2048
+    assert any(s["rows"] for s in lg["series"])
+    for s in lg["series"]:
+        assert len(s["rows"]) <= min(s["seen"], lg["k"])
+        ns = [r[0] for r in s["rows"]]
+        assert ns == sorted(ns, reverse=True)
     assert d["settings"]["checkpoint_s"] == 1 if "checkpoint_s" in d.get("settings", {}) \
         else True
     if any(t["family"] == "pair" and t["name"] == name for t in registry()):
