@@ -467,3 +467,20 @@ def test_foreign_inputs(tmp_path, name, series):
         assert ser["spike_rates"]
         assert ("threshold_ns" in ser["tail"]) != ("no_claim" in ser["tail"])
     assert "How bad will it get" in page
+
+
+def test_unbounded_interval_gives_words():
+    """A heavy tail (GPD xi 0.9) from 3000 samples, asked for the level
+    exceeded once per 10^12 cycles: the interval's upper end runs past
+    100x the largest sample, so the words, not a number."""
+    sf, _ = gpd_tail_sf(xi=0.9, sig=8000.)
+    e, c = histogram(np.random.default_rng(0), sf, 3000, end=2e7)
+    td = tail.tail_data(load.dist_from_stats("x", rtlat_stats(e, c, 1000.)))
+    tf = tail.fit_tail(td)
+    assert tf.fit is not None
+    lv = tail.return_level(tf, td, 1e-12, "x")
+    assert lv.ns is None and lv.lo is None and lv.hi is None
+    assert "the data do not bound it" in lv.no_claim
+    # the same fit still answers where the data reach
+    near = tail.return_level(tf, td, 1e-4, "x")
+    assert near.ns is not None and near.lo <= near.ns <= near.hi
