@@ -38,6 +38,9 @@ FAMILIES = {
     "rtlat_run_timestamp_seconds": "gauge",
     "rtlat_info": "gauge",
 }
+# A file refreshed while its run went on (checkpoints; the timer's 1-s
+# time line refreshes it every second) also says whether the run ended.
+LIVE = {"rtlat_run_complete": "gauge"}
 QUANTILES = {"0", "0.5", "0.99", "0.9999", "1"}
 FIGURES = ("min", "avg", "p99", "max")
 # Short runs: about 0.15 s for a pair test, 1 s for the timer.
@@ -193,7 +196,12 @@ def om_families(path):
 def test_openmetrics_labels_for_fleets(fleet, name):
     r, _, path, start, end = fleet[0][name]
     fams = {f.name: f for f in om_families(path)}
-    assert {n: f.type for n, f in fams.items()} == FAMILIES
+    types = {n: f.type for n, f in fams.items()}
+    assert {n: t for n, t in types.items() if n not in LIVE} == FAMILIES
+    for n in LIVE.keys() & types.keys():
+        assert types[n] == LIVE[n]
+        # the file of a run that ended says so
+        assert {s.value for s in fams[n].samples} == {1.0}, fams[n].samples
     tests = {"suite": {"sigwait", "ptsem"}}.get(name, {name})
     for f in fams.values():
         for s in f.samples:
@@ -328,7 +336,8 @@ def test_node_exporter_textfile_collector_takes_several_files(fleet, tmp_path):
     mtimes = {s.labels["file"] for s in fams["node_textfile_mtime_seconds"].samples}
     assert {Path(m).name for m in mtimes} == {f"rtlat-{n}.prom" for n in RUNS}
     assert {n: fams[n].type for n in FAMILIES} == FAMILIES
-    got = {sample_key(s.name, s.labels) for n in FAMILIES for s in fams[n].samples}
+    got = {sample_key(s.name, s.labels) for n in set(FAMILIES) | (LIVE.keys() & fams.keys())
+           for s in fams[n].samples}
     assert want - got == set(), sorted(want - got)[:5]
     tests = {s.labels["test"] for s in fams["rtlat_info"].samples}
     assert tests == {"pmq", "svsem", "timer", "sigwait", "ptsem"}

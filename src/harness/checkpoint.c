@@ -351,8 +351,12 @@ int checkpoint_begin(struct test_run *t)
 	/* Every run has it, checkpoints or not: SIGUSR1's status. */
 	err = status_watch_start(&c->watch, ckpt_tick, c, next_wake(c, c->start_ns));
 	if (err) {
-		fprintf(stderr, "%s: cannot start the status thread (--checkpoint, SIGUSR1): %s; going on without it\n",
-			t->prog, strerror(err));
+		/* Said only when checkpoints or the live file were asked: else
+		 * the thread is only SIGUSR1's, and what kept it from starting
+		 * (a thread or process limit) is said once, by what fails next. */
+		if (c->files_s || c->om_s)
+			fprintf(stderr, "%s: cannot start the status thread (--checkpoint, SIGUSR1): %s; going on without it\n",
+				t->prog, strerror(err));
 		free(c);
 		return -1;
 	}
