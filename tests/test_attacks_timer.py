@@ -101,9 +101,32 @@ def test_sampler_unpinned_is_said_and_an_error(tmp_path, leakcheck):
 CPU1_ONLINE = Path("/sys/devices/system/cpu/cpu1/online")
 
 
+CPUSET_V1 = Path("/sys/fs/cgroup/cpuset")
+
+
+def cpusets_v1():
+    """{cpuset directory: its cpuset.cpus} of every cgroup-v1 cpuset but
+    the root, parents before children."""
+    out = {}
+    if not (CPUSET_V1 / "cpuset.cpus").exists():
+        return out
+    for d in sorted((p.parent for p in CPUSET_V1.rglob("cpuset.cpus")
+                     if p.parent != CPUSET_V1), key=lambda d: len(d.parts)):
+        try:
+            out[d] = (d / "cpuset.cpus").read_text().strip()
+        except OSError:
+            pass
+    return out
+
+
 @contextlib.contextmanager
 def cpu1_offline():
-    """CPU 1 offline for the with-block, online again whatever happens."""
+    """CPU 1 offline for the with-block, online again whatever happens.
+    On cgroup v1 the kernel takes an offlined CPU out of every cpuset and
+    does not give it back when it comes online (a container engine's
+    libpod_parent or docker cpuset kept only CPU 0 after this test, and
+    podman's --cpuset-cpus 1 failed): their cpus are written back."""
+    saved = cpusets_v1()
     try:
         CPU1_ONLINE.write_text("0")
     except OSError as e:
@@ -117,6 +140,11 @@ def cpu1_offline():
                 break
             except OSError:
                 time.sleep(0.1)
+        for d, cpus in saved.items():
+            try:
+                (d / "cpuset.cpus").write_text(cpus)
+            except OSError:
+                pass    # gone meanwhile, or its parent's write failed
 
 
 def test_cpu_taken_offline_is_said_and_an_error(tmp_path, leakcheck):
