@@ -28,6 +28,26 @@ def registry():
     return tuple(json.loads(r.stdout)["tests"])
 
 
+def args_for_length(t, seconds, samples):
+    """A registry test's check run (its check_args) planned for seconds:
+    its length option set to it, no loop count (-l 0: until the length
+    or a stop), request's --samples given as samples."""
+    words, out, i = t["check_args"].split(), [], 0
+    while i < len(words):
+        w = words[i]
+        if w in ("-l", "--loops", "--samples") and i + 1 < len(words):
+            out += [w, str(samples) if w == "--samples" else "0"]
+            i += 2
+        elif w == t["length_option"] and i + 1 < len(words):
+            i += 2
+        else:
+            out.append(w)
+            i += 1
+    if t["length_option"]:
+        out += [t["length_option"], str(seconds)]
+    return out
+
+
 def registry_names(family=None, suite=False):
     """Test names in registry order; of one family; or those the suite
     runs, in the suite's order."""

@@ -24,7 +24,7 @@ from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
 import rtjson
-from conftest import (RTLAT, promtool_check, registry, run, running,
+from conftest import (RTLAT, args_for_length, promtool_check, registry, run, running,
                       settled_leaks, snapshot)
 from test_fleet_engines import exporter, scrape
 from test_schema import errors as schema_errors
@@ -35,24 +35,8 @@ SAMPLES = "1099511627776"   # request's most: more than the run can do
 
 def long_args(t):
     """The test's short check run, made long: its length option 60 s, no
-    loop count (-l 0: until -D or stopped) and request's samples out of
-    reach (the kill ends it)."""
-    words = t["check_args"].split()
-    out = []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w in ("-l", "--loops", "--samples") and i + 1 < len(words):
-            out += [w, SAMPLES if w == "--samples" else "0"]
-            i += 2
-        elif w == t["length_option"] and i + 1 < len(words):
-            i += 2
-        else:
-            out.append(w)
-            i += 1
-    if t["length_option"]:
-        out += [t["length_option"], LONG]
-    return out
+    loop count and request's samples out of reach (the kill ends it)."""
+    return args_for_length(t, LONG, SAMPLES)
 
 
 def measuring():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, registry_names, settled_leaks, snapshot
+from conftest import RTLAT, args_for_length, registry_names, settled_leaks, snapshot
 from test_longrun_checkpoint import measuring
 
 RUN_S = 6               # each test's planned length: both signals fit early
@@ -49,26 +49,9 @@ def is_face(t):
 
 
 def short_args(t):
-    """The test's check run, planned RUN_S seconds: its length option,
-    no loop count (-l 0: until -D), request's samples for about RUN_S s
-    at its -i 1 ms."""
-    words, out, i = t["check_args"].split(), [], 0
-    while i < len(words):
-        w = words[i]
-        if w in ("-l", "--loops") and i + 1 < len(words):
-            out += [w, "0"]
-            i += 2
-        elif w == "--samples" and i + 1 < len(words):
-            out += [w, str(RUN_S * 1000)]
-            i += 2
-        elif w == t["length_option"] and i + 1 < len(words):
-            i += 2
-        else:
-            out.append(w)
-            i += 1
-    if t["length_option"]:
-        out += [t["length_option"], str(RUN_S)]
-    return out
+    """The test's check run, planned RUN_S seconds, request's samples for
+    about RUN_S s at its -i 1 ms."""
+    return args_for_length(t, RUN_S, RUN_S * 1000)
 
 
 class Proc:
