@@ -25,6 +25,17 @@ QUICK = os.environ.get("QUICK", "0") not in ("", "0")
 # also run rtlat with these options, interleaved in the same rounds, and
 # print their cost: the ratio with / without them beside the A/A noise.
 LONGRUN = shlex.split(os.environ.get("LONGRUN", ""))
+# The options of the arm LONGRUN is measured against ("--timeline 0" for
+# the timer and its cyclictest face, whose 1-s time line is on by
+# default), and PEERS=0 to leave the peers out of a LONGRUN measurement
+# (the goal, a ratio <= 1.01, needs hundreds of rounds: see
+# longrun_verdict()).
+LONGRUN_BASE = shlex.split(os.environ.get("LONGRUN_BASE", ""))
+PEERS = os.environ.get("PEERS", "1") not in ("", "0")
+# AA=0: no A/A arm (rtlat without LONGRUN a second time) in a LONGRUN
+# measurement: a third fewer runs a round when the verdict alone is wanted.
+AA = os.environ.get("AA", "1") not in ("", "0")
+LONGRUN_GOAL = 1.01
 
 
 def env_int(name, full, quick):
@@ -98,6 +109,58 @@ def sign_test_worse(rs):
     k = sum(r > 1.0 for r in rs)
     n = k + sum(r < 1.0 for r in rs)
     return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n if n else 1.0
+
+
+def median_ci(xs, conf=0.95):
+    """The median of xs and a distribution-free interval for it: the
+    order statistics x(k) and x(n+1-k) with the largest k whose binomial
+    (n, 1/2) coverage is still >= conf (exact: no assumption about the
+    shape of the noise, which on a VM has stalls). (median, lo, hi,
+    coverage); lo and hi None when n is too small for conf."""
+    xs = sorted(xs)
+    n = len(xs)
+    alpha, k, tail = 1.0 - conf, 0, 0.0
+    while k < n // 2:
+        nxt = tail + math.comb(n, k) / 2 ** n  # P(B <= k)
+        if 2 * nxt > alpha:
+            break
+        tail, k = nxt, k + 1
+    if k == 0:
+        return med(xs), None, None, None
+    return med(xs), xs[k - 1], xs[n - k], 1.0 - 2 * tail
+
+
+def ci_text(xs):
+    m, lo, hi, cov = median_ci(xs)
+    if lo is None:
+        return f"{m:.3f} (too few rounds for an interval)"
+    return f"{m:.3f} [{lo:.3f}-{hi:.3f}, {cov * 100:.1f} %]"
+
+
+def longrun_verdict(plus, base, base2):
+    """Whether LONGRUN's cost is shown within the goal: plus, base, base2
+    are one figure per round of rtlat with LONGRUN, without, and without
+    again (A/A; None: not run). The paired ratios' median and its 95 % interval; the
+    goal is shown when the interval's upper end is <= LONGRUN_GOAL. One
+    line, in words where the rounds cannot say it."""
+    rs = paired(plus, base)
+    _, lo, hi, _ = median_ci(rs)
+    ahi = None
+    head = f"with/without {ci_text(rs)}"
+    if base2 is not None:
+        aa = paired(base2, base)
+        ahi = median_ci(aa)[2]
+        head += f", A/A {ci_text(aa)}"
+    head += f" over {len(rs)} rounds: "
+    if hi is None:
+        return head + "too few rounds to show anything (ROUNDS >= 6)"
+    if hi <= LONGRUN_GOAL:
+        return head + f"ratio <= {LONGRUN_GOAL:.2f} shown (95 % upper end {hi:.3f})"
+    if lo > LONGRUN_GOAL:
+        return head + f"slower than {LONGRUN_GOAL:.2f} (95 % lower end {lo:.3f})"
+    return (head + f"<= {LONGRUN_GOAL:.2f} not shown: the interval reaches {hi:.3f}"
+            + (f" and the A/A's {ahi:.3f}: more rounds or a quieter machine"
+               if ahi is not None and ahi > LONGRUN_GOAL else ""))
 
 
 def hist_rows(text):
