@@ -34,7 +34,8 @@ import pytest
 from conftest import ROOT, RTLAT
 from test_fleet_engines import PMQ_PARAMS, runner  # noqa: F401 (fixture)
 from test_fleet_squad import (GROUP, PROJECT, TOKEN, build_content, expected,  # noqa: F401
-                              report, rtlat_report, squad_starting, submit)
+                              replaying_rtlat, report, report_command, rtlat_report,
+                              squad_starting, submit)
 
 
 # rtlat's definition submits to this build itself (SQUAD_URL), in the
@@ -118,21 +119,6 @@ def start_testrunner(request, squad, tmp_path_factory):
             p.communicate()
     request.addfinalizer(stop)
     return p, out
-
-
-REPORT_COMMAND = []
-
-
-def report_command(tmp_path_factory):
-    """rtlat-report of this tree as a command (a path: test-runner's run.sh
-    resets the PATH), made once."""
-    if not REPORT_COMMAND:
-        exe = tmp_path_factory.mktemp("rtlat-report") / "rtlat-report"
-        exe.write_text(f"#!/bin/sh\nPYTHONPATH='{ROOT / 'report'}' "
-                       f"exec '{sys.executable}' -m rtlat_report \"$@\"\n")
-        exe.chmod(0o755)
-        REPORT_COMMAND.append(exe)
-    return REPORT_COMMAND[0]
 
 
 @pytest.fixture(scope="module")
@@ -306,21 +292,6 @@ def test_definition_submission_is_a_case_of_result_csv(pushed):
     assert [n for n, _, _, _ in rows].count("pmq-squad") == 1
 
 
-REPLAY = """#!/bin/sh
-# rtlat replaying an earlier run: its registry, its JSON and its --lava lines
-case "$1" in
---version) echo "rtlat 0.0"; exit 0 ;;
---list-plain) exec '{real}' --list-plain ;;
-esac
-while [ "$#" -gt 0 ]; do
-	[ "$1" = --json ] && cp '{json}' "$2"
-	shift
-done
-cat '{txt}'
-exit 3
-"""
-
-
 @pytest.fixture(scope="module")
 def replay(pushed, tmp_path_factory):
     """lava/rtlat.sh run again on test-runner's run without running rtlat
@@ -329,9 +300,7 @@ def replay(pushed, tmp_path_factory):
     lines)."""
     _, js = pushed
     d = tmp_path_factory.mktemp("replay")
-    exe = d / "rtlat"
-    exe.write_text(REPLAY.format(real=RTLAT, json=js, txt=js.with_suffix(".txt")))
-    exe.chmod(0o755)
+    exe = replaying_rtlat(d, js)
     first = (js.parent / "result.txt").read_text().splitlines()
 
     def run(name, params, token):
@@ -347,7 +316,7 @@ def replay(pushed, tmp_path_factory):
 
 def squad_params(squad, build, *extra):
     return ["-U", squad.url, "-G", GROUP, "-P", PROJECT, "-B", build,
-            "-R", str(REPORT_COMMAND[0]), *extra]
+            "-R", str(report_command()), *extra]
 
 
 @pytest.mark.parametrize("how", ["wrong-token", "duplicate", "no-group"])
