@@ -615,26 +615,31 @@ def report_command(tmp_path_factory=None):
 
 
 REPLAY = """#!/bin/sh
-# rtlat replaying an earlier run: its registry, its JSON and its --lava lines
+# rtlat replaying an earlier run: its registry, its JSON (or a suite's
+# results directory) and its --lava lines
 case "$1" in
 --version) echo "rtlat 0.0"; exit 0 ;;
 --list-plain) exec '{real}' --list-plain ;;
 esac
 while [ "$#" -gt 0 ]; do
-	[ "$1" = --json ] && cp '{json}' "$2"
+	case "$1" in
+	--json) cp '{json}' "$2" ;;
+	-o) cp -R '{json}' "$2" ;;
+	esac
 	shift
 done
-cat '{txt}'
+[ -f '{txt}' ] && cat '{txt}'
 exit {status}
 """
 
 
 def replaying_rtlat(d, js):
     """D/rtlat: a stub replaying the run whose JSON is JS (its --lava
-    lines are JS's .txt beside it)."""
+    lines are JS's .txt beside it), or whose results directory is JS."""
     exe = d / "rtlat"
+    status = 0 if js.is_dir() else json.loads(js.read_text())["return_code"]
     exe.write_text(REPLAY.format(real=RTLAT, json=js, txt=js.with_suffix(".txt"),
-                                 status=json.loads(js.read_text())["return_code"]))
+                                 status=status))
     exe.chmod(0o755)
     return exe
 
@@ -725,6 +730,62 @@ def test_test_definitions_layout_passes_the_squad_params(td_fork, squad, runs, t
     with urllib.request.urlopen(urllib.request.Request(
             env_url, headers={"Authorization": f"Token {TOKEN}"}), timeout=30) as r:
         assert json.loads(r.read())["slug"] == "board-layout"
+
+
+def test_definition_submits_a_suite_directory(squad, runs, tmp_path, tmp_path_factory):
+    """TEST=suite with SQUAD_URL: the suite's results directory is the
+    test run (rtlat suite replayed: its directory copied), suite-squad
+    passed after suite-run."""
+    if os.geteuid() != 0:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    exe = replaying_rtlat(tmp_path, runs["suite"])
+    env = dict(os.environ, SQUAD_TOKEN=TOKEN)
+    r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "suite", "-D", "1s",
+                        "-r", str(exe), "-s", "true", "-o", str(tmp_path / "out"),
+                        "-U", squad.url, "-G", GROUP, "-P", PROJECT, "-B", "definition-suite",
+                        "-R", str(report_command(tmp_path_factory))],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = (tmp_path / "out" / "result.txt").read_text().splitlines()
+    assert lines == ["suite-run pass", "suite-squad pass"], r.stdout + r.stderr
+    _, tests, metrics = build_content(squad, "definition-suite")
+    want_tests, want_metrics = expected(runs["suite"])
+    assert tests == want_tests and set(metrics) == set(want_metrics)
+    assert all(unit == "us" for _, unit in metrics.values())
+
+
+FAKE_REPORT = """#!/bin/sh
+printf '%s\\n' "$@" "token=$SQUAD_TOKEN" > '{record}'
+echo "squad: submitted"
+"""
+
+
+@pytest.mark.parametrize("where", ["beside-rtlat", "tree-venv"])
+def test_definition_finds_rtlat_report_beside_rtlat(runs, tmp_path, where):
+    """RTLAT_REPORT left at its default, rtlat-report not on the PATH: the
+    one beside rtlat (make install's BINDIR) or in the .venv of rtlat's
+    tree (make venv) submits; the token reaches it in its environment."""
+    if "lava-pass" not in runs:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    js = runs["lava-pass"] / "rtlat-pmq.json"
+    exe = replaying_rtlat(tmp_path, js)
+    tool = tmp_path / ("rtlat-report" if where == "beside-rtlat" else ".venv/bin/rtlat-report")
+    tool.parent.mkdir(parents=True, exist_ok=True)
+    record = tmp_path / "record"
+    tool.write_text(FAKE_REPORT.format(record=record))
+    tool.chmod(0o755)
+    out = tmp_path / "out"
+    r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "pmq", "-D", "1s",
+                        "-r", str(exe), "-s", "true", "-o", str(out), "-U", "http://squad.invalid",
+                        "-G", "g", "-P", "p", "-B", "b"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, PATH="/usr/bin:/bin", SQUAD_TOKEN="tok-1"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert record.read_text().splitlines() == [
+        str(out / "rtlat-pmq.json"), "--squad=http://squad.invalid", "--group=g",
+        "--project=p", "--build=b", "token=tok-1"]
+    assert (out / "result.txt").read_text().splitlines()[-1] == "pmq-squad pass"
+    assert "tok-1" not in r.stdout + r.stderr
 
 
 def test_layout_script_passes_shellcheck():
