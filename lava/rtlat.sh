@@ -25,6 +25,18 @@
 # line on stderr naming it and what is accepted, the case TEST-run
 # (rtlat-run when TEST is the bad one) failed in result.txt, exit 2 (a bad
 # OUTPUT: nothing written at all).
+#
+# SQUAD (-U URL, with -G GROUP -P PROJECT -B BUILD, optional -E ENV -J
+# JOB_ID -K TOKEN_FILE -R RTLAT_REPORT): after the run, its JSON (a single
+# test) or results directory (the suite) goes to SQUAD through
+# rtlat-report --squad, with the unit us on every metric and every verdict
+# a test, which Linaro's test-runner's own push (--qa-reports-*) cannot
+# give. One more case, TEST-squad: pass when SQUAD took the run, fail with
+# one line in the log when not (bad SQUAD params, no token, no
+# rtlat-report, a refused token, a duplicate, an unreachable server). It
+# never changes the other cases nor the exit status. The token: the
+# environment variable SQUAD_TOKEN or the file -K names, never a value on
+# a command line. Empty URL (the default): nothing submitted, no case.
 
 TEST_DIR=$(dirname "$(realpath "$0")")
 # -o: where the results go; made absolute, checked by output_dir.
@@ -43,15 +55,30 @@ TOLERANCE=10
 ARGS=""
 RTLAT="rtlat"
 SKIP_INSTALL="false"
+SQUAD_URL=""
+SQUAD_GROUP=""
+SQUAD_PROJECT=""
+SQUAD_BUILD=""
+SQUAD_ENV=""
+SQUAD_JOB_ID=""
+SQUAD_TOKEN_FILE=""
+RTLAT_REPORT="rtlat-report"
 # The run's case: TEST-run once TEST has a test's shape (rtlat-run again
 # if rtlat has no such test).
 RUN_CASE="rtlat-run"
+# The submission's case (-U): TEST-squad, as TEST-run.
+SQUAD_CASE="rtlat-squad"
+# Whether rtlat ran (its JSON or results directory is this run's).
+RAN=false
 
 usage() {
 	cat <<EOF
 Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
           [-m MAX_LATENCY] [-p MAX_P99] [-b BASELINE] [-T TOLERANCE]
           [-a ARGS] [-r RTLAT] [-s true|false] [-o OUTPUT]
+          [-U SQUAD_URL -G SQUAD_GROUP -P SQUAD_PROJECT -B SQUAD_BUILD
+           [-E SQUAD_ENV] [-J SQUAD_JOB_ID] [-K SQUAD_TOKEN_FILE]
+           [-R RTLAT_REPORT]]
   TEST         suite, or one of rtlat's tests (rtlat --list-plain, the
                first word of each line); its options: ARGS
   DURATION     per test, N[s|m|h|d] with N from 1 (default 30s)
@@ -67,6 +94,22 @@ Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
   RTLAT        rtlat on the PATH, or its path
   OUTPUT       the results' directory: an existing one, or a new one in
                an existing directory (default: output in the current one)
+  SQUAD_URL    empty (default): no submission; else the run goes to this
+               SQUAD server (rtlat-report --squad) and the case TEST-squad
+               says whether SQUAD took it
+  SQUAD_GROUP, SQUAD_PROJECT, SQUAD_BUILD
+               SQUAD's group and project slugs and the build (needed with
+               SQUAD_URL)
+  SQUAD_ENV    the environment (default: rtlat-report's, the run's
+               machine and host name: x86_64-board7)
+  SQUAD_JOB_ID the test run's job_id (default: made from the run's
+               identity, so a second submission is refused as a duplicate)
+  SQUAD_TOKEN_FILE
+               a file holding the token (default: the environment
+               variable SQUAD_TOKEN)
+  RTLAT_REPORT rtlat-report's name on the PATH or its path (default:
+               rtlat-report on the PATH, else beside rtlat, else in the
+               .venv of rtlat's built tree)
 EOF
 }
 
@@ -150,6 +193,7 @@ check_params() {
 	'' | *[!a-z]*) bad "TEST (-t)" "${TEST}" "${TEST_ACCEPTED}" ;;
 	esac
 	RUN_CASE="${TEST}-run"
+	SQUAD_CASE="${TEST}-squad"
 	count "${DURATION%[smhd]}" 9 ||
 		bad "DURATION (-D)" "${DURATION}" "N[s|m|h|d] with N a whole number from 1, no leading 0, at most 9 digits"
 	{ count "${ITERATIONS}" 4 && [ "${ITERATIONS}" -le 1000 ]; } ||
@@ -175,7 +219,7 @@ check_params() {
 	# BACKGROUND_CMD is shell code by definition: sh -c alone runs it.
 }
 
-while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:h" opt; do
+while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:U:G:P:B:E:J:K:R:h" opt; do
 	case "${opt}" in
 	t) TEST="${OPTARG}" ;;
 	D) DURATION="${OPTARG}" ;;
@@ -189,9 +233,17 @@ while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:h" opt; do
 	r) RTLAT="${OPTARG}" ;;
 	s) SKIP_INSTALL="${OPTARG}" ;;
 	o) OUTPUT="${OPTARG}" ;;
+	U) SQUAD_URL="${OPTARG}" ;;
+	G) SQUAD_GROUP="${OPTARG}" ;;
+	P) SQUAD_PROJECT="${OPTARG}" ;;
+	B) SQUAD_BUILD="${OPTARG}" ;;
+	E) SQUAD_ENV="${OPTARG}" ;;
+	J) SQUAD_JOB_ID="${OPTARG}" ;;
+	K) SQUAD_TOKEN_FILE="${OPTARG}" ;;
+	R) RTLAT_REPORT="${OPTARG}" ;;
 	h) usage; exit 0 ;;
 	:) bad "option -${OPTARG}" "" "a value after it (-h: usage)" ;;
-	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s -o, -h: usage" ;;
+	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s -o -U -G -P -B -E -J -K -R, -h: usage" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -208,6 +260,7 @@ result() {
 give_up() {
 	echo "ERROR: $1" >&2
 	result "${RUN_CASE} fail"
+	squad_submit
 	exit 0
 }
 
@@ -332,6 +385,9 @@ background_stop() {
 run_rtlat() {
 	name="$1"
 	out="${OUTPUT}/rtlat-${name}"
+	# an earlier run's JSON is never taken for this one's (-U)
+	rm -f "${out}.json"
+	RAN=true
 	case "${TEST}" in
 	suite) set -- suite -o "${out}" ;;
 	*) set -- "${TEST}" --json "${out}.json" ;;
@@ -364,6 +420,108 @@ report() {
 		rtlat-report "$1" -o "$1/report.html"
 	elif [ -f "$1.json" ]; then
 		rtlat-report "$1.json" -o "$1.html"
+	fi
+}
+
+# rtlat-report for -U: RTLAT_REPORT's path, or its name on the PATH, or
+# (the default name only) beside rtlat: make install's BINDIR, or the
+# .venv of rtlat's built tree (make venv), as rtlat suite --report finds it.
+find_report() {
+	case "${RTLAT_REPORT}" in
+	'' | -*) return 1 ;;
+	*/*)
+		[ -f "${RTLAT_REPORT}" ] && [ -x "${RTLAT_REPORT}" ]
+		return
+		;;
+	esac
+	found=$(command -v "${RTLAT_REPORT}" 2> /dev/null)
+	case "${found}" in
+	/*)
+		RTLAT_REPORT="${found}"
+		return 0
+		;;
+	esac
+	[ "${RTLAT_REPORT}" = rtlat-report ] || return 1
+	for bin in "$(dirname "${RTLAT}")" \
+		"$(dirname "$(realpath "${RTLAT}" 2> /dev/null || echo "${RTLAT}")")"; do
+		for t in "${bin}/rtlat-report" "${bin}/.venv/bin/rtlat-report"; do
+			if [ -f "${t}" ] && [ -x "${t}" ]; then
+				RTLAT_REPORT="${t}"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+
+# The case TEST-squad failed, with one line saying why (nothing sent).
+squad_fail() {
+	echo "rtlat.sh: ${SQUAD_CASE}: not submitted: $1" >&2
+	result "${SQUAD_CASE} fail"
+}
+
+# -U: this run's JSON (a single test) or results directories (the suite:
+# each iteration's is a test run of its own in SQUAD) submitted by
+# rtlat-report --squad, the token from SQUAD_TOKEN in the environment or
+# the file -K names. The case TEST-squad says whether SQUAD took them; the
+# other cases and the exit status stay as the run made them.
+squad_submit() {
+	[ -n "${SQUAD_URL}" ] || return 0
+	for p in "SQUAD_URL (-U)=${SQUAD_URL}" "SQUAD_GROUP (-G)=${SQUAD_GROUP}" \
+		"SQUAD_PROJECT (-P)=${SQUAD_PROJECT}" "SQUAD_BUILD (-B)=${SQUAD_BUILD}" \
+		"SQUAD_ENV (-E)=${SQUAD_ENV}" "SQUAD_JOB_ID (-J)=${SQUAD_JOB_ID}" \
+		"SQUAD_TOKEN_FILE (-K)=${SQUAD_TOKEN_FILE}" "RTLAT_REPORT (-R)=${RTLAT_REPORT}"; do
+		name="${p%%=*}"
+		value="${p#*=}"
+		if ! printable "${value}"; then
+			squad_fail "${name}: $(shown "${value}") is not accepted: a control character"
+			return 0
+		fi
+		case "${name}" in
+		SQUAD_GROUP* | SQUAD_PROJECT* | SQUAD_BUILD*)
+			if [ -z "${value}" ]; then
+				squad_fail "${name} is empty; SQUAD_URL needs SQUAD_GROUP, SQUAD_PROJECT and SQUAD_BUILD"
+				return 0
+			fi
+			;;
+		esac
+	done
+	set --
+	if [ "${RAN}" = true ]; then
+		if [ "${TEST}" != suite ]; then
+			[ -f "${OUTPUT}/rtlat-${TEST}.json" ] && set -- "${OUTPUT}/rtlat-${TEST}.json"
+		elif [ "${ITERATIONS}" -gt 1 ]; then
+			i=1
+			while [ "${i}" -le "${ITERATIONS}" ]; do
+				[ -d "${OUTPUT}/rtlat-suite-${i}" ] && set -- "$@" "${OUTPUT}/rtlat-suite-${i}"
+				i=$((i + 1))
+			done
+		else
+			[ -d "${OUTPUT}/rtlat-suite" ] && set -- "${OUTPUT}/rtlat-suite"
+		fi
+	fi
+	if [ "$#" = 0 ]; then
+		squad_fail "nothing to submit: rtlat wrote no results"
+		return 0
+	fi
+	if ! find_report; then
+		squad_fail "no rtlat-report: $(shown "${RTLAT_REPORT}") is not on the PATH nor beside rtlat (RTLAT_REPORT, -R: its path)"
+		return 0
+	fi
+	set -- "$@" "--squad=${SQUAD_URL}" "--group=${SQUAD_GROUP}" \
+		"--project=${SQUAD_PROJECT}" "--build=${SQUAD_BUILD}"
+	[ -n "${SQUAD_ENV}" ] && set -- "$@" "--environment=${SQUAD_ENV}"
+	[ -n "${SQUAD_JOB_ID}" ] && set -- "$@" "--job-id=${SQUAD_JOB_ID}"
+	[ -n "${SQUAD_TOKEN_FILE}" ] && set -- "$@" "--squad-token-file=${SQUAD_TOKEN_FILE}"
+	echo "+ ${RTLAT_REPORT} $*"
+	if "${RTLAT_REPORT}" "$@" > "${OUTPUT}/squad.txt" 2>&1; then
+		cat "${OUTPUT}/squad.txt"
+		result "${SQUAD_CASE} pass"
+	else
+		# rtlat-report's own line: a refused token, a duplicate, an
+		# unreachable server, no token
+		cat "${OUTPUT}/squad.txt" >&2
+		result "${SQUAD_CASE} fail"
 	fi
 }
 
@@ -425,5 +583,6 @@ else
 	run_rtlat "${TEST}"
 fi
 background_stop
+squad_submit
 cat "${RESULT_FILE}"
 exit 0

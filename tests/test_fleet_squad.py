@@ -599,14 +599,59 @@ def td_fork(tmp_path_factory):
     return d
 
 
-def setenv_flow(fork, out, params):
+REPORT_COMMAND = []
+
+
+def report_command(tmp_path_factory=None):
+    """rtlat-report of this tree as a command (a path: test-runner's run.sh
+    resets the PATH), made once."""
+    if not REPORT_COMMAND:
+        exe = tmp_path_factory.mktemp("rtlat-report") / "rtlat-report"
+        exe.write_text(f"#!/bin/sh\nPYTHONPATH='{ROOT / 'report'}' "
+                       f"exec '{sys.executable}' -m rtlat_report \"$@\"\n")
+        exe.chmod(0o755)
+        REPORT_COMMAND.append(exe)
+    return REPORT_COMMAND[0]
+
+
+REPLAY = """#!/bin/sh
+# rtlat replaying an earlier run: its registry, its JSON (or a suite's
+# results directory) and its --lava lines
+case "$1" in
+--version) echo "rtlat 0.0"; exit 0 ;;
+--list-plain) exec '{real}' --list-plain ;;
+esac
+while [ "$#" -gt 0 ]; do
+	case "$1" in
+	--json) cp '{json}' "$2" ;;
+	-o) cp -R '{json}' "$2" ;;
+	esac
+	shift
+done
+[ -f '{txt}' ] && cat '{txt}'
+exit {status}
+"""
+
+
+def replaying_rtlat(d, js):
+    """D/rtlat: a stub replaying the run whose JSON is JS (its --lava
+    lines are JS's .txt beside it), or whose results directory is JS."""
+    exe = d / "rtlat"
+    status = 0 if js.is_dir() else json.loads(js.read_text())["return_code"]
+    exe.write_text(REPLAY.format(real=RTLAT, json=js, txt=js.with_suffix(".txt"),
+                                 status=status))
+    exe.chmod(0o755)
+    return exe
+
+
+def setenv_flow(fork, out, params, env=None):
     """. ./automated/bin/setenv.sh && test-runner ...: the rows of
     result.csv [(case, result, measurement, units)] and the test's dir."""
     r = subprocess.run(
         ["sh", "-c", '. ./automated/bin/setenv.sh >/dev/null && exec test-runner "$@"',
          "setenv", "-o", str(out), "-d", "automated/linux/rtlat/rtlat.yaml", "-r",
          *[f"{k}={v}" for k, v in params.items()]],
-        cwd=fork, capture_output=True, text=True, timeout=60, start_new_session=True)
+        cwd=fork, capture_output=True, text=True, timeout=60, start_new_session=True, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     (test_dir,) = [p for p in out.iterdir() if p.is_dir() and p.name.startswith("rtlat_")]
     import csv
@@ -652,6 +697,95 @@ def test_test_definitions_layout_without_rtlat_fails_the_run(td_fork, tmp_path):
     rows, _ = setenv_flow(td_fork, tmp_path / "out", {
         "TEST": "pmq", "RTLAT": str(tmp_path / "no" / "rtlat")})
     assert [(n, res) for n, res, _, _ in rows] == [("pmq-run", "fail")]
+
+
+def test_test_definitions_layout_passes_the_squad_params(td_fork, squad, runs, tmp_path,
+                                                         tmp_path_factory):
+    """SQUAD_URL and the rest given to the layout's definition (the setenv.sh
+    flow, rtlat replayed from lava/rtlat.sh's run: no second measurement)
+    reach rtlat's definition script: the run is in SQUAD under the build,
+    environment and job_id given, its token read from SQUAD_TOKEN_FILE,
+    each metric in us, and pmq-squad passed."""
+    if "lava-pass" not in runs:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    js = runs["lava-pass"] / "rtlat-pmq.json"
+    token = tmp_path / "token"
+    token.write_text(TOKEN + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "SQUAD_TOKEN"}
+    rows, _ = setenv_flow(td_fork, tmp_path / "out", {
+        "TEST": "pmq", "DURATION": "1s", "RTLAT": str(replaying_rtlat(tmp_path, js)),
+        "RTLAT_DEFINITION": str(ROOT / "lava" / "rtlat.sh"), "SQUAD_URL": squad.url,
+        "SQUAD_GROUP": GROUP, "SQUAD_PROJECT": PROJECT, "SQUAD_BUILD": "layout-direct",
+        "SQUAD_ENV": "board-layout", "SQUAD_JOB_ID": "layout-job-1",
+        "SQUAD_TOKEN_FILE": str(token),
+        "RTLAT_REPORT": str(report_command(tmp_path_factory))}, env=env)
+    assert rows[-2:] == [("pmq-run", "pass", "", ""), ("pmq-squad", "pass", "", "")], rows
+    b, tests, metrics = build_content(squad, "layout-direct")
+    want_tests, want_metrics = expected(js)
+    assert tests == want_tests and set(metrics) == set(want_metrics)
+    assert all(unit == "us" for _, unit in metrics.values())
+    (tr,) = squad.all(f"builds/{b['id']}/testruns/")
+    assert tr["job_id"] == "layout-job-1"
+    env_url = tr["environment"]
+    with urllib.request.urlopen(urllib.request.Request(
+            env_url, headers={"Authorization": f"Token {TOKEN}"}), timeout=30) as r:
+        assert json.loads(r.read())["slug"] == "board-layout"
+
+
+def test_definition_submits_a_suite_directory(squad, runs, tmp_path, tmp_path_factory):
+    """TEST=suite with SQUAD_URL: the suite's results directory is the
+    test run (rtlat suite replayed: its directory copied), suite-squad
+    passed after suite-run."""
+    if os.geteuid() != 0:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    exe = replaying_rtlat(tmp_path, runs["suite"])
+    env = dict(os.environ, SQUAD_TOKEN=TOKEN)
+    r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "suite", "-D", "1s",
+                        "-r", str(exe), "-s", "true", "-o", str(tmp_path / "out"),
+                        "-U", squad.url, "-G", GROUP, "-P", PROJECT, "-B", "definition-suite",
+                        "-R", str(report_command(tmp_path_factory))],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = (tmp_path / "out" / "result.txt").read_text().splitlines()
+    assert lines == ["suite-run pass", "suite-squad pass"], r.stdout + r.stderr
+    _, tests, metrics = build_content(squad, "definition-suite")
+    want_tests, want_metrics = expected(runs["suite"])
+    assert tests == want_tests and set(metrics) == set(want_metrics)
+    assert all(unit == "us" for _, unit in metrics.values())
+
+
+FAKE_REPORT = """#!/bin/sh
+printf '%s\\n' "$@" "token=$SQUAD_TOKEN" > '{record}'
+echo "squad: submitted"
+"""
+
+
+@pytest.mark.parametrize("where", ["beside-rtlat", "tree-venv"])
+def test_definition_finds_rtlat_report_beside_rtlat(runs, tmp_path, where):
+    """RTLAT_REPORT left at its default, rtlat-report not on the PATH: the
+    one beside rtlat (make install's BINDIR) or in the .venv of rtlat's
+    tree (make venv) submits; the token reaches it in its environment."""
+    if "lava-pass" not in runs:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    js = runs["lava-pass"] / "rtlat-pmq.json"
+    exe = replaying_rtlat(tmp_path, js)
+    tool = tmp_path / ("rtlat-report" if where == "beside-rtlat" else ".venv/bin/rtlat-report")
+    tool.parent.mkdir(parents=True, exist_ok=True)
+    record = tmp_path / "record"
+    tool.write_text(FAKE_REPORT.format(record=record))
+    tool.chmod(0o755)
+    out = tmp_path / "out"
+    r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "pmq", "-D", "1s",
+                        "-r", str(exe), "-s", "true", "-o", str(out), "-U", "http://squad.invalid",
+                        "-G", "g", "-P", "p", "-B", "b"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, PATH="/usr/bin:/bin", SQUAD_TOKEN="tok-1"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert record.read_text().splitlines() == [
+        str(out / "rtlat-pmq.json"), "--squad=http://squad.invalid", "--group=g",
+        "--project=p", "--build=b", "token=tok-1"]
+    assert (out / "result.txt").read_text().splitlines()[-1] == "pmq-squad pass"
+    assert "tok-1" not in r.stdout + r.stderr
 
 
 def test_layout_script_passes_shellcheck():

@@ -12,7 +12,15 @@ squad_starting, imported):
   (--qa-reports-*, with squad-client): every verdict arrives as a test,
   under the names the other paths give, every figure as a metric with
   rtlat's value, and no unit: test-runner sends bare numbers (its
-  limit, docs/fleet.md). No latency value is asserted."""
+  limit, docs/fleet.md).
+- The same test-runner run also given SQUAD_URL (rtlat's definition
+  submits the run itself, rtlat-report --squad, to build
+  testrunner-direct): the same tests and results as test-runner's push,
+  every metric with test-runner's value and the unit us, and the case
+  pmq-squad passed in result.csv; the definition's submission of the same
+  run with a wrong token, again (a duplicate), or without SQUAD_GROUP:
+  pmq-squad failed with one line, the other cases as they were. No
+  latency value is asserted."""
 import csv
 import json
 import os
@@ -26,8 +34,13 @@ import pytest
 from conftest import ROOT, RTLAT
 from test_fleet_engines import PMQ_PARAMS, runner  # noqa: F401 (fixture)
 from test_fleet_squad import (GROUP, PROJECT, TOKEN, build_content, expected,  # noqa: F401
-                              report, rtlat_report, squad_starting, submit)
+                              replaying_rtlat, report, report_command, rtlat_report,
+                              squad_starting, submit)
 
+
+# rtlat's definition submits to this build itself (SQUAD_URL), in the
+# run that test-runner pushes to testrunner-build
+DIRECT_BUILD = "testrunner-direct"
 
 SUITE_ARGS = ["suite", "--only", "pmq,svsem", "--duration", "1", "-q",
               "--max-latency", "pmq=1", "--lava"]
@@ -85,13 +98,18 @@ def start_testrunner(request, squad, tmp_path_factory):
     if r.returncode:
         return "test-runner's push needs squad-client (tests/requirements.txt)"
     out = tmp_path_factory.mktemp("testrunner") / "out"
+    # the definition's own submission (SQUAD_URL) beside test-runner's
+    # push: the token in test-runner's environment, never a param
+    params = dict(PMQ_PARAMS, MAX_LATENCY="1", SQUAD_URL=squad.url, SQUAD_GROUP=GROUP,
+                  SQUAD_PROJECT=PROJECT, SQUAD_BUILD=DIRECT_BUILD, SQUAD_ENV="board-tr",
+                  RTLAT_REPORT=str(report_command(tmp_path_factory)))
     cmd = [sys.executable, str(tr), "-o", str(out), "-e", "-d", "lava/rtlat.yaml",
            "--qa-reports-server", squad.url, "--qa-reports-token", TOKEN,
            "--qa-reports-group", GROUP, "--qa-reports-project", PROJECT,
            "--qa-reports-build-version", "testrunner-build",
-           "--qa-reports-env", "board-tr", "-r"] + \
-        [f"{k}={v}" for k, v in dict(PMQ_PARAMS, MAX_LATENCY="1").items()]
-    p = subprocess.Popen(cmd, cwd=repo, env=dict(os.environ, REPO_PATH=str(repo)),
+           "--qa-reports-env", "board-tr", "-r"] + [f"{k}={v}" for k, v in params.items()]
+    env = {k: v for k, v in os.environ.items() if k != "SQUAD_TOKEN"}
+    p = subprocess.Popen(cmd, cwd=repo, env=dict(env, REPO_PATH=str(repo), SQUAD_TOKEN=TOKEN),
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
 
@@ -208,6 +226,12 @@ def pushed(started):
     return rows, js
 
 
+@pytest.fixture(scope="module")
+def testrunner_log(started, pushed):
+    """What test-runner said (the definition's output with it)."""
+    return started.testrunner[0][1]
+
+
 def test_testrunner_push_carries_the_verdicts(squad_server, pushed):
     """What test-runner's push gives SQUAD: a test per verdict case (the
     series', the thread's, the run's), named and judged as
@@ -218,6 +242,9 @@ def test_testrunner_push_carries_the_verdicts(squad_server, pushed):
     assert tests == {f"rtlat/{n}": res for n, res, v, _ in rows if v == ""}
     assert tests["rtlat/pmq-latency"] == tests["rtlat/pmq-t0-latency"] == \
         tests["rtlat/pmq-run"] == "fail"
+    # the definition's own submission (SQUAD_URL) is a case of the run:
+    # test-runner pushes it too; it is not one of rtlat's figures
+    assert tests.pop("rtlat/pmq-squad") == "pass"
     direct_tests, direct_metrics = expected(js)
     assert tests == direct_tests
     assert set(metrics) == set(direct_metrics) == \
@@ -229,3 +256,95 @@ def test_testrunner_push_carries_the_verdicts(squad_server, pushed):
                                                        abs=0.0015), name
         # test-runner sends a bare number: SQUAD has no unit for it
         assert unit is None, (name, unit)
+
+
+# ---------------------------------------------------------------------------
+# rtlat's definition submitting the same run itself (SQUAD_URL).
+
+def test_definition_submission_has_units_and_verdicts(squad_server, pushed, testrunner_log):
+    """The build the definition submitted (testrunner-direct) holds the
+    tests of test-runner's push, with the same results (but pmq-squad,
+    the submission's own case), and the same metrics with test-runner's
+    values (result.csv's, %.3f us), each with the unit us, which
+    test-runner's push cannot give."""
+    rows, js = pushed
+    _, pushed_tests, pushed_metrics = build_content(squad_server, "testrunner-build")
+    _, tests, metrics = build_content(squad_server, DIRECT_BUILD)
+    assert pushed_tests.pop("rtlat/pmq-squad") == "pass"
+    assert tests == pushed_tests
+    assert tests["rtlat/pmq-latency"] == tests["rtlat/pmq-run"] == "fail"
+    assert set(metrics) == set(pushed_metrics)
+    figures = {f"rtlat/{n}": float(v) for n, _, v, _ in rows if v != ""}
+    for name, (value, unit) in metrics.items():
+        assert unit == "us", (name, unit)
+        assert value == pytest.approx(pushed_metrics[name][0], abs=0.0015) and \
+            value == pytest.approx(figures[name], abs=0.0015), name
+    assert "squad: " in testrunner_log and f"build {DIRECT_BUILD}" in testrunner_log, \
+        testrunner_log
+    assert TOKEN not in testrunner_log
+
+
+def test_definition_submission_is_a_case_of_result_csv(pushed):
+    """pmq-squad passed, after the run's case, without a measurement; the
+    run's cases as a run without SQUAD_URL has them."""
+    rows, _ = pushed
+    assert rows[-2:] == [("pmq-run", "fail", "", ""), ("pmq-squad", "pass", "", "")], rows
+    assert [n for n, _, _, _ in rows].count("pmq-squad") == 1
+
+
+@pytest.fixture(scope="module")
+def replay(pushed, tmp_path_factory):
+    """lava/rtlat.sh run again on test-runner's run without running rtlat
+    (a stub gives the same JSON and lines): (run(params, token) ->
+    (completed process, result.txt's lines), the first run's result.txt
+    lines)."""
+    _, js = pushed
+    d = tmp_path_factory.mktemp("replay")
+    exe = replaying_rtlat(d, js)
+    first = (js.parent / "result.txt").read_text().splitlines()
+
+    def run(name, params, token):
+        out = d / name
+        env = {k: v for k, v in os.environ.items() if k != "SQUAD_TOKEN"}
+        env["SQUAD_TOKEN"] = token
+        r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "pmq", "-D", "1s",
+                            "-m", "1", "-r", str(exe), "-s", "true", "-o", str(out)] + params,
+                           cwd=d, env=env, capture_output=True, text=True, timeout=60)
+        return r, (out / "result.txt").read_text().splitlines()
+    return run, first
+
+
+def squad_params(squad, build, *extra):
+    return ["-U", squad.url, "-G", GROUP, "-P", PROJECT, "-B", build,
+            "-R", str(report_command()), *extra]
+
+
+@pytest.mark.parametrize("how", ["wrong-token", "duplicate", "no-group"])
+def test_failed_submission_fails_only_its_case(squad_server, replay, how):
+    """The definition's submission refused (a wrong token; the same run
+    again: SQUAD refuses its job_id as a duplicate) or not made (no
+    SQUAD_GROUP): pmq-squad failed with one line saying why, every other
+    case as the run had it, the script's exit status as without SQUAD."""
+    run, first = replay
+    if how == "no-group":
+        params = [p for p in squad_params(squad_server, "never") if p not in ("-G", GROUP)]
+    else:
+        params = squad_params(squad_server, DIRECT_BUILD if how == "duplicate" else "never")
+    token = "not-the-token" if how == "wrong-token" else TOKEN
+    r, lines = run(how, params, token)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert lines[:-1] == first[:-1] and lines[-1] == "pmq-squad fail", lines
+    said = [ln for ln in r.stderr.splitlines() if "submitted" in ln]
+    assert len(said) == 1, r.stderr
+    line = said[0]
+    if how == "wrong-token":
+        assert "HTTP 40" in line and "refused" in line, line
+    elif how == "duplicate":
+        assert "HTTP 400" in line and "job_id" in line, line
+    else:
+        assert line.startswith("rtlat.sh: pmq-squad: not submitted: SQUAD_GROUP (-G) is empty"), line
+        assert "--squad=" not in r.stdout  # rtlat-report never ran
+    assert "not-the-token" not in r.stdout + r.stderr and TOKEN not in r.stdout + r.stderr
+    (b,) = squad_server.api(f"builds/?version={DIRECT_BUILD}&project__slug={PROJECT}")["results"]
+    assert len(squad_server.all(f"builds/{b['id']}/testruns/")) == 1
+    assert squad_server.api(f"builds/?version=never&project__slug={PROJECT}")["count"] == 0
