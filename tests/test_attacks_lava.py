@@ -151,6 +151,63 @@ def test_an_injection_is_refused_at_once(shell, tmp_path, param, payload):
     assert not record.exists(), "rtlat ran"
 
 
+# The SQUAD params (issue 35) are checked after the run, when the
+# definition submits it (a bad one costs the submission, not the night's
+# measurement): never evaluated either, passed to rtlat-report as they are.
+SQUAD_OPTIONS = {"SQUAD_URL": "-U", "SQUAD_GROUP": "-G", "SQUAD_PROJECT": "-P",
+                 "SQUAD_BUILD": "-B", "SQUAD_ENV": "-E", "SQUAD_JOB_ID": "-J",
+                 "SQUAD_TOKEN_FILE": "-K"}
+SQUAD_STUB = """#!/bin/sh
+if [ "$1" = --version ]; then echo "rtlat 0.0"; exit 0; fi
+if [ "$1" = --list-plain ]; then exec "{real}" --list-plain; fi
+while [ "$#" -gt 0 ]; do
+	if [ "$1" = --json ]; then echo '{{}}' > "$2"; fi
+	shift
+done
+echo "lava-test-case timer-run --result pass"
+"""
+REPORT_STUB = """#!/bin/sh
+printf '%s\\n' "$@" > "{record}"
+"""
+
+
+@pytest.mark.parametrize("payload", sorted(PAYLOADS))
+def test_squad_params_are_never_evaluated(shell, tmp_path, payload):
+    """Every SQUAD param at once holds the payload: nothing runs it; a
+    control character costs the submission alone (TEST-squad failed, one
+    line, rtlat-report never started), any other value reaches
+    rtlat-report as it was given, one argument."""
+    lava = lava_copy(tmp_path)
+    flags = {p: tmp_path / f"pwned-{p}" for p in SQUAD_OPTIONS}
+    rtlat, report, record = (tmp_path / n for n in ("rtlat-stub", "report-stub", "report-args"))
+    rtlat.write_text(SQUAD_STUB.format(real=RTLAT))
+    report.write_text(REPORT_STUB.format(record=record))
+    rtlat.chmod(0o755)
+    report.chmod(0o755)
+    args = ["-t", "timer", "-D", "2s", "-r", str(rtlat), "-s", "true", "-R", str(report)]
+    given = {p: PAYLOADS[payload].format(flag=flags[p]) for p in SQUAD_OPTIONS}
+    for p, opt in SQUAD_OPTIONS.items():
+        args += [opt, given[p]]
+    r = rtlat_sh(shell, lava, args, timeout=20)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not [p for p, f in flags.items() if f.exists()], "a payload ran"
+    res = results(lava)
+    assert res[:-1] == ["timer-run pass"], res
+    if payload == "newline":
+        assert res[-1] == "timer-squad fail"
+        (line,) = [ln for ln in r.stderr.splitlines() if "timer-squad" in ln]
+        assert "SQUAD_URL (-U)" in line and "control character" in line, line
+        assert not record.exists(), "rtlat-report ran"
+        return
+    assert res[-1] == "timer-squad pass"
+    seen = record.read_text().splitlines()
+    for p, opt in (("SQUAD_URL", "--squad"), ("SQUAD_GROUP", "--group"),
+                   ("SQUAD_PROJECT", "--project"), ("SQUAD_BUILD", "--build"),
+                   ("SQUAD_ENV", "--environment"), ("SQUAD_JOB_ID", "--job-id"),
+                   ("SQUAD_TOKEN_FILE", "--squad-token-file")):
+        assert f"{opt}={given[p]}" in seen, (p, seen)
+
+
 @pytest.mark.parametrize("test,duration,option", [
     ("pmq", "5", ["-D", "5"]), ("pmq", "5s", ["-D", "5s"]),
     ("cyclictest", "2m", ["-D", "2m"]), ("timer", "3h", ["-T", "3h"]),
