@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,6 +143,20 @@ int rt_thread_attr(pthread_attr_t *attr)
 
 	if (!err)
 		err = pthread_attr_setstacksize(attr, RT_STACK_BYTES);
+	return err;
+}
+
+int rt_thread_create_quiet(pthread_t *t, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int err;
+
+	/* The new thread inherits the mask: blocked from its first step. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(t, attr, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
 

@@ -42,6 +42,10 @@ void rt_child_init(void);
 /* A thread attribute with a small stack: with mlockall every stack is
  * resident, and the 8 MiB default times 2048 threads would not fit. */
 int rt_thread_attr(pthread_attr_t *attr);
+/* pthread_create with every signal blocked in the new thread (a thread
+ * that must never take a stop or status signal meant for another). */
+int rt_thread_create_quiet(pthread_t *t, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg);
 /* Whether /dev/cpu_dma_latency is held at 0 (rt_init got it). */
 bool rt_dma_held(void);
 /* Release /dev/cpu_dma_latency. */

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include "core/clock.h"
+#include "core/rtsetup.h"
 #include "core/stopsig.h"
 #include "fleet/fleet.h"
 #include "harness/status.h"
@@ -28,13 +29,18 @@ __attribute__((constructor)) static void status_early(void)
 	stopsig_catch(SIGUSR1, on_early_usr1);
 }
 
+static sigset_t *usr1_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGUSR1);
+	return set;
+}
+
 void status_signal_block(void)
 {
 	sigset_t usr1;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	pthread_sigmask(SIG_BLOCK, usr1_set(&usr1), NULL);
 }
 
 void status_forward(pid_t pid)
@@ -42,9 +48,7 @@ void status_forward(pid_t pid)
 	struct timespec now = { 0, 0 };
 	sigset_t usr1;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	if (sigtimedwait(&usr1, NULL, &now) == SIGUSR1)
+	if (sigtimedwait(usr1_set(&usr1), NULL, &now) == SIGUSR1)
 		kill(pid, SIGUSR1);
 }
 
@@ -63,8 +67,7 @@ static void *status_thread(void *arg)
 
 	/* Its name says a run is ready for SIGUSR1 (ps -L, the tests). */
 	prctl(PR_SET_NAME, STATUS_THREAD_NAME);
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
+	usr1_set(&usr1);
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		ts = ns_to_timespec(wake > now ? wake - now : 0);
 		sig = sigtimedwait(&usr1, NULL, &ts);
@@ -83,7 +86,6 @@ int status_watch_start(struct status_watch *w, status_tick_fn tick, void *arg,
 		       int64_t first_wake)
 {
 	pthread_attr_t attr;
-	sigset_t all, old;
 	int err;
 
 	w->tick = tick;
@@ -93,10 +95,7 @@ int status_watch_start(struct status_watch *w, status_tick_fn tick, void *arg,
 	pthread_attr_init(&attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&w->thread, &attr, status_thread, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = rt_thread_create_quiet(&w->thread, &attr, status_thread, w);
 	pthread_attr_destroy(&attr);
 	return err;
 }

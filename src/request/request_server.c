@@ -302,16 +302,12 @@ static void refuse(struct req_server *s, int fd, const struct sockaddr *sa)
 /* Threads get no signal: the listener alone sees stops and kicks. */
 static int start_thread(struct conn *c)
 {
-	sigset_t all, old;
 	pthread_attr_t attr;
 	int err = rt_thread_attr(&attr);
 
 	if (err)
 		return err;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&c->tid, &attr, conn_thread, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = rt_thread_create_quiet(&c->tid, &attr, conn_thread, c);
 	pthread_attr_destroy(&attr);
 	return err;
 }
