@@ -285,9 +285,9 @@ static const struct man_text man_texts[] = {
 	  "(posix): calls, min avg p50 p99 max ns\", \"test 2 switch (posix, threads): "
 	  "hand-offs, ...; round trip N ns, context switch N ns\", \"test 3 inversion "
 	  "(inherit, cs 1000 us, hog 5 ms): rounds, ... us blocked; bounded N/N (<= N us): "
-	  "yes|no\".",
+	  "yes|no\" (\"hand-offs 0: stopped before the first\": no sample yet).",
 	  "\"settings\", \"cost\" (test 1's statistics), \"switch\" (round_trip_ns, "
-	  "context_switch_ns, handoff) and \"inversion\" (bound_ns, bounded_rounds, "
+	  "context_switch_ns: null when stopped before the first hand-off, handoff) and \"inversion\" (bound_ns, bounded_rounds, "
 	  "bounded, skipped_rounds, blocking).", false },
 	{ "doctor",
 	  "One line per check with its verdict (ok, will add latency or prevents "

@@ -151,18 +151,27 @@ static void print_inversion(const struct sync_config *c, const struct sync_run *
 static void print_results(const struct sync_config *c, const struct sync_run *r)
 {
 	printf("# sync: CPU %lld, SCHED_FIFO %lld\n", c->cpu, c->prio);
-	if (r->cost.s.n) {
+	/* A test that ran has its line, also when stopped before its first
+	 * sample (its JSON section is there too). */
+	if (r->cost.ran) {
 		printf("test 1 cost (%s): ", sync_type_names[c->type]);
-		print_series("calls", &r->cost.s, 1, "ns\n");
+		if (r->cost.s.n)
+			print_series("calls", &r->cost.s, 1, "ns\n");
+		else
+			printf("calls 0: stopped before the first\n");
 	}
-	if (r->sw.s.n) {
+	if (r->sw.ran) {
 		double rt = 2 * stats_mean(&r->sw.s);
 
 		printf("test 2 switch (%s, %s): ", sync_type_names[c->type],
 		       c->fork ? "processes" : "threads");
-		print_series("hand-offs", &r->sw.s, 1, "ns");
-		printf("; round trip %.1f ns, context switch %.1f ns\n", rt,
-		       sync_ctx_estimate(rt, stats_mean(&r->cost.s)));
+		if (r->sw.s.n) {
+			print_series("hand-offs", &r->sw.s, 1, "ns");
+			printf("; round trip %.1f ns, context switch %.1f ns\n", rt,
+			       sync_ctx_estimate(rt, stats_mean(&r->cost.s)));
+		} else {
+			printf("hand-offs 0: stopped before the first\n");
+		}
 	}
 	if (r->inv.ran)
 		print_inversion(c, r);
@@ -188,9 +197,15 @@ static void json_body(struct json *j, void *arg)
 		results_stats(j, "cost", &r->cost.s, NULL);
 	if (r->sw.ran) {
 		json_obj_open(j, "switch");
-		json_double(j, "round_trip_ns", 2 * stats_mean(&r->sw.s));
-		json_double(j, "context_switch_ns",
-			    sync_ctx_estimate(2 * stats_mean(&r->sw.s), stats_mean(&r->cost.s)));
+		if (r->sw.s.n) {
+			json_double(j, "round_trip_ns", 2 * stats_mean(&r->sw.s));
+			json_double(j, "context_switch_ns",
+				    sync_ctx_estimate(2 * stats_mean(&r->sw.s),
+						      stats_mean(&r->cost.s)));
+		} else {	/* stopped before the first hand-off */
+			json_null(j, "round_trip_ns");
+			json_null(j, "context_switch_ns");
+		}
 		results_stats(j, "handoff", &r->sw.s, NULL);
 		json_obj_close(j);
 	}
