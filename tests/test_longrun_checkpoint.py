@@ -15,6 +15,7 @@ import random
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -282,3 +283,68 @@ def test_suite_index_says_which_tests_are_done(tmp_path):
     assert schema_errors(end) == []
     assert [(t["name"], t["state"], t["exit_status"]) for t in end["tests"]] == \
         [("pmq", "done", 0), ("sigwait", "done", 0)]
+
+
+# Run in a PID namespace of its own, so ns_last_pid counts the runs' tasks
+# alone: it starts the runs, reads the counter once each has written a
+# checkpoint, waits for two more of each, and reads it again. Nothing in
+# it forks meanwhile (no shell, no subprocess).
+NO_FORK = r'''
+import json, signal, subprocess, sys, time
+def last():
+    with open("/proc/sys/kernel/ns_last_pid") as f:
+        return int(f.read())
+def covered(p):
+    try:
+        with open(p) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return d["checkpoint"]["covered_s"] if d.get("complete") is False else None
+runs = [(a[0], subprocess.Popen(a[1:], stdout=subprocess.DEVNULL))
+        for a in json.loads(sys.argv[1])]
+deadline, first, before = time.time() + 40, {}, None
+while time.time() < deadline:
+    c = {p: covered(p) for p, _ in runs}
+    if before is None and all(v is not None and v >= 1.0 for v in c.values()):
+        before, first = last(), c
+    if before is not None and all(c[p] is not None and c[p] >= first[p] + 2.0
+                                  for p in c):
+        break
+    time.sleep(0.05)
+after = last()
+for _, r in runs:
+    r.send_signal(signal.SIGINT)
+print(json.dumps({"before": before, "after": after, "first": first, "last": c,
+                  "rc": [r.wait() for _, r in runs]}))
+'''
+
+
+def test_checkpoints_start_no_process_while_measuring(tmp_path):
+    """A checkpoint is written off the measuring threads and leaves them
+    alone: no fork while they run (a fork holds their address space's lock
+    and turns their pages copy-on-write: page faults in the measuring
+    loop). The doctor's verdicts in a checkpoint are those taken before
+    the measurement, rendered then; the final file has them afresh."""
+    runs = []
+    for name, args in (("cyclictest", ["-S", "-m", "-i", "100", "-h", "100", "-q"]),
+                       ("pmq", ["-q"])):
+        j = tmp_path / f"{name}.json"
+        runs.append([str(j), RTLAT, name, "-D", "60", "--timeline", "1s",
+                     "--checkpoint", "1s", f"--json={j}"] + args)
+    r = subprocess.run(["unshare", "--pid", "--fork", sys.executable, "-c", NO_FORK,
+                        json.dumps(runs)], capture_output=True, text=True, timeout=90)
+    if r.returncode and r.stderr.startswith("unshare: "):
+        pytest.skip(f"no PID namespace here: {r.stderr.strip()}")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["rc"] == [0, 0], r.stderr
+    assert got["before"] is not None, got           # each wrote a checkpoint
+    for p, c in got["last"].items():
+        assert c is not None and c >= got["first"][p] + 2.0, got   # two more each
+    assert got["after"] == got["before"], got       # and no task started meanwhile
+    for p, *_ in runs:
+        d = json.loads(Path(p).read_text())
+        assert d["complete"] is True
+        assert d["doctor"]["verdict"] and d["doctor"]["checks"], d["doctor"]
+        assert d["system"]["kernel"] == os.uname().release

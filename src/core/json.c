@@ -198,3 +198,18 @@ void json_str(struct json *j, const char *key, const char *s)
 	json_lead(j, key);
 	json_escape(j->f, s);
 }
+
+void json_fragment_init(struct json *sub, FILE *f, int depth)
+{
+	json_init(sub, f);
+	if (depth >= JSON_MAX_DEPTH)
+		depth = JSON_MAX_DEPTH - 1;
+	sub->depth = depth;
+	sub->first[depth] = false;
+}
+
+void json_fragment_put(struct json *j, const char *text)
+{
+	fputs(text, j->f);
+	j->first[j->depth] = false;
+}

@@ -36,5 +36,13 @@ void json_null(struct json *j, const char *key);
 void json_str(struct json *j, const char *key, const char *s);
 /* Write s escaped, with quotes, to f. */
 void json_escape(FILE *f, const char *s);
+/*
+ * A fragment: members rendered apart (into a memory stream) and put into
+ * a writer later, as if written there. json_fragment_init sets sub up to
+ * write to f as a writer at depth would after a first member;
+ * json_fragment_put writes the text into j, which must be at that depth.
+ */
+void json_fragment_init(struct json *sub, FILE *f, int depth);
+void json_fragment_put(struct json *j, const char *text);
 
 #endif

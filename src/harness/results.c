@@ -95,6 +95,54 @@ struct json *results_open(struct results *r, int return_code)
 	return &r->jw;
 }
 
+static void doctor_json(struct json *j)
+{
+	preflight_json_short(j, "doctor");
+}
+
+/* Members rendered apart, as results_close writes them: at depth 1. */
+static char *render(void (*fn)(struct json *j))
+{
+	struct json sub;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	json_fragment_init(&sub, m, 1);
+	fn(&sub);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void results_cache_system(struct results *r)
+{
+	results_cache_free(r);
+	r->cache_system = render(sysinfo_json);
+	r->cache_doctor = render(doctor_json);
+}
+
+void results_cache_free(struct results *r)
+{
+	free(r->cache_system);
+	free(r->cache_doctor);
+	r->cache_system = r->cache_doctor = NULL;
+}
+
+/* At a checkpoint, the text rendered before the measurement; else now. */
+static void put_section(struct json *j, const struct results *r,
+			const char *cached, void (*fn)(struct json *j))
+{
+	if (r->ckpt.on && cached && j->depth == 1)
+		json_fragment_put(j, cached);
+	else
+		fn(j);
+}
+
 int results_close(struct results *r, struct json *j)
 {
 	char t[RFC3339_LEN];
@@ -117,10 +165,10 @@ int results_close(struct results *r, struct json *j)
 	if (r->fleet)
 		fleet_json(r->fleet, j, r->return_code);
 	record_json(r->rec, j);
-	sysinfo_json(j);
+	put_section(j, r, r->cache_system, sysinfo_json);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */
-	preflight_json_short(j, "doctor");
+	put_section(j, r, r->cache_doctor, doctor_json);
 	json_obj_close(j);
 	return outfile_close(&r->out, r->prog);
 }

@@ -57,6 +57,16 @@ struct results {
 	 * their change over the run. */
 	struct ctx_snap ctx_before;
 	struct results_ckpt ckpt;
+	/*
+	 * "system" and "doctor" as rendered before the measurement, for the
+	 * checkpoints (results_cache_system); NULL: rendered at each write.
+	 * The doctor forks a child (can it be SCHED_FIFO?), and a fork while
+	 * the measuring threads run holds their address space's lock and
+	 * makes their pages copy-on-write: page faults on the measuring path
+	 * at every checkpoint. The final write, after they stopped, renders
+	 * both afresh.
+	 */
+	char *cache_system, *cache_doctor;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,
@@ -67,6 +77,9 @@ struct json *results_open(struct results *r, int return_code);
 /* Write the trailer ("rtlat" object, "system", "rt") and close.
  * Returns 0 or -1 (message printed). */
 int results_close(struct results *r, struct json *j);
+/* Render "system" and "doctor" now, for the checkpoints to come. */
+void results_cache_system(struct results *r);
+void results_cache_free(struct results *r);
 struct opt;
 /* The "settings" rows of a parsed table: every row with a key, its value
  * as the run's config holds it (opts.h: struct opt's key), but for the
