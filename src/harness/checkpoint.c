@@ -361,9 +361,12 @@ int checkpoint_begin(struct test_run *t)
 		return -1;
 	}
 	t->ckpt = c;
-	if (c->files_s && t->res.path)
-		results_cache_system(&t->res);
 	return 0;
+}
+
+bool checkpoint_writes_files(const struct test_run *t)
+{
+	return t->ckpt && t->ckpt->files_s;
 }
 
 long long checkpoint_default_s(long long timeline_s)
@@ -379,7 +382,6 @@ void checkpoint_end(struct test_run *t)
 	if (!c)
 		return;
 	status_watch_stop(&c->watch);
-	results_cache_free(&t->res);
 	for (i = 0; i < c->nprev; i++)
 		free(c->prev[i].count);
 	free(c->prev);

@@ -56,6 +56,8 @@ struct results_ckpt;
 int checkpoint_begin(struct test_run *t);
 /* After measure: stop and join the thread, free its state. */
 void checkpoint_end(struct test_run *t);
+/* Checkpoints will rewrite the output files (not only the live view). */
+bool checkpoint_writes_files(const struct test_run *t);
 /* --checkpoint's default for a run (or rtlat suite) whose --timeline is
  * timeline_s: CHECKPOINT_DEFAULT_S when the time line is on, else 0. */
 long long checkpoint_default_s(long long timeline_s);

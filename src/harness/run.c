@@ -167,8 +167,12 @@ static int run_once(void *arg)
 	}
 	record_start(t->rec);
 	checkpoint_begin(t);
+	/* Before the measurement: a checkpoint must not fork (results.h). */
+	if (checkpoint_writes_files(t) && t->res.path)
+		results_cache_system(&t->res);
 	status = run_measure(t);
 	checkpoint_end(t);
+	results_cache_free(&t->res);
 	record_stop(t->rec);
 	if (t->explain)
 		explain_stop(t->explain);
