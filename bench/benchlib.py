@@ -8,6 +8,7 @@ other work runs at the same time, so every figure a script prints is the
 median over interleaved rounds (ours, peer, ours, peer, ...) with the
 spread min-max over those rounds next to it.
 """
+import json
 import math
 import os
 import shlex
@@ -16,6 +17,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +38,13 @@ PEERS = os.environ.get("PEERS", "1") not in ("", "0")
 # measurement: a third fewer runs a round when the verdict alone is wanted.
 AA = os.environ.get("AA", "1") not in ("", "0")
 LONGRUN_GOAL = 1.01
+# BUDGET_S: start no round after this many seconds (0: none), so a long
+# measurement fits the time a quiet machine is free; the rule is fixed
+# before the run and never looks at the figures, and the rounds done are
+# kept even (each order as often). RAW=FILE: each round's results, one
+# JSON line, appended as it ends (kept if the run is stopped).
+BUDGET_S = float(os.environ.get("BUDGET_S", "0") or 0)
+RAW = os.environ.get("RAW", "")
 
 
 def env_int(name, full, quick):
@@ -75,11 +84,20 @@ def interleave(variants, rounds, label=""):
     every round so neither side always runs right after the other."""
     names = list(variants)
     res = {n: [] for n in names}
+    start = time.monotonic()
     for r in range(rounds):
+        if BUDGET_S and r % 2 == 0 and time.monotonic() - start > BUDGET_S:
+            print(f"{label}: BUDGET_S={BUDGET_S:g} reached: {r} of {rounds} rounds",
+                  flush=True)
+            break
         order = names if r % 2 == 0 else names[::-1]
         print(f"{label} round {r + 1}/{rounds}", file=sys.stderr, flush=True)
-        for n in order:
-            res[n].append(variants[n]())
+        row = {n: variants[n]() for n in order}
+        for n in names:
+            res[n].append(row[n])
+        if RAW:
+            with open(RAW, "a") as f:
+                print(json.dumps({"round": r + 1, **row}), file=f)
     return res
 
 
