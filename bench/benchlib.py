@@ -97,7 +97,7 @@ def interleave(variants, rounds, label=""):
             res[n].append(row[n])
         if RAW:
             with open(RAW, "a") as f:
-                print(json.dumps({"round": r + 1, **row}), file=f)
+                print(json.dumps({"round": r + 1, **row}, default=str), file=f)
     return res
 
 

@@ -4,8 +4,10 @@ long run's cost (issue 33: with / without --timeline and --checkpoint,
 ratio <= 1.01): the median of the rounds' paired ratios and its
 distribution-free 95 % interval (order statistics). Checked on data with
 a known median, against SciPy's quantile_test, and the verdict's words."""
+import json
 import random
 import sys
+import time
 
 import pytest
 
@@ -62,3 +64,18 @@ def test_verdict_words():
     assert "<= 1.01 not shown: the interval reaches" in line
     assert "A/A" in line and "more rounds or a quieter machine" in line
     assert " over 200 rounds: " in line
+
+
+def test_budget_stops_at_an_even_round_and_raw_keeps_each(tmp_path, monkeypatch):
+    """BUDGET_S: no round starts past the budget, and the rounds done are
+    even (each order as often); RAW: one JSON line a round, as it ends."""
+    raw = tmp_path / "raw.jsonl"
+    monkeypatch.setattr(bl, "BUDGET_S", 0.05)
+    monkeypatch.setattr(bl, "RAW", str(raw))
+    res = bl.interleave({"a": lambda: time.sleep(0.02) or (1, 2.5),
+                         "b": lambda: {0: 3}}, 1000)
+    n = len(res["a"])
+    assert 2 <= n < 1000 and n % 2 == 0 and len(res["b"]) == n
+    rows = [json.loads(x) for x in raw.read_text().splitlines()]
+    assert [r["round"] for r in rows] == list(range(1, n + 1))
+    assert rows[0]["a"] == [1, 2.5] and rows[0]["b"] == {"0": 3}
