@@ -4,6 +4,50 @@
 #include <string.h>
 #include "core/json.h"
 
+/*
+ * A writer is used by one thread at a time (the final write, or the
+ * status thread's checkpoint), so it takes the unlocked stdio calls, and
+ * writes runs of bytes at once: a checkpoint of the largest-samples table
+ * is thousands of rows, and its formatting shares the CPUs with the
+ * measuring threads.
+ */
+static inline void put(FILE *f, const void *s, size_t n)
+{
+	fwrite_unlocked(s, 1, n, f);
+}
+
+static inline void putch(FILE *f, char c)
+{
+	putc_unlocked(c, f);
+}
+
+static void indent(FILE *f, int n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > 0; n -= (int)sizeof(spaces) - 1)
+		put(f, spaces, n < (int)sizeof(spaces) - 1 ? (size_t)n : sizeof(spaces) - 1);
+}
+
+/* v in decimal, '-' first if neg: printf's "%llu" without its parsing. */
+static void put_decimal(FILE *f, bool neg, unsigned long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	put(f, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static unsigned long long magnitude(long long v)
+{
+	return v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+}
+
 void json_init(struct json *j, FILE *f)
 {
 	memset(j, 0, sizeof(*j));
@@ -42,37 +86,44 @@ static const unsigned char *json_escape_high(FILE *f, const unsigned char *p)
 	int n = utf8_len(p);
 
 	if (!n) {
-		fputs("\\ufffd", f);
+		put(f, "\\ufffd", 6);
 		return p;
 	}
-	fwrite(p, 1, (size_t)n, f);
+	put(f, p, (size_t)n);
 	return p + n - 1;
 }
 
 void json_escape(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *run;
+	char u[8];
 
-	fputc('"', f);
-	for (; *p; p++) {
+	putch(f, '"');
+	for (run = p; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+			continue;
+		put(f, run, (size_t)(p - run));
 		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
+		case '"': put(f, "\\\"", 2); break;
+		case '\\': put(f, "\\\\", 2); break;
+		case '\n': put(f, "\\n", 2); break;
+		case '\r': put(f, "\\r", 2); break;
+		case '\t': put(f, "\\t", 2); break;
+		case '\b': put(f, "\\b", 2); break;
+		case '\f': put(f, "\\f", 2); break;
 		default:
-			if (*p >= 0x80)
+			if (*p >= 0x80) {
 				p = json_escape_high(f, p);
-			else if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			} else {
+				snprintf(u, sizeof(u), "\\u%04x", *p);
+				put(f, u, 6);
+			}
 		}
+		run = p + 1;
 	}
-	fputc('"', f);
+	put(f, run, (size_t)(p - run));
+	putch(f, '"');
 }
 
 /* Separator, newline and indent before a value, then its key. */
@@ -81,23 +132,23 @@ static void json_lead(struct json *j, const char *key)
 	int d = j->depth;
 
 	if (!j->first[d])
-		fputc(',', j->f);
+		putch(j->f, ',');
 	j->first[d] = false;
 	if (d > 0 && j->inline_arr[d]) {
-		fputc(' ', j->f);
+		putch(j->f, ' ');
 	} else if (d > 0) {
-		fputc('\n', j->f);
-		fprintf(j->f, "%*s", 2 * d, "");
+		putch(j->f, '\n');
+		indent(j->f, 2 * d);
 	}
 	if (key) {
 		json_escape(j->f, key);
-		fputs(": ", j->f);
+		put(j->f, ": ", 2);
 	}
 }
 
 static void json_push(struct json *j, char c, bool inl)
 {
-	fputc(c, j->f);
+	putch(j->f, c);
 	if (j->depth < JSON_MAX_DEPTH - 1)
 		j->depth++;
 	j->first[j->depth] = true;
@@ -112,14 +163,15 @@ static void json_pop(struct json *j, char c)
 	if (j->depth > 0)
 		j->depth--;
 	if (inl) {
-		fputs(empty ? "" : " ", j->f);
+		if (!empty)
+			putch(j->f, ' ');
 	} else if (!empty) {
-		fputc('\n', j->f);
-		fprintf(j->f, "%*s", 2 * j->depth, "");
+		putch(j->f, '\n');
+		indent(j->f, 2 * j->depth);
 	}
-	fputc(c, j->f);
+	putch(j->f, c);
 	if (j->depth == 0)
-		fputc('\n', j->f);
+		putch(j->f, '\n');
 }
 
 void json_obj_open(struct json *j, const char *key)
@@ -154,29 +206,47 @@ void json_arr_close(struct json *j)
 void json_int(struct json *j, const char *key, long long v)
 {
 	json_lead(j, key);
-	fprintf(j->f, "%lld", v);
+	put_decimal(j->f, v < 0, magnitude(v));
 }
 
 void json_uint(struct json *j, const char *key, unsigned long long v)
 {
 	json_lead(j, key);
-	fprintf(j->f, "%llu", v);
+	put_decimal(j->f, false, v);
 }
 
 void json_double(struct json *j, const char *key, double v)
 {
 	json_lead(j, key);
 	if (!isfinite(v))
-		fputs("null", j->f);
+		put(j->f, "null", 4);
 	else
 		fprintf(j->f, "%.15g", v);
+}
+
+void json_seconds_ns(struct json *j, const char *key, long long ns)
+{
+	unsigned long long a = magnitude(ns), r = a % 1000000000ULL;
+	char frac[10];
+	int n = 9, i;
+
+	json_lead(j, key);
+	put_decimal(j->f, ns < 0, a / 1000000000ULL);
+	if (!r)
+		return;
+	for (i = 9; i >= 1; i--, r /= 10)
+		frac[i] = (char)('0' + r % 10);
+	while (frac[n] == '0')
+		n--;
+	frac[0] = '.';
+	put(j->f, frac, (size_t)n + 1);
 }
 
 void json_fixed(struct json *j, const char *key, double v, int decimals)
 {
 	json_lead(j, key);
 	if (!isfinite(v))
-		fputs("null", j->f);
+		put(j->f, "null", 4);
 	else
 		fprintf(j->f, "%.*f", decimals, v);
 }
@@ -184,13 +254,16 @@ void json_fixed(struct json *j, const char *key, double v, int decimals)
 void json_bool(struct json *j, const char *key, bool v)
 {
 	json_lead(j, key);
-	fputs(v ? "true" : "false", j->f);
+	if (v)
+		put(j->f, "true", 4);
+	else
+		put(j->f, "false", 5);
 }
 
 void json_null(struct json *j, const char *key)
 {
 	json_lead(j, key);
-	fputs("null", j->f);
+	put(j->f, "null", 4);
 }
 
 void json_str(struct json *j, const char *key, const char *s)
@@ -210,6 +283,6 @@ void json_fragment_init(struct json *sub, FILE *f, int depth)
 
 void json_fragment_put(struct json *j, const char *text)
 {
-	fputs(text, j->f);
+	put(j->f, text, strlen(text));
 	j->first[j->depth] = false;
 }

@@ -29,6 +29,8 @@ void json_arr_close(struct json *j);
 void json_int(struct json *j, const char *key, long long v);
 void json_uint(struct json *j, const char *key, unsigned long long v);
 void json_double(struct json *j, const char *key, double v);
+/* ns as seconds, exactly: all nine decimals, trailing zeros dropped. */
+void json_seconds_ns(struct json *j, const char *key, long long ns);
 /* A double printed with a fixed number of decimals (rt-tests' "%.2f"). */
 void json_fixed(struct json *j, const char *key, double v, int decimals);
 void json_bool(struct json *j, const char *key, bool v);

@@ -91,6 +91,25 @@ void largest_sort(struct largest_row *rows, uint32_t n)
 	qsort(rows, n, sizeof(*rows), by_ns_desc);
 }
 
+/*
+ * The copy is a heap already: sorting it in place by taking its smallest
+ * row to the end, n times, gives largest_sort's order (the later of equal
+ * samples is taken out first, so the earlier ends up first) with neither
+ * qsort's comparison callback nor its temporary buffer: a checkpoint of
+ * the status thread pays it per series.
+ */
+static void heap_sort(struct largest_row *h, uint32_t n)
+{
+	struct largest_row t;
+
+	while (n > 1) {
+		t = h[0];
+		h[0] = h[--n];
+		h[n] = t;
+		sift_down(h, n, 0);
+	}
+}
+
 uint32_t largest_snapshot(const struct largest *l, struct largest_row *out,
 			  uint64_t *seen)
 {
@@ -107,6 +126,6 @@ uint32_t largest_snapshot(const struct largest *l, struct largest_row *out,
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
 	} while ((s1 & 1) || s1 != s2);
-	largest_sort(out, n);
+	heap_sort(out, n);
 	return n;
 }

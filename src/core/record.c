@@ -227,7 +227,7 @@ static void put_step(struct json *j, const struct recorder *rec,
 	char buf[64];
 
 	json_arr_open_inline(j, NULL);
-	json_double(j, NULL, (double)t0 / NSEC_PER_SEC);
+	json_seconds_ns(j, NULL, t0);
 	wall(buf, sizeof(buf), &rec->origin_wall, t0);
 	json_str(j, NULL, buf);
 	json_uint(j, NULL, s->n);
@@ -362,7 +362,7 @@ static void largest_json(struct recorder *rec, struct json *j)
 		for (i = 0; i < n; i++) {
 			json_arr_open_inline(j, NULL);
 			json_int(j, NULL, rows[i].ns);
-			json_double(j, NULL, (double)(rows[i].t_ns - rec->origin) / NSEC_PER_SEC);
+			json_seconds_ns(j, NULL, rows[i].t_ns - rec->origin);
 			if (rows[i].cpu >= 0)
 				json_int(j, NULL, rows[i].cpu);
 			else

@@ -68,8 +68,25 @@ UNIT_TEST(json_document)
 	json_obj_close(&j);
 	json_bool(&j, "t", true);
 	json_null(&j, "n");
+	/* Integers and exact seconds are formatted without printf: the
+	 * extremes, and the trailing zeros dropped. */
+	json_arr_open_inline(&j, "num");
+	json_int(&j, NULL, 0);
+	json_int(&j, NULL, -9223372036854775807LL - 1);
+	json_int(&j, NULL, 9223372036854775807LL);
+	json_uint(&j, NULL, 18446744073709551615ULL);
+	json_seconds_ns(&j, NULL, 0);
+	json_seconds_ns(&j, NULL, 2000000000LL);
+	json_seconds_ns(&j, NULL, 1500000000LL);
+	json_seconds_ns(&j, NULL, 10000);
+	json_seconds_ns(&j, NULL, -1);
+	json_seconds_ns(&j, NULL, 604800123456789LL);
+	json_arr_close(&j);
 	json_obj_close(&j);
 	fclose(f);
+	CHECK(strstr(buf, "\"num\": [ 0, -9223372036854775808, 9223372036854775807, "
+		     "18446744073709551615, 0, 2, 1.5, 0.00001, -0.000000001, "
+		     "604800.123456789 ]\n") != NULL);
 	CHECK(strstr(buf, "\"nan\": null") != NULL);
 	CHECK(strstr(buf, "\"inf\": null") != NULL);
 	CHECK(strstr(buf, "\"bad\": null") != NULL);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/histogram.h"
 #include "core/largest.h"
 #include "core/stats.h"
@@ -77,6 +78,29 @@ UNIT_TEST(largest_ties_keep_earliest)
 	CHECK_EQ_LL(out[1].t_ns, 0);
 	CHECK_EQ_LL(out[2].t_ns, 1);
 	CHECK_EQ_LL(seen, 11);
+}
+
+/* The snapshot's in-place heap sort gives largest_sort's order, ties
+ * included, on a full heap of many equal samples at scrambled times. */
+UNIT_TEST(largest_snapshot_order_is_largest_sort)
+{
+	static struct largest_row store[512], out[512], ref[512];
+	struct largest l;
+	uint64_t seen, x = 88172645463325252ULL;
+	uint32_t n, i;
+
+	largest_init(&l, 512, store);
+	for (i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		largest_add(&l, (int64_t)(x % 97), (int64_t)(x >> 40));
+	}
+	memcpy(ref, store, sizeof(ref));
+	largest_sort(ref, 512);
+	n = largest_snapshot(&l, out, &seen);
+	CHECK_EQ_LL(n, 512);
+	CHECK(memcmp(out, ref, sizeof(ref)) == 0);
 }
 
 UNIT_TEST(largest_off)
