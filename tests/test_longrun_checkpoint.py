@@ -219,6 +219,19 @@ def test_checkpoint_option_is_checked_and_in_the_settings(tmp_path):
     assert d["settings"]["checkpoint_s"] == 0      # a short run: off
 
 
+def test_json_on_stdout_is_one_document_with_checkpoints(leakcheck):
+    """--json=- cannot be rewritten: stdout gets the final document only,
+    not one more at each checkpoint (it was one per checkpoint, concatenated,
+    which no JSON reader takes)."""
+    r = run(["pmq", "-D", "3", "-q", "--json=-", "--timeline", "1s", "--checkpoint", "1s"])
+    assert r.returncode == 0, r.stderr
+    # pmq's summary lines come first on stdout, as rt-tests' do with -q.
+    d = json.loads(r.stdout[r.stdout.index("\n{\n") + 1:])
+    assert d["complete"] is True and d["checkpoint"] is None
+    assert d["settings"]["checkpoint_s"] == 1
+    leakcheck()
+
+
 def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
     tf = tmp_path / "textfile"
     tf.mkdir()

@@ -5,20 +5,32 @@
 #include "core/json.h"
 
 /*
- * A writer is used by one thread at a time (the final write, or the
- * status thread's checkpoint), so it takes the unlocked stdio calls, and
- * writes runs of bytes at once: a checkpoint of the largest-samples table
- * is thousands of rows, and its formatting shares the CPUs with the
- * measuring threads.
+ * A writer's file (an output file, a memory stream) is its thread's
+ * alone, so it takes the unlocked stdio calls, and writes runs of bytes
+ * at once: a checkpoint of the largest-samples table is thousands of
+ * rows, and its formatting shares the CPUs with the measuring threads.
+ * stdout and stderr (--json=-) are also printed to by other threads (the
+ * display, a status): those keep stdio's lock.
  */
+static inline bool shared(FILE *f)
+{
+	return f == stdout || f == stderr;
+}
+
 static inline void put(FILE *f, const void *s, size_t n)
 {
-	fwrite_unlocked(s, 1, n, f);
+	if (shared(f))
+		fwrite(s, 1, n, f);
+	else
+		fwrite_unlocked(s, 1, n, f);
 }
 
 static inline void putch(FILE *f, char c)
 {
-	putc_unlocked(c, f);
+	if (shared(f))
+		putc(c, f);
+	else
+		putc_unlocked(c, f);
 }
 
 static void indent(FILE *f, int n)

@@ -71,7 +71,9 @@ struct json *results_open(struct results *r, int return_code)
 {
 	FILE *f;
 
-	if (!r->path || (r->ckpt.on && !r->ckpt.files))
+	/* Standard output cannot be rewritten: it gets the final document
+	 * only, not one more at each checkpoint. */
+	if (!r->path || (r->ckpt.on && (!r->ckpt.files || !strcmp(r->path, "-"))))
 		return NULL;
 	f = outfile_open(&r->out, r->prog, "--json", r->path);
 	if (!f)
