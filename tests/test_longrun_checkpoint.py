@@ -232,6 +232,46 @@ def test_json_on_stdout_is_one_document_with_checkpoints(leakcheck):
     leakcheck()
 
 
+def test_streams_get_the_final_write_only(tmp_path, leakcheck):
+    """A checkpoint rewrites files whole; stdout and a FIFO cannot be
+    rewritten: each gets one copy, the final one, for every output (it was
+    one more histogram on stdout at each checkpoint, and a checkpoint
+    waited for each FIFO's reader). The timer and the cyclictest face at
+    once, a checkpoint a second."""
+    import threading
+    fifos = {k: tmp_path / k for k in ("json", "junit", "openmetrics", "gnuplot")}
+    got = {}
+
+    def read(k):
+        with open(fifos[k]) as f:
+            got[k] = f.read()
+    readers = []
+    for k, p in fifos.items():
+        os.mkfifo(p)
+        readers.append(threading.Thread(target=read, args=(k,), daemon=True))
+        readers[-1].start()
+    ck = ["--checkpoint", "1s", "--timeline", "1s", "--histfile=-"]
+    with running(["timer", "-T", "3", "-q", "-c", "0", "-g", str(fifos["gnuplot"]),
+                  *(f"--{k}={fifos[k]}" for k in ("json", "junit", "openmetrics")),
+                  *ck]) as timer, \
+            running(["cyclictest", "-D", "3", "-q", "-m", "-t1", "-h", "100", *ck]) as face:
+        outs = [p.communicate(timeout=30) for p in (timer, face)]
+    for p, (out, err) in zip((timer, face), outs):
+        assert p.returncode == 0, err
+        assert len(re.findall(r"^# Histogram$", out, re.M)) == 1, out
+    for t in readers:
+        t.join(timeout=10)
+    d = json.loads(got["json"])
+    assert d["complete"] is True and d["settings"]["checkpoint_s"] == 1
+    assert got["junit"].count("<?xml") == 1
+    junitparser.JUnitXml.fromstring(got["junit"])
+    assert got["openmetrics"].count("# EOF") == 1
+    assert "rtlat_run_complete{test=\"timer\"} 1" in got["openmetrics"]
+    first = got["gnuplot"].splitlines()[0]
+    assert got["gnuplot"].count(first + "\n") == 1, got["gnuplot"]
+    leakcheck()
+
+
 def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
     tf = tmp_path / "textfile"
     tf.mkdir()

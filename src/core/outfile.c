@@ -388,6 +388,15 @@ FILE *outfile_open(struct outfile *of, const char *prog, const char *opt,
 	return NULL;
 }
 
+bool outfile_rewritable(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return false;
+	return stat(path, &st) || S_ISREG(st.st_mode);
+}
+
 /* The rename itself durable: the directory (held O_PATH) fsynced. */
 static void sync_dir(int dirfd)
 {

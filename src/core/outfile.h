@@ -33,6 +33,7 @@
 #define RTLAT_OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct outfile {
@@ -69,6 +70,15 @@ size_t read_text(int fd, char *buf, size_t cap);
  * 0644). Returns the fd (O_CLOEXEC), or -1 with the reason in why.
  */
 int outfile_create(const char *path, char *why, size_t len);
+/*
+ * Can path be rewritten whole, again and again (a checkpoint's)? A
+ * regular file, a path not there yet or a link to either: yes. "-"
+ * (stdout), a FIFO or a device: no; each rewrite would add one more copy
+ * to the stream (and a FIFO's would wait for its reader), so checkpoints
+ * skip them and they get the final write only. A path that cannot be
+ * looked at: yes, so that outfile_open says why.
+ */
+bool outfile_rewritable(const char *path);
 /* Close and remove the temp file without renaming (the run failed). */
 void outfile_discard(struct outfile *of);
 

@@ -255,14 +255,15 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 	if (t->ops->checkpoint)
 		t->ops->checkpoint(t);
 	r->fleet = live;
-	r->ckpt.on = false;
 	if (mode == CKPT_STATUS)
 		status_print(stderr, t->prog, &scratch,
 			     (double)(now - c->start_ns) / 1e9);
-	if (o && mode == CKPT_FILES && o->junit)
+	if (o && mode == CKPT_FILES && results_writes(r, o->junit))
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
-	if (o && mode != CKPT_STATUS && o->openmetrics)
+	/* The live view too is rewritten whole, never streamed. */
+	if (o && mode != CKPT_STATUS && o->openmetrics && outfile_rewritable(o->openmetrics))
 		fleet_write_openmetrics(&scratch, t->prog, o->openmetrics);
+	r->ckpt.on = false;
 	/* The final file says the run is complete (rtlat_run_complete 1).
 	 * Read by the main thread after checkpoint_end joined this one. */
 	if (mode != CKPT_STATUS)

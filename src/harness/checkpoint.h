@@ -35,7 +35,7 @@
 #define CHECKPOINT_OPT_ENTRY(dest)						\
 	{ 0, "checkpoint", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
 	  OPT_MAX_DURATION_S, -1, dest,						\
-	  "every TIME (N[s|m|h|d]) rewrite every output file asked for, complete and marked incomplete, so that a run killed or crashed leaves its results so far; 0: off; default 10m when the time line is on (--timeline; not the timer's 1s one of a run up to an hour), else off", \
+	  "every TIME (N[s|m|h|d]) rewrite every output file asked for, complete and marked incomplete, so that a run killed or crashed leaves its results so far (stdout and FIFOs: the final write only); 0: off; default 10m when the time line is on (--timeline; not the timer's 1s one of a run up to an hour), else off", \
 	  NULL, "checkpoint_s" }
 
 struct test_run;

@@ -67,13 +67,18 @@ static void put_cmdline(struct json *j, const char *key, int argc, char **argv)
 	free(s);
 }
 
+bool results_writes(const struct results *r, const char *path)
+{
+	if (!path)
+		return false;
+	return !r->ckpt.on || (r->ckpt.files && outfile_rewritable(path));
+}
+
 struct json *results_open(struct results *r, int return_code)
 {
 	FILE *f;
 
-	/* Standard output cannot be rewritten: it gets the final document
-	 * only, not one more at each checkpoint. */
-	if (!r->path || (r->ckpt.on && (!r->ckpt.files || !strcmp(r->path, "-"))))
+	if (!results_writes(r, r->path))
 		return NULL;
 	f = outfile_open(&r->out, r->prog, "--json", r->path);
 	if (!f)

@@ -101,9 +101,9 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 	/* The fleet outputs so far, marked partial (OpenMetrics'
 	 * rtlat_run_complete 0); fleet_end writes the final ones. */
 	fl->partial = true;
-	if (o->junit)
+	if (o->junit && outfile_rewritable(o->junit))
 		fleet_write_junit(fl, "rtlat suite", o->junit, fleet_elapsed(fl), 0);
-	if (o->openmetrics)
+	if (o->openmetrics && outfile_rewritable(o->openmetrics))
 		fleet_write_openmetrics(fl, "rtlat suite", o->openmetrics);
 	fl->partial = false;
 	fl->checkpointed = true;
