@@ -228,6 +228,13 @@ static void scratch_begin(struct fleet *s, const struct fleet *live)
 		fleet_add(s, fleet_raw(live, i));
 }
 
+bool checkpoint_writes(const struct results_ckpt *ck, const char *path)
+{
+	if (!path)
+		return false;
+	return !ck->on || (ck->files && outfile_rewritable(path));
+}
+
 enum ckpt_mode { CKPT_OM, CKPT_FILES, CKPT_STATUS };
 
 static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
@@ -258,7 +265,7 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 	if (mode == CKPT_STATUS)
 		status_print(stderr, t->prog, &scratch,
 			     (double)(now - c->start_ns) / 1e9);
-	if (o && mode == CKPT_FILES && results_writes(r, o->junit))
+	if (o && mode == CKPT_FILES && checkpoint_writes(&r->ckpt, o->junit))
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
 	/* The live view too is rewritten whole, never streamed. */
 	if (o && mode != CKPT_STATUS && o->openmetrics && outfile_rewritable(o->openmetrics))

@@ -73,6 +73,13 @@ void checkpoint_stats_free(struct stats *s);
 int checkpoint_hist_copy(struct histogram *dst, const struct histogram *live,
 			 bool zero);
 
+/*
+ * Whether the output at path (NULL: not asked) is written now: always at
+ * the end (ck off); at a checkpoint that rewrites the files, if it can be
+ * rewritten whole (outfile_rewritable: stdout, a FIFO or a device get the
+ * final write only). Every writer called at a checkpoint asks this.
+ */
+bool checkpoint_writes(const struct results_ckpt *ck, const char *path);
 /* results_open: "complete" and "checkpoint" (null on the final write). */
 void checkpoint_json(struct json *j, const struct results_ckpt *ck);
 /* results_summary in checkpoint mode: the series' maximum since the last

@@ -67,18 +67,11 @@ static void put_cmdline(struct json *j, const char *key, int argc, char **argv)
 	free(s);
 }
 
-bool results_writes(const struct results *r, const char *path)
-{
-	if (!path)
-		return false;
-	return !r->ckpt.on || (r->ckpt.files && outfile_rewritable(path));
-}
-
 struct json *results_open(struct results *r, int return_code)
 {
 	FILE *f;
 
-	if (!results_writes(r, r->path))
+	if (!checkpoint_writes(&r->ckpt, r->path))
 		return NULL;
 	f = outfile_open(&r->out, r->prog, "--json", r->path);
 	if (!f)

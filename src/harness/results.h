@@ -74,13 +74,6 @@ void results_begin(struct results *r, const char *prog, const char *path,
 /* Open the file and write the header; returns NULL if no file was asked
  * or it cannot be written (message printed). */
 struct json *results_open(struct results *r, int return_code);
-/*
- * Whether the output at path (NULL: not asked) is written now: always at
- * the end; at a checkpoint that rewrites the files, if it can be
- * rewritten whole (outfile_rewritable: stdout, a FIFO or a device get the
- * final write only). Every writer called at a checkpoint asks this.
- */
-bool results_writes(const struct results *r, const char *path);
 /* Write the trailer ("rtlat" object, "system", "rt") and close.
  * Returns 0 or -1 (message printed). */
 int results_close(struct results *r, struct json *j);

@@ -302,7 +302,7 @@ static int write_json(struct test_run *t, const struct timer_run *run, int statu
 /* --checkpoint: the files of the report, from a snapshot (timer_ckpt.c). */
 static void cyc_ckpt_write(struct test_run *t, struct timer_run *snap)
 {
-	if (results_writes(&t->res, cfg_of(snap)->histfile))
+	if (checkpoint_writes(&t->res.ckpt, cfg_of(snap)->histfile))
 		histogram(snap);
 	timer_summary(&t->res, snap, t->ops->series[0]);
 	write_json(t, snap, 0);

@@ -100,9 +100,9 @@ static void timer_ckpt_write(struct test_run *t, struct timer_run *snap)
 	long long actual = timer_actual_seconds(snap, clock_now_ns());
 	long long requested = snap->cfg->duration_s ? snap->cfg->duration_s : actual;
 
-	if (results_writes(&t->res, snap->cfg->histfile))
+	if (checkpoint_writes(&t->res.ckpt, snap->cfg->histfile))
 		timer_write_histfile(snap);
-	if (results_writes(&t->res, snap->cfg->gnuplot))
+	if (checkpoint_writes(&t->res.ckpt, snap->cfg->gnuplot))
 		timer_write_gnuplot(snap, actual);
 	timer_summary(&t->res, snap, t->ops->series[0]);
 	timer_write_json(snap, &t->res, actual, requested, 0);
