@@ -161,17 +161,29 @@ check:
 # the reason. Not in make check (over its 6 minutes); .ci/run runs it.
 CROSS_TRIPLETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu
 CROSS_FLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread
+# These builds run under qemu-user only. They name the toolchain's own loader
+# and C library (interpreter and DT_RPATH), so qemu needs no -L: with -L
+# qemu maps every absolute path the program opens into the sysroot first,
+# "/" included, and a walk from "/" (outfile.c) finds no /tmp there. The
+# RPATH also keeps a foreign architecture's Debian libc (ld.so.cache) out.
+cross_ld = -Wl,--dynamic-linker=$(firstword $(wildcard /usr/$(1)/lib/ld-linux*.so.*)) \
+	-Wl,--disable-new-dtags -Wl,-rpath,/usr/$(1)/lib
 cross-check:
 	-tests/install-deps --cross
 	tests/isolated $(PYTHON) tests/cross-check $(CROSS_TRIPLETS)
 
 build/cross/%/rtlat: $(SRCS) $(wildcard src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
-	$*-gcc $(CROSS_FLAGS) $(INCLUDES) -o $@ $(SRCS) $(LDLIBS)
+	$*-gcc $(CROSS_FLAGS) $(call cross_ld,$*) $(INCLUDES) -o $@ $(SRCS) $(LDLIBS)
+
+# tests/cross-check's probe of qemu-user itself (not rtlat).
+build/cross/%/fork-thread: tests/cross/fork-thread.c
+	@mkdir -p $(dir $@)
+	$*-gcc $(CROSS_FLAGS) $(call cross_ld,$*) -o $@ $<
 
 build/cross/%/unit-tests: $(UNIT_SRCS) tests/unit/unit.h $(SRCS) $(wildcard src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
-	$*-gcc $(CROSS_FLAGS) $(INCLUDES) -o $@ $(UNIT_SRCS) $(filter-out src/main.c,$(SRCS)) $(LDLIBS)
+	$*-gcc $(CROSS_FLAGS) $(call cross_ld,$*) $(INCLUDES) -o $@ $(UNIT_SRCS) $(filter-out src/main.c,$(SRCS)) $(LDLIBS)
 
 # Real kernels under QEMU (tests/kernels, docs/guide.md "Real kernels"): Debian's
 # PREEMPT_RT and stock 6.1 (KERNELS="rt stock"), or one's own with
