@@ -200,6 +200,8 @@ def test_a_starved_guest_is_said_and_not_judged_a_hung_one_is(fake_qemu):
         assert "a check hung" not in err and not (d / "hang.monitor").exists()
     err = outs["busy-silent"][1]
     assert "no change in the guest's output for 6 s" in err and "the host starved it: " in err
+    assert [(tmp / f"res-{k}" / "custom" / "starved.boot").exists()
+            for k in ("busy", "busy-silent", "idle")] == [False, True, False]
     d, err = tmp / "res-idle" / "custom", outs["idle"][1]
     assert procs["idle"].returncode == 1, err
     assert not (d / "starved").exists() and "a check hung" in err
