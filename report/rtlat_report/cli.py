@@ -4,6 +4,7 @@ directories and JSON files. Exit status: 0 done, 1 the output could not be
 written, 2 bad input (nothing written)."""
 import argparse
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -258,17 +259,31 @@ def render_figures(doc, png_dir):
 
 
 def write(out, text):
-    """A regular file is written whole or not at all (temp + rename)."""
+    """A regular file (or a new path) is written whole or not at all:
+    a temp file beside it, renamed over it. A link is followed and its
+    target replaced, the link kept. A device or FIFO (/dev/null, a pipe
+    a script reads) is written directly: renaming over it would put a
+    regular file in its place (as root, /dev/null for the whole
+    machine). The same rule as rtlat's output files (outfile.c)."""
     if out == "-":
         sys.stdout.write(text)
         return
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".rtlat-report-", dir=d)
+    real = os.path.realpath(out)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(real, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=".rtlat-report-",
+                               dir=os.path.dirname(real))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
+        os.replace(tmp, real)
     except BaseException:
         os.unlink(tmp)
         raise
