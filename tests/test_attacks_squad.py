@@ -291,6 +291,44 @@ def test_plain_http_to_loopback_is_accepted(host):
     assert r.returncode == 1 and "cannot reach the server" in r.stderr, r.stderr
 
 
+RECORD = """#!/bin/sh
+printf '%s\\n' "$@" > '{record}'
+"""
+
+
+@pytest.mark.parametrize("value,passed", [("true", True), ("false", False), ("", False),
+                                          ("maybe", None)])
+def test_lava_definition_passes_allow_http(tmp_path, value, passed):
+    """SQUAD_ALLOW_HTTP (-A) true: rtlat-report gets --allow-http; false
+    or empty: not; another value: TEST-squad fails, rtlat-report never
+    runs."""
+    if os.geteuid() != 0:
+        pytest.skip("lava/rtlat.sh runs as root only")
+    rtlat = tmp_path / "rtlat"
+    rtlat.write_text(STUB.format(plain=LIST_PLAIN.replace("\n", "\\n"), run=RUN))
+    record = tmp_path / "args"
+    tool = tmp_path / "rtlat-report"
+    tool.write_text(RECORD.format(record=record))
+    for f in (rtlat, tool):
+        f.chmod(0o755)
+    out = tmp_path / "out"
+    r = subprocess.run(["sh", str(ROOT / "lava" / "rtlat.sh"), "-t", "pmq", "-D", "1s",
+                        "-r", str(rtlat), "-s", "true", "-o", str(out),
+                        "-U", "http://squad.lab.invalid:8000", "-G", "lab", "-P", "rt",
+                        "-B", "b1", "-A", value, "-R", str(tool)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    last = (out / "result.txt").read_text().splitlines()[-1]
+    if passed is None:
+        assert last == "pmq-squad fail"
+        (line,) = [ln for ln in r.stderr.splitlines() if "pmq-squad" in ln]
+        assert "SQUAD_ALLOW_HTTP (-A)" in line and "maybe" in line, line
+        assert not record.exists()
+        return
+    assert last == "pmq-squad pass", r.stdout + r.stderr
+    assert ("--allow-http" in record.read_text().splitlines()) == passed
+
+
 # ---------------------------------------------------------------------------
 # 9. A slow or huge answer: a deadline and a cap.
 

@@ -17,10 +17,16 @@ index.json, suite_verdicts.py): the same tests with the same pass/fail as
 `rtlat suite --lava` gives LAVA.
 
 The token: the environment variable SQUAD_TOKEN (as squad-client reads
-it) or --squad-token-file FILE, never a command-line value. A server's
-refusal (a bad token, a duplicate job_id, a 500) or an unreachable server
-is one line on stderr and exit 1; with several inputs the line says which
-were submitted before it."""
+it) or --squad-token-file FILE, never a command-line value, and never
+printed: one word of printable ASCII, else refused (exit 2) with a line
+that names where it came from, not what it is. It goes to --squad's origin
+only (a redirect elsewhere, https to http included, is not followed), over
+https or to this machine (plain http:// elsewhere only with --allow-http).
+A submission has one deadline (--squad-timeout) and reads 64 KiB of any
+answer at most. A server's refusal (a bad token, a duplicate job_id, a
+500), an unreachable or too slow server or a refused redirect is one line
+on stderr and exit 1; with several inputs the line says which were
+submitted before it."""
 import argparse
 import hashlib
 import http.client
