@@ -394,6 +394,25 @@ def test_huge_answer_is_not_read_whole(code):
     assert srv.sent < 64 << 20, srv.sent
 
 
+def raw(text):
+    def answer(h, srv):
+        with contextlib.suppress(OSError):
+            h.wfile.write(text)
+        h.close_connection = True
+    return answer
+
+
+@pytest.mark.parametrize("text", [b"hello\r\n\r\n",
+                                  b"HTTP/1.1 201 Created\r\n" + b"X-A: b\r\n" * 5000,
+                                  b"HTTP/1.1 201 Created\r\nX-A: " + b"b" * 200000],
+                         ids=["not-http", "endless-headers", "endless-header"])
+def test_answer_not_http_is_one_line(text):
+    with Server(raw(text)) as srv:
+        r = submit(srv.origin)
+    assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "not HTTP" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e9", "x"])
 def test_squad_timeout_is_checked(value):
     r = submit("http://127.0.0.1:9", "--squad-timeout", value)

@@ -381,6 +381,10 @@ def exchange(url, headers, body, end, timeout):
     timer.daemon = True
     timer.start()
     try:
+        conn.connect()
+        if fired.is_set():
+            # the timer fired before there was a socket to shut
+            raise late
         conn.request("POST", urllib.parse.urlunsplit(("", "", u.path or "/", u.query, "")),
                      body, headers)
         r = conn.getresponse()
@@ -392,6 +396,10 @@ def exchange(url, headers, body, end, timeout):
     except (OSError, http.client.HTTPException, ValueError) as e:
         if fired.is_set() or time.monotonic() >= end:
             raise late from e
+        if isinstance(e, http.client.HTTPException) and \
+                not isinstance(e, http.client.RemoteDisconnected):
+            raise SquadError(f"{url}: the server's answer is not HTTP that "
+                             f"can be read ({type(e).__name__})") from e
         reason = getattr(e, "reason", None) or getattr(e, "strerror", None) or \
             type(e).__name__
         raise SquadError(f"{url}: cannot reach the server: {shown(reason)}") from e
