@@ -444,11 +444,12 @@ def test_url_with_query_or_fragment_is_refused(tail):
     assert srv.got == []
 
 
-def test_url_with_credentials_is_refused():
+@pytest.mark.parametrize("port", ["", ":99999999", ":x"], ids=["port", "bad-port", "no-port"])
+def test_url_with_credentials_is_refused(port):
     with Server(created) as srv:
-        r = submit(srv.origin.replace("//", "//user:pw@"))
+        r = submit(srv.origin.replace("//", "//user:secret-pw@") + port)
     bad_input(r, "--squad")
-    assert "pw" not in r.stderr
+    assert "secret-pw" not in r.stderr
     assert srv.got == []
 
 

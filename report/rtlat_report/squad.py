@@ -36,6 +36,7 @@ import math
 import os
 import re
 import socket
+import stat
 import sys
 import threading
 import time
@@ -431,7 +432,7 @@ def token_file(name):
     if len(raw) > TOKEN_FILE_BYTES:
         raise SquadError(f"--squad-token-file: '{shown(name)}' is over "
                          f"{TOKEN_FILE_BYTES} bytes: not a token file")
-    if mode & 0o077:
+    if stat.S_ISREG(mode) and mode & 0o077:
         print(f"rtlat-report: warning: --squad-token-file: '{shown(name)}' "
               f"is open to its group or others (mode {mode & 0o7777:04o}): "
               f"chmod 600 '{shown(name)}'", file=sys.stderr)
@@ -476,12 +477,13 @@ def loopback(host):
 def check_url(args):
     """Bad --squad: (message) for exit 2."""
     url = args.squad
-    said = f"--squad: '{shown(url)}'"
+    # a user and password, never shown
+    said = f"--squad: '{shown(re.sub(r'//[^/?#]*@', '//...@', url))}'"
     try:
         u = urllib.parse.urlsplit(url)
         u.port
     except ValueError as e:
-        return f"{said} is not a URL: {e}"
+        return f"{said} is not a URL: {shown(e)}"
     if u.scheme not in ("http", "https") or not u.hostname:
         return f"{said} is not an http:// or https:// URL"
     if not url.isprintable() or " " in url:
