@@ -361,6 +361,54 @@ def test_slow_server_is_given_up_at_the_deadline(headers_first):
     assert took < 20, took
 
 
+SILENT_DNS = """
+ip link set lo up || exit 90
+mount --bind "$1" /etc/resolv.conf || exit 90
+"$2" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 53))
+open(sys.argv[1], "w").close()
+while True:
+    s.recv(512)
+    open(sys.argv[2], "a").write("query\\n")
+' "$3" "$4" &
+dns=$!
+while [ ! -e "$3" ] && kill -0 "$dns" 2>/dev/null; do sleep 0.05; done
+shift 4
+"$@"
+rc=$?
+kill "$dns"
+exit "$rc"
+"""
+
+
+def test_name_lookup_keeps_the_deadline(tmp_path):
+    """A name server that never answers (in a network and mount namespace
+    of the test's own: a silent one on its loopback in resolv.conf, 30 s
+    a try): the submission still ends at --squad-timeout."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("ip"):
+        pytest.skip("namespaces need root, unshare and ip")
+    resolv = tmp_path / "resolv.conf"
+    resolv.write_text("nameserver 127.0.0.1\noptions timeout:30 attempts:1\n")
+    ready, queries = tmp_path / "ready", tmp_path / "queries"
+    env = dict(os.environ, SQUAD_TOKEN=TOKEN, PYTHONPATH=str(ROOT / "report"))
+    t = time.monotonic()
+    r = subprocess.run(["unshare", "--net", "--mount", "sh", "-c", SILENT_DNS, "sh",
+                        str(resolv), sys.executable, str(ready), str(queries),
+                        sys.executable, "-m", "rtlat_report", str(RUN), "--squad",
+                        "https://squad.example.test:8443", "--squad-timeout", "2",
+                        *SQUAD_ARGS], capture_output=True, text=True, timeout=120, env=env)
+    took = time.monotonic() - t
+    if r.returncode == 90:
+        pytest.skip(f"cannot set the namespace up: {r.stderr.strip()}")
+    assert queries.exists(), "the name was never asked"
+    assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "within 2 s" in r.stderr, r.stderr
+    # 2 s and two Python starts; far less than the name server's 30 s
+    assert took < 15, took
+
+
 def huge(code):
     """An answer of 600 MiB, made as it is sent; .sent counts what went."""
     size = 600 << 20

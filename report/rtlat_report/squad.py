@@ -355,6 +355,45 @@ def post(url, token, fields, files, timeout=TIMEOUT_S):
     raise SquadError(f"{url}: more than {REDIRECTS} redirects")
 
 
+def connector(end):
+    """socket.create_connection for http.client whose name lookup keeps
+    the deadline too: getaddrinfo cannot be interrupted (a name server
+    that never answers holds it 30 s a try), so it runs in a thread of
+    its own, left behind at the deadline."""
+    def create(address, timeout=None, source_address=None):
+        host, port = address
+        found = []
+
+        def look_up():
+            try:
+                found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+            except OSError as e:
+                found.append(e)
+        t = threading.Thread(target=look_up, daemon=True)
+        t.start()
+        t.join(max(0.0, end - time.monotonic()))
+        if not found:
+            raise TimeoutError(f"{host}: no address within the deadline")
+        if isinstance(found[0], OSError):
+            raise found[0]
+        err = OSError(f"{host}: no address")
+        for family, kind, proto, _, addr in found[0]:
+            s = socket.socket(family, kind, proto)
+            try:
+                # each address tried in what is left, not a whole timeout
+                s.settimeout(max(0.001, end - time.monotonic()))
+                if source_address:
+                    s.bind(source_address)
+                s.connect(addr)
+                s.settimeout(timeout)
+                return s
+            except OSError as e:
+                s.close()
+                err = e
+        raise err
+    return create
+
+
 def exchange(url, headers, body, end, timeout):
     """One request and the start of its answer: (status, text, Location).
     A timer shuts the socket at end: a server that sends a byte a second
@@ -366,6 +405,9 @@ def exchange(url, headers, body, end, timeout):
         raise late
     conn = (http.client.HTTPSConnection if u.scheme == "https" else
             http.client.HTTPConnection)(u.hostname, u.port, timeout=left)
+    # http.client's own hook for making its socket (HTTPS wraps what it
+    # returns)
+    conn._create_connection = connector(end)
     fired = threading.Event()
 
     def shut():
