@@ -27,7 +27,7 @@
 # OUTPUT: nothing written at all).
 #
 # SQUAD (-U URL, with -G GROUP -P PROJECT -B BUILD, optional -E ENV -J
-# JOB_ID -K TOKEN_FILE -R RTLAT_REPORT): after the run, its JSON (a single
+# JOB_ID -K TOKEN_FILE -A ALLOW_HTTP -R RTLAT_REPORT): after the run, its JSON (a single
 # test) or results directory (the suite) goes to SQUAD through
 # rtlat-report --squad, with the unit us on every metric and every verdict
 # a test, which Linaro's test-runner's own push (--qa-reports-*) cannot
@@ -36,7 +36,10 @@
 # rtlat-report, a refused token, a duplicate, an unreachable server). It
 # never changes the other cases nor the exit status. The token: the
 # environment variable SQUAD_TOKEN or the file -K names, never a value on
-# a command line. Empty URL (the default): nothing submitted, no case.
+# a command line, and never in the log (rtlat-report never prints it). A
+# plain http:// URL to another machine would carry it in clear: refused
+# by rtlat-report unless -A true. Empty URL (the default): nothing
+# submitted, no case.
 
 TEST_DIR=$(dirname "$(realpath "$0")")
 # -o: where the results go; made absolute, checked by output_dir.
@@ -62,6 +65,7 @@ SQUAD_BUILD=""
 SQUAD_ENV=""
 SQUAD_JOB_ID=""
 SQUAD_TOKEN_FILE=""
+SQUAD_ALLOW_HTTP="false"
 RTLAT_REPORT="rtlat-report"
 # The run's case: TEST-run once TEST has a test's shape (rtlat-run again
 # if rtlat has no such test).
@@ -78,7 +82,7 @@ Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
           [-a ARGS] [-r RTLAT] [-s true|false] [-o OUTPUT]
           [-U SQUAD_URL -G SQUAD_GROUP -P SQUAD_PROJECT -B SQUAD_BUILD
            [-E SQUAD_ENV] [-J SQUAD_JOB_ID] [-K SQUAD_TOKEN_FILE]
-           [-R RTLAT_REPORT]]
+           [-A true|false] [-R RTLAT_REPORT]]
   TEST         suite, or one of rtlat's tests (rtlat --list-plain, the
                first word of each line); its options: ARGS
   DURATION     per test, N[s|m|h|d] with N from 1 (default 30s)
@@ -107,6 +111,9 @@ Usage: $0 [-t TEST] [-D DURATION] [-w BACKGROUND_CMD] [-i ITERATIONS]
   SQUAD_TOKEN_FILE
                a file holding the token (default: the environment
                variable SQUAD_TOKEN)
+  SQUAD_ALLOW_HTTP
+               true: the token may go over plain http:// to another
+               machine, in clear (rtlat-report --allow-http; default false)
   RTLAT_REPORT rtlat-report's name on the PATH or its path (default:
                rtlat-report on the PATH, else beside rtlat, else in the
                .venv of rtlat's built tree)
@@ -219,7 +226,7 @@ check_params() {
 	# BACKGROUND_CMD is shell code by definition: sh -c alone runs it.
 }
 
-while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:U:G:P:B:E:J:K:R:h" opt; do
+while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:U:G:P:B:E:J:K:A:R:h" opt; do
 	case "${opt}" in
 	t) TEST="${OPTARG}" ;;
 	D) DURATION="${OPTARG}" ;;
@@ -240,10 +247,11 @@ while getopts ":t:D:w:i:m:p:b:T:a:r:s:o:U:G:P:B:E:J:K:R:h" opt; do
 	E) SQUAD_ENV="${OPTARG}" ;;
 	J) SQUAD_JOB_ID="${OPTARG}" ;;
 	K) SQUAD_TOKEN_FILE="${OPTARG}" ;;
+	A) SQUAD_ALLOW_HTTP="${OPTARG}" ;;
 	R) RTLAT_REPORT="${OPTARG}" ;;
 	h) usage; exit 0 ;;
 	:) bad "option -${OPTARG}" "" "a value after it (-h: usage)" ;;
-	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s -o -U -G -P -B -E -J -K -R, -h: usage" ;;
+	*) bad "option" "-${OPTARG}" "-t -D -w -i -m -p -b -T -a -r -s -o -U -G -P -B -E -J -K -A -R, -h: usage" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -486,6 +494,14 @@ squad_submit() {
 			;;
 		esac
 	done
+	case "${SQUAD_ALLOW_HTTP}" in
+	true | True | TRUE | yes) SQUAD_ALLOW_HTTP=true ;;
+	false | False | FALSE | no | '') SQUAD_ALLOW_HTTP=false ;;
+	*)
+		squad_fail "SQUAD_ALLOW_HTTP (-A): $(shown "${SQUAD_ALLOW_HTTP}") is not accepted: true or false"
+		return 0
+		;;
+	esac
 	set --
 	if [ "${RAN}" = true ]; then
 		if [ "${TEST}" != suite ]; then
@@ -513,13 +529,16 @@ squad_submit() {
 	[ -n "${SQUAD_ENV}" ] && set -- "$@" "--environment=${SQUAD_ENV}"
 	[ -n "${SQUAD_JOB_ID}" ] && set -- "$@" "--job-id=${SQUAD_JOB_ID}"
 	[ -n "${SQUAD_TOKEN_FILE}" ] && set -- "$@" "--squad-token-file=${SQUAD_TOKEN_FILE}"
+	[ "${SQUAD_ALLOW_HTTP}" = true ] && set -- "$@" --allow-http
 	echo "+ ${RTLAT_REPORT} $*"
 	if "${RTLAT_REPORT}" "$@" > "${OUTPUT}/squad.txt" 2>&1; then
 		cat "${OUTPUT}/squad.txt"
 		result "${SQUAD_CASE} pass"
 	else
 		# rtlat-report's own line: a refused token, a duplicate, an
-		# unreachable server, no token
+		# unreachable or too slow server, a redirect elsewhere, plain
+		# http to another machine, no token or one not one word (never
+		# the token itself)
 		cat "${OUTPUT}/squad.txt" >&2
 		result "${SQUAD_CASE} fail"
 	fi

@@ -17,18 +17,30 @@ index.json, suite_verdicts.py): the same tests with the same pass/fail as
 `rtlat suite --lava` gives LAVA.
 
 The token: the environment variable SQUAD_TOKEN (as squad-client reads
-it) or --squad-token-file FILE, never a command-line value. A server's
-refusal (a bad token, a duplicate job_id, a 500) or an unreachable server
-is one line on stderr and exit 1; with several inputs the line says which
-were submitted before it."""
+it) or --squad-token-file FILE, never a command-line value, and never
+printed: one word of printable ASCII, else refused (exit 2) with a line
+that names where it came from, not what it is. It goes to --squad's origin
+only (a redirect elsewhere, https to http included, is not followed), over
+https or to this machine (plain http:// elsewhere only with --allow-http).
+A submission has one deadline (--squad-timeout) and reads 64 KiB of any
+answer at most. A server's refusal (a bad token, a duplicate job_id, a
+500), an unreachable or too slow server or a refused redirect is one line
+on stderr and exit 1; with several inputs the line says which were
+submitted before it."""
+import argparse
 import hashlib
+import http.client
+import ipaddress
 import json
+import math
 import os
 import re
+import socket
+import stat
 import sys
-import urllib.error
+import threading
+import time
 import urllib.parse
-import urllib.request
 import uuid
 
 from .load import result_files
@@ -39,8 +51,22 @@ SUITE = "rtlat"
 FIGURES = (("min", "min_ns"), ("avg", "avg_ns"), ("p99", "p99_ns"),
            ("p9999", "p99.99_ns"), ("max", "max_ns"))
 TIMEOUT_S = 60
-# SQUAD's slugs (group, project, environment) and a build's version
+# What is read of any answer: its first line is all rtlat-report says of
+# it, and a server's 600 MiB error page must not fill the memory.
+ANSWER_BYTES = 64 << 10
+REDIRECTS = 5
+TOKEN_FILE_BYTES = 4096
+# SQUAD's slug_pattern (squad/core/models.py): its submit URL's pattern of
+# the project, the build's version and the environment, and of the group
+# after an optional '~'. The pattern is not anchored at its end there, so a
+# name with another character is cut short, not refused: "6.6.0-rc1+"
+# would be build 6.6.0-rc1.
 SLUG = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*$")
+GROUP_SLUG = re.compile(r"^~?[a-zA-Z0-9][a-zA-Z0-9_.-]*$")
+SLUG_SAID = "a letter or digit, then letters, digits, '_', '.', '-'"
+# A token: one word of printable ASCII (SQUAD's are 40 hex digits). A CR
+# or LF would end the header and start another.
+TOKEN = re.compile(r"^[\x21-\x7e]+$")
 
 
 class SquadError(Exception):
@@ -70,7 +96,29 @@ def add_arguments(p):
                    "definition in the LAVA jobs whose history this "
                    "continues (default %(default)s)")
     g.add_argument("--squad-token-file", metavar="FILE",
-                   help="read the token from FILE (default: $SQUAD_TOKEN)")
+                   help="read the token from FILE (default: $SQUAD_TOKEN); "
+                   "a file its group or others can read is warned of")
+    g.add_argument("--squad-timeout", metavar="S", type=seconds,
+                   default=TIMEOUT_S,
+                   help="give a submission up after S seconds, whatever the "
+                   "server does (default %(default)d); of each answer the "
+                   f"first {ANSWER_BYTES >> 10} KiB are read")
+    g.add_argument("--allow-http", action="store_true",
+                   help="send the token over plain http:// to a host that "
+                   "is not this machine (loopback): refused without it, "
+                   "since anyone on the way can read the token")
+
+
+def seconds(text):
+    """--squad-timeout S: a number of seconds from 0.1 to 3600."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not 0.1 <= v <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a number of seconds from 0.1 to 3600")
+    return v
 
 
 # ---------------------------------------------------------------------------
@@ -253,26 +301,154 @@ def multipart(fields, files):
 
 
 def submit_url(base, group, project, build, environment):
-    q = urllib.parse.quote
-    return (f"{base.rstrip('/')}/api/submit/{q(group, safe='')}/"
-            f"{q(project, safe='')}/{q(build, safe='')}/{q(environment, safe='')}")
+    """SQUAD's submit URL on the path of base (a URL check_args took):
+    the names are checked slugs, quoted all the same."""
+    u = urllib.parse.urlsplit(base)
+    path = "/".join([u.path.rstrip("/"), "api", "submit"] + [
+        urllib.parse.quote(n, safe="~") for n in (group, project, build, environment)])
+    return urllib.parse.urlunsplit((u.scheme, u.netloc, path, "", ""))
 
 
-def post(url, token, fields, files):
-    """POST; the server's answer (status, first line of its body), or
-    SquadError when it cannot be reached."""
-    ctype, body = multipart(fields, files)
-    req = urllib.request.Request(url, data=body, method="POST", headers={
-        "Auth-Token": token, "Content-Type": ctype})
+def origin(url):
+    """(scheme, host, port): where a URL's token would go (None: no
+    port can be read in it)."""
+    u = urllib.parse.urlsplit(url)
     try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT_S) as r:
-            return r.status, r.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as e:
-        text = e.read().decode("utf-8", "replace")
-        return e.code, text
-    except (urllib.error.URLError, OSError) as e:
-        reason = getattr(e, "reason", e)
-        raise SquadError(f"{url}: cannot reach the server: {reason}") from e
+        port = u.port
+    except ValueError:
+        return None
+    return u.scheme, (u.hostname or "").lower(), \
+        port or {"http": 80, "https": 443}.get(u.scheme)
+
+
+def shown(text, limit=200):
+    """A value of the command line or a server's, on one line of ours."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))[:limit]
+
+
+def post(url, token, fields, files, timeout=TIMEOUT_S):
+    """POST within timeout seconds in all, following a 307 or 308 (which
+    keep the POST) within url's origin only: the token goes to no other
+    server, nor from https to http. The answer (status, the start of its
+    body), or SquadError: unreachable, too slow, or redirected elsewhere."""
+    ctype, body = multipart(fields, files)
+    headers = {"Auth-Token": token, "Content-Type": ctype}
+    end = time.monotonic() + timeout
+    for _ in range(REDIRECTS + 1):
+        status, text, location = exchange(url, headers, body, end, timeout)
+        if status not in (301, 302, 303, 307, 308) or not location:
+            return status, text
+        to = urllib.parse.urljoin(url, location)
+        why = None
+        if origin(to) != origin(url):
+            u = urllib.parse.urlsplit(to)
+            why = (f"to {shown(u.scheme)}://{shown(u.netloc)}, another server "
+                   "than --squad's: not followed (the token goes to --squad's "
+                   "server only; give --squad the server it names)")
+        elif status not in (307, 308):
+            why = (f"to {shown(urllib.parse.urlsplit(to).path)}: not followed "
+                   f"(a {status} makes the POST a GET; give --squad the URL "
+                   "it names)")
+        if why:
+            raise SquadError(f"{url}: HTTP {status}: the server redirects {why}")
+        url = to
+    raise SquadError(f"{url}: more than {REDIRECTS} redirects")
+
+
+def connector(end):
+    """socket.create_connection for http.client whose name lookup keeps
+    the deadline too: getaddrinfo cannot be interrupted (a name server
+    that never answers holds it 30 s a try), so it runs in a thread of
+    its own, left behind at the deadline."""
+    def create(address, timeout=None, source_address=None):
+        host, port = address
+        found = []
+
+        def look_up():
+            try:
+                found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+            except OSError as e:
+                found.append(e)
+        t = threading.Thread(target=look_up, daemon=True)
+        t.start()
+        t.join(max(0.0, end - time.monotonic()))
+        if not found:
+            raise TimeoutError(f"{host}: no address within the deadline")
+        if isinstance(found[0], OSError):
+            raise found[0]
+        err = OSError(f"{host}: no address")
+        for family, kind, proto, _, addr in found[0]:
+            s = socket.socket(family, kind, proto)
+            try:
+                # each address tried in what is left, not a whole timeout
+                s.settimeout(max(0.001, end - time.monotonic()))
+                if source_address:
+                    s.bind(source_address)
+                s.connect(addr)
+                s.settimeout(timeout)
+                return s
+            except OSError as e:
+                s.close()
+                err = e
+        raise err
+    return create
+
+
+def exchange(url, headers, body, end, timeout):
+    """One request and the start of its answer: (status, text, Location).
+    A timer shuts the socket at end: a server that sends a byte a second
+    never lets a read's own timeout fire."""
+    u = urllib.parse.urlsplit(url)
+    left = end - time.monotonic()
+    late = SquadError(f"{url}: no answer within {timeout:g} s (--squad-timeout)")
+    if left <= 0:
+        raise late
+    conn = (http.client.HTTPSConnection if u.scheme == "https" else
+            http.client.HTTPConnection)(u.hostname, u.port, timeout=left)
+    # http.client's own hook for making its socket (HTTPS wraps what it
+    # returns)
+    conn._create_connection = connector(end)
+    fired = threading.Event()
+
+    def shut():
+        fired.set()
+        sock = conn.sock
+        if sock is not None:
+            try:
+                # the plain socket's: an SSL socket's own would unwrap it
+                # under the reading thread
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+    timer = threading.Timer(left, shut)
+    timer.daemon = True
+    timer.start()
+    try:
+        conn.connect()
+        if fired.is_set():
+            # the timer fired before there was a socket to shut
+            raise late
+        conn.request("POST", urllib.parse.urlunsplit(("", "", u.path or "/", u.query, "")),
+                     body, headers)
+        r = conn.getresponse()
+        text = r.read(ANSWER_BYTES).decode("utf-8", "replace")
+        if fired.is_set():
+            # what was read before the socket was shut: cut short
+            raise late
+        return r.status, text, r.getheader("Location")
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        if fired.is_set() or time.monotonic() >= end:
+            raise late from e
+        if isinstance(e, http.client.HTTPException) and \
+                not isinstance(e, http.client.RemoteDisconnected):
+            raise SquadError(f"{url}: the server's answer is not HTTP that "
+                             f"can be read ({type(e).__name__})") from e
+        reason = getattr(e, "reason", None) or getattr(e, "strerror", None) or \
+            type(e).__name__
+        raise SquadError(f"{url}: cannot reach the server: {shown(reason)}") from e
+    finally:
+        timer.cancel()
+        conn.close()
 
 
 def one_line(text, limit=200):
@@ -281,53 +457,118 @@ def one_line(text, limit=200):
     for line in text.splitlines():
         line = " ".join(line.split())
         if line:
-            return line[:limit]
+            return shown(line, limit)
     return "(no message)"
 
 
+def token_file(name):
+    """The text of --squad-token-file (at most TOKEN_FILE_BYTES), with a
+    warning when its group or others may read it, as ssh warns of a key."""
+    try:
+        with open(name, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            raw = f.read(TOKEN_FILE_BYTES + 1)
+    except OSError as e:
+        raise SquadError(f"--squad-token-file: cannot read "
+                         f"'{shown(name)}': {e.strerror or e}") from e
+    if len(raw) > TOKEN_FILE_BYTES:
+        raise SquadError(f"--squad-token-file: '{shown(name)}' is over "
+                         f"{TOKEN_FILE_BYTES} bytes: not a token file")
+    if stat.S_ISREG(mode) and mode & 0o077:
+        print(f"rtlat-report: warning: --squad-token-file: '{shown(name)}' "
+              f"is open to its group or others (mode {mode & 0o7777:04o}): "
+              f"chmod 600 '{shown(name)}'", file=sys.stderr)
+    return raw.decode("utf-8", "replace")
+
+
 def token_of(args):
+    """The token, one word of printable ASCII. Anything else is refused
+    and never shown: the line would carry it into a job's log."""
     if args.squad_token_file:
-        try:
-            with open(args.squad_token_file, encoding="utf-8") as f:
-                tok = f.read().strip()
-        except OSError as e:
-            raise SquadError(f"--squad-token-file: cannot read "
-                             f"'{args.squad_token_file}': {e.strerror or e}") from e
+        where = f"--squad-token-file: '{shown(args.squad_token_file)}'"
+        tok = token_file(args.squad_token_file).strip()
+    else:
+        where = "SQUAD_TOKEN"
+        tok = os.environ.get("SQUAD_TOKEN", "").strip()
         if not tok:
-            raise SquadError(f"--squad-token-file: '{args.squad_token_file}' is empty")
-        return tok
-    tok = os.environ.get("SQUAD_TOKEN", "").strip()
+            raise SquadError("--squad: no token: set SQUAD_TOKEN or give "
+                             "--squad-token-file FILE")
     if not tok:
-        raise SquadError("--squad: no token: set SQUAD_TOKEN or give "
-                         "--squad-token-file FILE")
+        raise SquadError(f"{where} is empty")
+    if "\n" in tok or "\r" in tok:
+        raise SquadError(f"{where}: the token is more than one line (not "
+                         "shown): a token is one line")
+    if not TOKEN.match(tok):
+        raise SquadError(f"{where}: the token holds a space, a control "
+                         "character or one beyond ASCII (not shown): a token "
+                         "is one word of printable ASCII")
     return tok
+
+
+def loopback(host):
+    """Whether host is this machine by its name or address (not looked up:
+    a name may resolve elsewhere tomorrow)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(args):
+    """Bad --squad: (message) for exit 2."""
+    url = args.squad
+    # a user and password, never shown
+    said = f"--squad: '{shown(re.sub(r'//[^/?#]*@', '//...@', url))}'"
+    try:
+        u = urllib.parse.urlsplit(url)
+        u.port
+    except ValueError as e:
+        return f"{said} is not a URL: {shown(e)}"
+    if u.scheme not in ("http", "https") or not u.hostname:
+        return f"{said} is not an http:// or https:// URL"
+    if not url.isprintable() or " " in url:
+        return f"{said} holds a space or a control character"
+    if "?" in url or "#" in url:
+        return (f"{said} has a query or fragment: give the server's URL "
+                "(the submission's path is made on its path)")
+    if u.username is not None or u.password is not None:
+        return ("--squad: a user or password in the URL is not accepted "
+                "(the token: SQUAD_TOKEN or --squad-token-file)")
+    if u.scheme == "http" and not loopback(u.hostname) and not args.allow_http:
+        return (f"{said} would send the token in clear to {shown(u.hostname)}: "
+                "use https://, or --allow-http to send it so all the same")
+    return None
 
 
 def check_args(args):
     """Bad input: (message) for exit 2, before anything is sent."""
-    u = urllib.parse.urlsplit(args.squad)
-    if u.scheme not in ("http", "https") or not u.netloc:
-        return f"--squad: '{args.squad}' is not an http:// or https:// URL"
-    for opt in ("group", "project"):
+    bad = check_url(args)
+    if bad:
+        return bad
+    for opt, pattern in (("group", GROUP_SLUG), ("project", SLUG),
+                         ("build", SLUG), ("environment", SLUG)):
         v = getattr(args, opt)
-        if not v:
+        if v is None and opt in ("group", "project"):
             return f"--squad needs --{opt} (a SQUAD slug)"
-        if not SLUG.match(v):
-            return f"--{opt}: '{v}' is not a slug (letters, digits, '_', '.', '-')"
-    for opt in ("build", "environment"):
-        v = getattr(args, opt)
-        if v is not None and (not v or "/" in v or not v.isprintable()):
-            return f"--{opt}: '{v}' is not accepted: a non-empty name without '/'"
-    if args.environment is not None and not SLUG.match(args.environment):
-        return f"--environment: '{args.environment}' is not a slug (letters, digits, '_', '.', '-')"
-    if not args.suite or "/" in args.suite or not SLUG.match(args.suite):
-        return f"--suite: '{args.suite}' is not a slug (letters, digits, '_', '.', '-')"
+        if v is not None and not pattern.match(v):
+            return (f"--{opt}: '{shown(v)}' is not a name SQUAD accepts "
+                    f"({'an optional ~, ' if opt == 'group' else ''}{SLUG_SAID})")
+    if not args.suite or not SLUG.match(args.suite):
+        return f"--suite: '{shown(args.suite)}' is not a slug ({SLUG_SAID})"
     if args.job_id is not None:
         if len(args.inputs) != 1:
             return "--job-id: one INPUT only (each test run has its own job_id)"
         if not args.job_id or "/" in args.job_id or not args.job_id.isprintable():
-            return f"--job-id: '{args.job_id}' is not accepted: a non-empty id without '/'"
+            return f"--job-id: '{shown(args.job_id)}' is not accepted: a non-empty id without '/'"
     return None
+
+
+def slug_of(text):
+    """A name of the run as a slug SQUAD takes whole: another character
+    is '-' (a kernel release "6.6.0-rc1+" is build 6.6.0-rc1-)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", text or "").lstrip("_.-") or "unknown"
 
 
 def submission(path, args):
@@ -338,9 +579,9 @@ def submission(path, args):
     suite = suite_fleet(path)
     tests, metrics = tests_and_metrics(run_cases(
         [d for _, _, d in files], test, suite and suite.get("verdict")), args.suite)
-    build = args.build or meta.get("kernel_release") or "unknown"
-    env = args.environment or re.sub(r"[^A-Za-z0-9_.-]", "-", "-".join(
-        x for x in (meta.get("machine"), meta.get("hostname")) if x)) or "unknown"
+    build = args.build or slug_of(meta.get("kernel_release"))
+    env = args.environment or slug_of("-".join(
+        x for x in (meta.get("machine"), meta.get("hostname")) if x))
     url = submit_url(args.squad, args.group, args.project, build, env)
     fields = {"tests": json.dumps(tests), "metrics": json.dumps(metrics),
               "metadata": json.dumps(meta)}
@@ -364,7 +605,7 @@ def run(args, prog):
     done = []
     for path, (url, fields, files, (build, env, job_id, nt, nm)) in subs:
         try:
-            status, text = post(url, token, fields, files)
+            status, text = post(url, token, fields, files, args.squad_timeout)
             if status != 201:
                 why = one_line(text)
                 if status in (401, 403):

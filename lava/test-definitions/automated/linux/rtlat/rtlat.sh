@@ -19,7 +19,7 @@
 # with the reason on stderr: never no-result-found, never a silent pass.
 #
 # Options: those of rtlat's definition script (-t TEST -D DURATION ...,
-# the SQUAD ones -U -G -P -B -E -J -K -R, its -h), passed on whole, and
+# the SQUAD ones -U -G -P -B -E -J -K -A -R, its -h), passed on whole, and
 # -L PATH. SQUAD_TOKEN, when the submission is asked (-U), is read from
 # the environment by rtlat-report, which the definition script runs.
 
@@ -51,7 +51,7 @@ while [ "${n}" -gt 0 ]; do
 			n=$((n - 1))
 			continue
 			;;
-		-[tDwimpbTarsoUGPBEJKR])
+		-[tDwimpbTarsoUGPBEJKAR])
 			set -- "$@" "${opt}" "$1"
 			shift
 			n=$((n - 1))
