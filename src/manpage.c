@@ -139,7 +139,7 @@ static void fleet_section(FILE *f)
 #define COMMON_KEYS \
 	"Every result also has: \"file_version\" (1), \"cmdline:\", \"rt_test_version:\" " \
 	"(the rt-tests format followed), \"start_time\", \"end_time\", \"return_code\" " \
-	"(3 when a threshold was exceeded), \"sysinfo\" (uname), \"rtlat\" (version, test, " \
+	"(3 when a threshold was exceeded; never 0 in a checkpoint's file: 1, or 3), \"sysinfo\" (uname), \"rtlat\" (version, test, " \
 	"cmdline, clock, unit, start_rfc3339 and end_rfc3339: RFC 3339 UTC), " \
 	"\"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
@@ -150,7 +150,7 @@ static void fleet_section(FILE *f)
 	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
 	"when off), \"complete\" (false in a --checkpoint's file, " \
-	"true at the end) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
+	"true at the end; \"fleet\"'s verdict is incomplete, or fail, until then) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
 	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
 	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \

@@ -5,7 +5,10 @@ build (the kernel that ran), a test per result file (its verdict, its
 JSON and report as output_files) and a test per figure
 (rtlat.timer.cpu1.max: min, avg, p99, p99_99, max in seconds with a
 metric prefix, shown as µs), PASS or FAIL as rtlat judged the series
-(in a results directory, as the suite judged them: its index.json)."""
+(in a results directory, as the suite judged them: its index.json). A
+run that did not finish (a checkpoint's file, a suite killed) is never a
+PASS: ERROR with the reason, MISS for a test its suite never started
+(unfinished.py)."""
 import email.utils
 import hashlib
 import json
@@ -16,6 +19,7 @@ from datetime import datetime, timezone
 from . import schema
 from .load import read_json, read_regular, result_files
 from .suite_verdicts import judged, suite_fleet
+from .unfinished import SuiteState, suite_state, test_of, why_unfinished
 from .validate import InputError
 
 # The KCIDB I/O version written (kcidb-io 141 validates 5.3).
@@ -162,14 +166,10 @@ def _element(s):
     return re.sub(r"[^a-zA-Z0-9_-]", "_", str(s))
 
 
-def tests_of(opts, build_id, path, data):
-    """The file's test and one test per figure of each of its records."""
-    rl, sysd, fleet = data["rtlat"], data.get("system", {}), \
-        data.get("fleet") or {}
-    test = _element(rl["test"])
-    run = _id(data.get("sysinfo", {}).get("nodename"), rfc3339(data, "start"),
-              rl.get("cmdline"), test)
-    start, end = rfc3339(data, "start"), rfc3339(data, "end")
+def common_of(opts, build_id, data):
+    """What every test of a run shares: its build, origin, environment
+    (the board) and start time."""
+    sysd = data.get("system", {})
     common = {"build_id": build_id, "origin": opts.origin,
               "environment": {"comment": f"{data['sysinfo'].get('nodename', '')}"
                               f" ({sysd.get('machine', '')})",
@@ -177,13 +177,40 @@ def tests_of(opts, build_id, path, data):
                                        "kernel_version": sysd.get("kernel_version"),
                                        "preempt_model": sysd.get("preempt_model"),
                                        "cpus_online": sysd.get("cpus_online")}}}
+    start = rfc3339(data, "start")
     if start:
         common["start_time"] = start
+    return common
 
-    def new(elements, status, **kw):
+
+def unfinished(status, why):
+    """A test of a run that did not finish (why): a pass is no pass
+    then (ERROR: its status cannot be told), a failure stays one (a
+    threshold exceeded so far is exceeded for good), and it says why
+    (misc, and the log excerpt dashboards show)."""
+    if not why:
+        return status, {}
+    return ("ERROR" if status == "PASS" else status), {
+        "misc": {"unfinished": why}, "log_excerpt": why[:16384]}
+
+
+def tests_of(opts, build_id, path, data, why=None):
+    """The file's test and one test per figure of each of its records;
+    why: the run did not finish (unfinished.why_unfinished)."""
+    rl, fleet = data["rtlat"], data.get("fleet") or {}
+    test = _element(rl["test"])
+    run = _id(data.get("sysinfo", {}).get("nodename"), rfc3339(data, "start"),
+              rl.get("cmdline"), test)
+    start, end = rfc3339(data, "start"), rfc3339(data, "end")
+    common = common_of(opts, build_id, data)
+
+    def new(elements, status, misc=None, **kw):
         p = ".".join(["rtlat"] + elements)
+        status, said = unfinished(status, why)
+        if misc or said.get("misc"):
+            kw["misc"] = dict(misc or {}, **said.pop("misc", {}))
         t = dict(common, id=f"{opts.origin}:{run}.{p}", path=p,
-                 status=status, **kw)
+                 status=status, **kw, **said)
         return t
 
     verdict = STATUS.get(fleet.get("verdict"), "ERROR") if fleet else \
@@ -215,12 +242,43 @@ def tests_of(opts, build_id, path, data):
     return out
 
 
+def suite_left(opts, build_id, state, data):
+    """The tests of a suite that have no file of their own to say it: the
+    one running when the suite stopped (ERROR) and those it never started
+    (MISS), each with the reason; data: a file of the same suite (its
+    board and time)."""
+    run = _id(data.get("sysinfo", {}).get("nodename"), rfc3339(data, "start"),
+              "suite")
+    common = common_of(opts, build_id, data)
+    out = []
+    for nf, status in [(n, "ERROR") for n in state.running.values()] + \
+            [(n, "MISS") for n in state.not_started]:
+        p = f"rtlat.{_element(nf.name)}"
+        out.append(dict(common, id=f"{opts.origin}:{run}.{p}", path=p,
+                        status=status, misc={"unfinished": nf.why},
+                        log_excerpt=nf.why[:16384]))
+    return out
+
+
 def document(opts, inputs):
-    """The KCIDB I/O document of [(path, data)]."""
+    """The KCIDB I/O document of [(path, data)] (of opts.inputs: a
+    results directory says what its suite left undone)."""
     checkout, build = identity(opts, inputs[0][1])
     tests = []
+    states = {os.path.abspath(p): suite_state(p) for p in opts.inputs}
     for path, data in inputs:
-        tests += tests_of(opts, build["id"], path, data)
+        state = states.get(os.path.dirname(os.path.abspath(path)))
+        tests += tests_of(opts, build["id"], path, data,
+                          why_unfinished(data, state))
+    for d, state in states.items():
+        mine = [data for path, data in inputs
+                if os.path.dirname(os.path.abspath(path)) == d]
+        if not state or not mine:
+            continue
+        named = {test_of(data) for data in mine}
+        left = SuiteState(state.why, {k: v for k, v in state.running.items()
+                                      if k not in named}, state.not_started)
+        tests += suite_left(opts, build["id"], left, mine[0])
     return {"version": dict(VERSION), "checkouts": [checkout],
             "builds": [build], "tests": tests}
 

@@ -45,6 +45,7 @@ import uuid
 
 from .load import result_files
 from .suite_verdicts import judged, suite_fleet
+from .unfinished import run_unfinished, suite_state, test_of, why_unfinished
 
 SUITE = "rtlat"
 # (case figure, JSON key): the order of rtlat --lava's cases
@@ -129,9 +130,11 @@ def _us(ns):
     return float(f"{ns / 1e3:.3f}")
 
 
-def record_cases(rec):
-    """[(case, result, us or None)] of one series or thread of a JSON's
-    fleet section."""
+def record_cases(rec, unfinished=None):
+    """[(case, result, us or None, log or None)] of one series or thread
+    of a JSON's fleet section. unfinished: why the run did not finish,
+    and then no case of it passes (a pass so far is no pass; a failure
+    stays one) and the log says why."""
     test, series, thread = rec["test"], rec["series"], rec.get("thread")
     measured = bool(rec.get("samples"))
     failed = rec.get("result") == "fail"
@@ -141,46 +144,70 @@ def record_cases(rec):
         name = f"{test}-{series}-{fig}" if thread is None else \
             f"{test}-t{thread}-{fig}-latency"
         if not measured or rec.get(key) is None:
-            out.append((name, "skip", None))
+            out.append((name, "skip", None, None))
             continue
         bad = (fig == "p99" and p99_failed) or \
             (fig == "max" and failed and not p99_failed)
-        out.append((name, "fail" if bad else "pass", _us(rec[key])))
+        out.append((name, "fail" if bad else "pass", _us(rec[key]), None))
     name = f"{test}-{series}" if thread is None else f"{test}-t{thread}-latency"
-    out.append((name, ("fail" if failed else "pass") if measured else "skip", None))
+    result = ("fail" if failed else "pass") if measured else "skip"
+    if unfinished and result == "pass":
+        out.append((name, "fail", None, unfinished))
+    else:
+        out.append((name, result, None, unfinished if result == "fail" else None))
     return out
 
 
-def run_cases(docs, test, verdict=None):
+def run_cases(docs, test, verdict=None, state=None):
     """Every case of a run's JSON documents (one, or a suite's), and the
     run's: TEST-run (suite-run) passes when every document's verdict is
     pass, or, given (the suite's own, from its index.json), when verdict
-    is."""
+    is; never when a run did not finish (a checkpoint's file, or state:
+    the suite's end, unfinished.suite_state): its cases fail, and the
+    tests its suite never started are there, skipped, with the reason."""
     out = []
     verdicts = []
+    why = []
+    named = set()
     for d in docs:
         fleet = d.get("fleet") or {}
         if not fleet:
             continue
-        for rec in fleet.get("series", []):
-            out += record_cases(rec)
-        for rec in fleet.get("threads", []):
-            out += record_cases(rec)
+        left = why_unfinished(d, state)
+        if left:
+            why.append(f"{test_of(d) or test}: {left}")
+        named.add(test_of(d))
+        for rec in fleet.get("series", []) + fleet.get("threads", []):
+            out += record_cases(rec, left)
         verdicts.append(fleet.get("verdict"))
+    if state:
+        for nf in state.running.values():
+            if nf.name not in named:
+                out += [(f"{nf.name}-{s}", "fail", None, nf.why)
+                        for s in nf.series or ("run",)]
+        for nf in state.not_started:
+            out += [(f"{nf.name}-{s}", "skip", None, nf.why)
+                    for s in nf.series or ("run",)]
+        if state.why and not why:
+            why.append(state.why)
     ok = verdict == "pass" if verdict else \
         verdicts and all(v == "pass" for v in verdicts)
-    out.append((f"{test}-run", "pass" if ok else "fail", None))
+    if why:
+        out.append((f"{test}-run", "fail", None, "; ".join(why)))
+    else:
+        out.append((f"{test}-run", "pass" if ok else "fail", None, None))
     return out
 
 
 def tests_and_metrics(cases, suite=SUITE):
     """SQUAD's tests and metrics of the cases, as its LAVA backend makes
-    them: a measured case a metric, another a test, SUITE/CASE each."""
+    them: a measured case a metric, another a test, SUITE/CASE each (with
+    its log, SQUAD's test log, when it says why)."""
     tests, metrics = {}, {}
-    for name, result, us in cases:
+    for name, result, us, log in cases:
         key = f"{suite}/{name}"
         if us is None:
-            tests[key] = result
+            tests[key] = {"result": result, "log": log} if log else result
         else:
             metrics[key] = {"value": us, "unit": "us"}
     return tests, metrics
@@ -261,6 +288,9 @@ def metadata(test, files, job_id):
         "start_time": rt.get("start_rfc3339") or main.get("start_time"),
         "context": (rt.get("context") or {}).get("kind"),
     }
+    left = [w for w in (run_unfinished(d) for d in docs if d.get("fleet")) if w]
+    if left:
+        m["unfinished"] = "; ".join(left)
     doctor = next((d["doctor"] for d in docs if isinstance(d.get("doctor"), dict)), None)
     if doctor:
         m["doctor_verdict"] = doctor.get("verdict")
@@ -578,7 +608,8 @@ def submission(path, args):
     meta = metadata(test, files, job_id)
     suite = suite_fleet(path)
     tests, metrics = tests_and_metrics(run_cases(
-        [d for _, _, d in files], test, suite and suite.get("verdict")), args.suite)
+        [d for _, _, d in files], test, suite and suite.get("verdict"),
+        suite_state(path)), args.suite)
     build = args.build or slug_of(meta.get("kernel_release"))
     env = args.environment or slug_of("-".join(
         x for x in (meta.get("machine"), meta.get("hostname")) if x))

@@ -173,7 +173,8 @@ struct fleet {
 	int nbase;
 	char host[256];			/* gethostname's at fleet_begin */
 	bool rt_tests_names;		/* --lava as rt-tests' definitions name */
-	bool partial;			/* a checkpoint's: the run goes on */
+	bool partial;			/* a checkpoint's: the run goes on (verdict
+					 * "incomplete", JUnit's run case an error) */
 	bool checkpointed;		/* the run wrote checkpoints before */
 };
 
@@ -201,6 +202,10 @@ int fleet_check(struct fleet *fl, const char *prog, struct opt *tbl);
 /* status: the run's exit status; a run that ended with an error (1) is
  * "error" whatever its figures, never "pass". */
 void fleet_json(const struct fleet *fl, struct json *j, int status);
+/* Its "verdict": error, fail, incomplete (a checkpoint's, fl->partial:
+ * the run goes on, or was killed after it), pass or none (nothing
+ * measured). */
+const char *fleet_verdict(const struct fleet *fl, int status);
 /* Judge, print the verdict, write the outputs: the final exit status
  * (status, or 3 when it was 0 and a threshold was exceeded, or 1 when an
  * output could not be written or a record kept). */

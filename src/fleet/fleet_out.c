@@ -175,22 +175,25 @@ static void junit_suite(const struct fleet *fl, FILE *f, const char *test,
 	fprintf(f, "  </testsuite>\n");
 }
 
-/* The run itself when it failed, or when it measured nothing (a request
- * server) and so has no other case. */
+/*
+ * The run itself when it failed, when it has not finished (a checkpoint's
+ * file: the final write replaces it, so one still there is of a run
+ * killed or crashed), or when it measured nothing (a request server) and
+ * so has no other case.
+ */
 static void junit_run(const struct fleet *fl, FILE *f, const char *prog,
-		      const char *stamp, int errors, double secs)
+		      const char *stamp, const char *error, double secs)
 {
 	fprintf(f, "  <testsuite name=\"");
 	xml_escape(f, prog);
 	fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
-		errors, secs, stamp);
+		error != NULL, secs, stamp);
 	xml_escape(f, fleet_host(fl));
 	fprintf(f, "\">\n");
 	junit_props(fl, f);
 	fprintf(f, "    <testcase classname=\"rtlat\" name=\"run\" time=\"%.3f\">\n", secs);
-	if (errors)
-		junit_result(f, "error", "error",
-			     "the run ended with an error (exit status 1): its message is on its standard error");
+	if (error)
+		junit_result(f, "error", "error", error);
 	fprintf(f, "    </testcase>\n  </testsuite>\n");
 }
 
@@ -210,12 +213,23 @@ int fleet_write_junit(const struct fleet *fl, const char *prog, const char *path
 {
 	struct outfile of;
 	struct fleet_judged v;
-	char stamp[32];
+	char stamp[32], unfinished[160];
+	const char *error = NULL;
 	time_t now = time(NULL);
-	int i, failures = 0, errors = status == 1;
-	int cases = errors || !fleet_count(fl);
-	FILE *f = outfile_open(&of, prog, "--junit", path);
+	int i, failures = 0, errors, cases;
+	FILE *f;
 
+	if (status == 1) {
+		error = "the run ended with an error (exit status 1): its message is on its standard error";
+	} else if (fl->partial) {
+		snprintf(unfinished, sizeof(unfinished),
+			 "the run did not finish: this is its checkpoint after %.0f s (the end rewrites it: still here, the run was killed or crashed)",
+			 secs);
+		error = unfinished;
+	}
+	errors = error != NULL;
+	cases = errors || !fleet_count(fl);
+	f = outfile_open(&of, prog, "--junit", path);
 	if (!f)
 		return -1;
 	for (i = 0; i < fleet_count(fl); i++) {
@@ -233,7 +247,7 @@ int fleet_write_junit(const struct fleet *fl, const char *prog, const char *path
 		if (first_of_test(fl, i))
 			junit_suite(fl, f, fleet_get(fl, i)->test, stamp);
 	if (errors || !fleet_count(fl))
-		junit_run(fl, f, prog, stamp, errors, secs);
+		junit_run(fl, f, prog, stamp, error, secs);
 	fprintf(f, "</testsuites>\n");
 	return outfile_close(&of, prog);
 }

@@ -260,6 +260,18 @@ static void json_bare(struct json *j, const char *key, const char *spec)
 		json_null(j, key);
 }
 
+const char *fleet_verdict(const struct fleet *fl, int status)
+{
+	if (status == 1)
+		return "error";
+	if (fleet_exceeded(fl))
+		return "fail";	/* for good: a maximum only grows */
+	/* A checkpoint's: no pass (nor "none") before the end. */
+	if (fl->partial)
+		return "incomplete";
+	return fleet_measured(fl) ? "pass" : "none";
+}
+
 void fleet_json(const struct fleet *fl, struct json *j, int status)
 {
 	const struct fleet_opts *o = fl->opts;
@@ -267,8 +279,7 @@ void fleet_json(const struct fleet *fl, struct json *j, int status)
 	if (!fleet_count(fl))
 		return;
 	json_obj_open(j, "fleet");
-	json_str(j, "verdict", status == 1 ? "error" : fleet_exceeded(fl) ? "fail" :
-		 fleet_measured(fl) ? "pass" : "none");
+	json_str(j, "verdict", fleet_verdict(fl, status));
 	json_int(j, "iterations", o ? o->iterations : 1);
 	json_spec(j, "max_latency", o ? o->max_latency : NULL);
 	json_spec(j, "max_p99", o ? o->max_p99 : NULL);

@@ -67,6 +67,22 @@ static void put_cmdline(struct json *j, const char *key, int argc, char **argv)
 	free(s);
 }
 
+/*
+ * The exit status the file gives: a run that ends well but over a
+ * threshold exits 3 (fleet_end). A checkpoint's file is no end: it is
+ * what stays of a run killed or crashed after it, so it never says 0
+ * (rt-tests' readers take 0 for a run that passed); 1 until the final
+ * write, or 3 already when a threshold was exceeded (a maximum only grows).
+ */
+static int file_return_code(const struct results *r, int return_code)
+{
+	if (return_code)
+		return return_code;
+	if (r->fleet && fleet_exceeded(r->fleet))
+		return 3;
+	return r->ckpt.on ? 1 : 0;
+}
+
 struct json *results_open(struct results *r, int return_code)
 {
 	FILE *f;
@@ -86,10 +102,8 @@ struct json *results_open(struct results *r, int return_code)
 	put_time(&r->jw, "start_time", r->start);
 	clock_gettime(CLOCK_REALTIME, &r->end_wall);
 	put_time(&r->jw, "end_time", r->end_wall.tv_sec);
-	/* A run that ends well but over a threshold exits 3 (fleet_end). */
 	r->return_code = return_code;
-	json_int(&r->jw, "return_code",
-		 !return_code && r->fleet && fleet_exceeded(r->fleet) ? 3 : return_code);
+	json_int(&r->jw, "return_code", file_return_code(r, return_code));
 	sysinfo_json_compat(&r->jw);
 	checkpoint_json(&r->jw, &r->ckpt);
 	return &r->jw;

@@ -95,18 +95,23 @@ void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,
 			c->t[i].state = state;
 			c->t[i].status = status;
 		}
-	write_index(c, fl, false, 0);
-	if (state != SC_DONE || !o || !c->outputs)
+	if (!fl) {	/* before the first test: no record yet */
+		write_index(c, NULL, false, 0);
 		return;
-	/* The fleet outputs so far, marked partial (OpenMetrics'
-	 * rtlat_run_complete 0); fleet_end writes the final ones. */
+	}
+	/* What is written now is partial: the index's verdict "incomplete",
+	 * OpenMetrics' rtlat_run_complete 0, JUnit's run case an error; the
+	 * end writes the final ones (suite_ckpt_end, fleet_end). */
 	fl->partial = true;
-	if (o->junit && outfile_rewritable(o->junit))
-		fleet_write_junit(fl, "rtlat suite", o->junit, fleet_elapsed(fl), 0);
-	if (o->openmetrics && outfile_rewritable(o->openmetrics))
-		fleet_write_openmetrics(fl, "rtlat suite", o->openmetrics);
+	write_index(c, fl, false, 0);
+	if (state == SC_DONE && o && c->outputs) {
+		if (o->junit && outfile_rewritable(o->junit))
+			fleet_write_junit(fl, "rtlat suite", o->junit, fleet_elapsed(fl), 0);
+		if (o->openmetrics && outfile_rewritable(o->openmetrics))
+			fleet_write_openmetrics(fl, "rtlat suite", o->openmetrics);
+		fl->checkpointed = true;
+	}
 	fl->partial = false;
-	fl->checkpointed = true;
 }
 
 void suite_ckpt_end(struct suite_ckpt *c, const struct fleet *fl, int status)

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Runs that did not finish, as the exports (--kcidb, --squad) say them.
+A result file a checkpoint wrote ("complete": false) is of a run that
+goes on, or was killed or crashed after it; a results directory's
+index.json says whether its suite finished, which test was running when
+it stopped and which never started. None of them is a pass: KCIDB has
+ERROR (MISS for a test never started), SQUAD a failed run case and the
+tests never started as skip, each with the reason in words."""
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from .load import INDEX, REGISTRY, read_regular
+from .model import Test
+from .timeline import coverage
+from .validate import InputError
+
+
+def run_unfinished(doc) -> Optional[str]:
+    """Why a run's JSON is not that of a finished run ("the run did not
+    finish: covers 3 s of 1 min; ..."), or None."""
+    if not isinstance(doc, dict) or doc.get("complete") is not False:
+        return None
+    cp = doc.get("checkpoint")
+    t = Test(key="", name="", kind="", path="", complete=False,
+             checkpoint=cp if isinstance(cp, dict) else None)
+    return f"the run did not finish: {coverage(t)}"
+
+
+def test_of(doc) -> str:
+    """The test a run's JSON is of ("pmq"), "" if it does not say."""
+    rl = doc.get("rtlat") if isinstance(doc, dict) else None
+    return str(rl.get("test") or "") if isinstance(rl, dict) else ""
+
+
+@dataclass(frozen=True)
+class NotFinished:
+    """A test of a suite that did not give a whole run: name, its series
+    (from the registry beside the results; () when unknown) and why."""
+    name: str
+    series: Tuple[str, ...]
+    why: str
+
+
+@dataclass
+class SuiteState:
+    """What a results directory's index.json says of its suite's end:
+    why the suite did not finish or left tests out (None: it did not),
+    the test that was running when it stopped (it did not finish), and
+    the tests it never started."""
+    why: Optional[str] = None
+    running: Dict[str, NotFinished] = field(default_factory=dict)
+    not_started: List[NotFinished] = field(default_factory=list)
+
+
+def _json(path):
+    """path's JSON, None if it is not a regular file that holds some
+    (read_regular: never a FIFO's wait, never past the cap)."""
+    try:
+        return json.loads(read_regular(path))
+    except (InputError, ValueError):
+        return None
+
+
+def _series(path) -> Dict[str, Tuple[str, ...]]:
+    """{test: its series} of the registry beside the results."""
+    reg = _json(os.path.join(path, REGISTRY))
+    tests = reg.get("tests") if isinstance(reg, dict) else None
+    return {str(t["name"]): tuple(str(s) for s in t.get("series") or ())
+            for t in tests or () if isinstance(t, dict) and t.get("name")}
+
+
+def suite_state(path) -> Optional[SuiteState]:
+    """The suite's end as path's index.json says it; None when path is
+    not a results directory with an index that can be read."""
+    if not os.path.isdir(path):
+        return None
+    index = _json(os.path.join(path, INDEX))
+    tests = index.get("tests") if isinstance(index, dict) else None
+    if not isinstance(tests, list):
+        return None
+    tests = [t for t in tests if isinstance(t, dict) and t.get("name")]
+    running = [str(t["name"]) for t in tests if t.get("state") == "running"]
+    left = [str(t["name"]) for t in tests
+            if t.get("state") in ("pending", "not run")]
+    complete = index.get("complete") is not False
+    if complete and not left:
+        return SuiteState()
+    series = _series(path)
+    cp = index.get("checkpoint") if isinstance(index.get("checkpoint"), dict) else {}
+    at = f" (its index was last written {cp['at_wall']})" if \
+        isinstance(cp.get("at_wall"), str) else ""
+    if complete:
+        why = ("the suite ended before running every test (a stop signal "
+               "or an error)")
+    elif running:
+        why = (f"the suite did not finish: it was killed or crashed while "
+               f"{', '.join(running)} was running{at}")
+    else:
+        why = f"the suite did not finish: it was killed or crashed{at}"
+    st = SuiteState(why=why)
+    for name in running:
+        st.running[name] = NotFinished(name, series.get(name, ()), why)
+    st.not_started = [NotFinished(n, series.get(n, ()), f"never started: {why}")
+                      for n in left]
+    return st
+
+
+def why_unfinished(doc, state: Optional[SuiteState] = None) -> Optional[str]:
+    """Why doc (a run's JSON, of the suite whose state is given) is not
+    a finished run's, or None: its own checkpoint, and the suite's word
+    when it was the test running as the suite stopped."""
+    own = run_unfinished(doc)
+    nf = state.running.get(test_of(doc)) if state else None
+    if nf is None:
+        return own
+    return nf.why + (f"; its file: {own}" if own else "")
