@@ -385,7 +385,7 @@ DEB_ENV := PATH=/usr/sbin:/usr/bin:/sbin:/bin
 LINTIAN = lintian -I -E --pedantic --fail-on error,warning $(1) > build/deb/lintian.txt; \
 	rc=$$?; cat build/deb/lintian.txt; [ $$rc = 0 ] && ! grep -q '^[EWIPX]: ' build/deb/lintian.txt
 deb:
-	tests/install-deps --deb
+	tests/install-deps --deb $(DEB_ARCH)
 	rm -rf build/deb && mkdir -p build/deb/rtlat-$(VERSION)
 	git archive HEAD | tar -x -C build/deb/rtlat-$(VERSION)
 ifeq ($(DEB_ARCH),)

@@ -180,3 +180,24 @@ def test_architecture_names_every_src_folder():
     folders = sorted(p.name for p in (ROOT / "src").iterdir() if p.is_dir())
     missing = [f for f in folders if f"{f}/" not in text]
     assert not missing, missing
+
+
+# ---------------------------------------------------------------------------
+# Item: the guide says how to install what make deb builds.
+
+def test_guide_installs_the_packages_make_deb_builds():
+    """The guide's apt-get line names each binary package of
+    debian/control, as a path (apt-get reads a file given as ./PATH) whose
+    pattern matches the file dpkg-buildpackage writes into build/deb
+    (PACKAGE_VERSION_ARCH.deb, VERSION from debian/changelog)."""
+    import fnmatch
+    guide = (ROOT / "docs" / "guide.md").read_text()
+    line = re.search(r"^(?:sudo )?apt-get install (\./build/deb/\S+\.deb(?: \S+)*)$", guide, re.M)
+    assert line, "no apt-get install ./build/deb/... line in docs/guide.md"
+    paths = line[1].split()
+    version = re.match(r"\S+ \((\S+)\)", (ROOT / "debian/changelog").read_text())[1]
+    control = (ROOT / "debian/control").read_text()
+    for pkg, arch in re.findall(r"^Package: (\S+)\nArchitecture: (\S+)", control, re.M):
+        arch = "amd64" if arch != "all" else "all"
+        deb = f"./build/deb/{pkg}_{version}_{arch}.deb"
+        assert [p for p in paths if fnmatch.fnmatchcase(deb, p)] != [], (deb, paths)
