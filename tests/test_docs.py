@@ -255,13 +255,21 @@ def test_timer_quiet_without_duration_warns_and_runs_as_said(tmp_path):
     assert "`-q` (without `-T`: a warning" in tests_md
 
 
-def test_timer_docs_say_the_time_line_keeps_the_counters():
+def test_timer_docs_say_the_time_line_keeps_the_counters(tmp_path):
     """The per-second counters went into the time line's context columns
     (steps merged two by two past 10000, not kept for the first hour):
     docs/tests.md says so, and a timer run's JSON has them there."""
     tests_md = " ".join((ROOT / "docs/tests.md").read_text().split())
     assert "for the first hour" not in tests_md
     assert "per-second counters the JSON keeps" not in tests_md
+    assert "1 s steps carry the per-second counters as context columns" in tests_md
+    assert "merge two by two past 10000 steps" in tests_md
+    r = rtlat("timer", "-q", "-T", "1", "--json", str(tmp_path / "t.json"))
+    assert r.returncode == 0, r.stderr
+    tl = json.loads((tmp_path / "t.json").read_text())["timeline"]
+    assert tl["step_s"] == 1 and tl["cap"] == 10000, {k: tl[k] for k in ("step_s", "cap")}
+    (series,) = tl["series"]
+    assert {"irqs", "steal_ms"} <= set(series["context_columns"]), series["context_columns"]
 
 
 def test_suite_quiet_prints_the_table_only_as_the_guide_says(tmp_path):
