@@ -385,7 +385,7 @@ DEB_ENV := PATH=/usr/sbin:/usr/bin:/sbin:/bin
 LINTIAN = lintian -I -E --pedantic --fail-on error,warning $(1) > build/deb/lintian.txt; \
 	rc=$$?; cat build/deb/lintian.txt; [ $$rc = 0 ] && ! grep -q '^[EWIPX]: ' build/deb/lintian.txt
 deb:
-	tests/install-deps --deb
+	tests/install-deps --deb $(DEB_ARCH)
 	rm -rf build/deb && mkdir -p build/deb/rtlat-$(VERSION)
 	git archive HEAD | tar -x -C build/deb/rtlat-$(VERSION)
 ifeq ($(DEB_ARCH),)
@@ -399,7 +399,29 @@ else
 	$(DEB_ENV) $(call LINTIAN,build/deb/rtlat_$(VERSION)_$(DEB_ARCH).changes)
 endif
 
+# make dist: the release tarball DISTDIR/rtlat-VERSION.tar.gz of the
+# committed tree (git archive HEAD, under rtlat-VERSION/; gzip -n: the
+# same bytes for the same commit), and the Buildroot package that
+# downloads it, DISTDIR/buildroot/rtlat: its rtlat.hash is the committed
+# one (the LICENSE's sha256) with the tarball's added, and its site
+# defaults to DISTDIR (file://), to be set to a server once the tarball
+# is published (BR2_PACKAGE_RTLAT_SITE). docs/guide.md "Buildroot and
+# Yocto".
+DISTDIR ?= build/dist
+DIST_TAR = rtlat-$(VERSION).tar.gz
+dist:
+	rm -rf $(DISTDIR) && mkdir -p $(DISTDIR)/buildroot
+	git archive --format=tar --prefix=rtlat-$(VERSION)/ HEAD | gzip -n -9 > $(DISTDIR)/$(DIST_TAR)
+	git archive --format=tar --prefix=buildroot/ HEAD:packaging/buildroot | tar -x -C $(DISTDIR)
+	cd $(DISTDIR) && { echo "# Locally computed by rtlat's make dist:"; \
+		echo "sha256  $$(sha256sum $(DIST_TAR) | cut -d' ' -f1)  $(DIST_TAR)"; \
+		cat buildroot/rtlat/rtlat.hash; } > rtlat.hash && mv rtlat.hash buildroot/rtlat/
+	sed -i 's|^\tdefault ""$$|\tdefault "file://$(abspath $(DISTDIR))"|' \
+		$(DISTDIR)/buildroot/rtlat/Config.in
+	grep -q '^	default "file://' $(DISTDIR)/buildroot/rtlat/Config.in
+	@echo "dist: $(DISTDIR)/$(DIST_TAR) and the Buildroot package $(DISTDIR)/buildroot/rtlat"
+
 clean: clean-asan
 	rm -rf build rtlat build-fuzz build-tsan
 
-.PHONY: check-offline check-containers image FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan need-clang chaos lint install install-bin install-report install-compat uninstall deb man clean venv
+.PHONY: dist check-offline check-containers image FORCE static cross-check all bench check check-asan asan-build clean-asan fuzz fuzz-build check-tsan need-clang chaos lint install install-bin install-report install-compat uninstall deb man clean venv

@@ -35,7 +35,21 @@ if stuck:
     # 0 at nice 19 beside the test's hog: starved) or idle (blocked);
     # busy-silent writes nothing more, until boot's STALL_S ends it.
     open(os.path.join(out, "times"), "w").write("info 0 1.0\n")
+    open(state + ".pid", "w").write("%d\n" % os.getpid())
     end = time.monotonic() + float(os.environ["FAKE_QEMU_STUCK_S"])
+    if stuck == "idle-thread":
+        # A thread that takes 0.3 s of CPU and ends (QEMU's come and go:
+        # its 9p workers; all but one end as it exits), at least 2 s
+        # before the guest's HUNG line and power-off.
+        import threading
+        def work():
+            while time.thread_time() < 0.3:
+                pass
+            time.sleep(1.5)
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+        end = max(end, time.monotonic() + 2)
     if stuck.startswith("busy"):
         os.sched_setaffinity(0, {0})
         os.nice(19)
@@ -190,8 +204,11 @@ def test_a_starved_guest_is_said_and_not_judged_a_hung_one_is(fake_qemu):
                 p.kill()
                 p.wait()
     for k in ("busy", "busy-silent"):
-        d, err = tmp / f"res-{k}" / "custom", outs[k][1]
+        d, (out, err) = tmp / f"res-{k}" / "custom", outs[k]
         assert procs[k].returncode == 0, err
+        # one verdict for the stall: starved, never HUNG as well
+        assert "HUNG" not in out + err and "did not run the command" not in err, out + err
+        assert ("timer1 starved, not judged, after 5 s" in out) == (k == "busy"), out
         said = (d / "starved").read_text()
         assert said.startswith("the custom guest was starved by the host, not hung: "
                                "QEMU was ready to run "), said
@@ -202,8 +219,57 @@ def test_a_starved_guest_is_said_and_not_judged_a_hung_one_is(fake_qemu):
     assert "no change in the guest's output for 6 s" in err and "the host starved it: " in err
     assert [(tmp / f"res-{k}" / "custom" / "starved.boot").exists()
             for k in ("busy", "busy-silent", "idle")] == [False, True, False]
-    d, err = tmp / "res-idle" / "custom", outs["idle"][1]
+    d, (out, err) = tmp / "res-idle" / "custom", outs["idle"]
     assert procs["idle"].returncode == 1, err
     assert not (d / "starved").exists() and "a check hung" in err
+    assert "timer1 HUNG after 5 s" in out and "starved by the host" not in out + err, out + err
     assert len((d / "qemu.cpu").read_text().splitlines()) >= 5
     assert leftovers(tmp) == []
+
+
+def test_qemu_cpu_time_is_the_process_s_never_less(fake_qemu, monkeypatch):
+    """boot's record (qemu.cpu: SECOND READY TICKS PID) holds the CPU time
+    of QEMU's process, which only grows: the sum over its live threads
+    lost what a thread that ended had taken, and the stage said "ran
+    -9.19 s" of a guest. Each line names the one QEMU it read."""
+    import subprocess
+    tmp = fake_qemu
+    monkeypatch.setenv("FAKE_QEMU_STUCK", "idle-thread")
+    monkeypatch.setenv("FAKE_QEMU_STUCK_S", "3")
+    monkeypatch.setenv("STALL_S", "60")
+    out = tmp / "out"
+    out.mkdir()
+    r = subprocess.run([str(ROOT / "tests/kernels/boot"), str(tmp / "vmlinuz-fake"),
+                        str(tmp / "lib/modules/6.1.0-fake"), str(out), "120", "true"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=110)
+    assert r.returncode == 1 and "did not run the command" in r.stderr, r.stderr
+    rows = [ln.split() for ln in (out / "qemu.cpu").read_text().splitlines()]
+    assert len(rows) >= 3, rows
+    ticks = [int(row[2]) for row in rows]
+    assert ticks == sorted(ticks) and ticks[-1] >= 30 * os.sysconf("SC_CLK_TCK") // 100, rows
+    pid = (tmp / "boots.pid").read_text().split()[0]
+    assert {row[3] for row in rows} == {pid}, rows
+    assert leftovers(tmp) == []
+
+
+def test_starved_reads_one_qemu_only(tmp_path):
+    """tests/kernels/starved over a record that holds two QEMUs (a boot
+    and the one after it, or one restarted) judges the last one alone:
+    another process's CPU time is never subtracted from its own."""
+    import subprocess
+    hz = os.sysconf("SC_CLK_TCK")
+    rec = tmp_path / "qemu.cpu"
+    # QEMU 100 ran 20 s, then QEMU 200 was ready 6 s and ran 0.5 s:
+    # starved, ran 0.50 s (not 0.5 - 20).
+    lines = [f"{t} 1 {t * hz} 100" for t in range(1, 21)]
+    lines += [f"{t} 1 {(t - 20) * hz // 10} 200" for t in range(21, 27)]
+    rec.write_text("\n".join(lines) + "\n")
+    r = subprocess.run([str(ROOT / "tests/kernels/starved"), str(rec), "10"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ready to run 6 s of the last 6 s but ran 0.50 s" in r.stdout, r.stdout
+    # QEMU 200 alone for 4 s: too few samples to tell
+    rec.write_text("\n".join(lines[:-2]) + "\n")
+    r = subprocess.run([str(ROOT / "tests/kernels/starved"), str(rec), "10"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout == "", r.stdout

@@ -128,7 +128,7 @@ def buildroot(tmp_path):
     br = tmp_path / "buildroot"
     br.mkdir()
     archive = subprocess.run(["git", f"--git-dir={BUILDROOT_MIRROR}", "archive", "HEAD",
-                              "utils"], capture_output=True, check=True)
+                              "utils", "support/download"], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(br)], input=archive.stdout, check=True)
     return br
 
@@ -139,7 +139,8 @@ def test_buildroot_check_package(tmp_path, buildroot):
     pkg = tmp_path / "package" / "rtlat"
     shutil.copytree(BR, pkg)
     r = subprocess.run([sys.executable, f"{buildroot}/utils/check-package", "-b",
-                        "package/rtlat/Config.in", "package/rtlat/rtlat.mk"],
+                        "package/rtlat/Config.in", "package/rtlat/rtlat.mk",
+                        "package/rtlat/rtlat.hash"],
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "0 warnings generated" in r.stderr
@@ -154,8 +155,17 @@ def bb_vars_and_tasks():
 
 def test_yocto_recipe_variables_and_lint():
     v, tasks = bb_vars_and_tasks()
-    for var in ("SUMMARY", "DESCRIPTION", "HOMEPAGE", "LICENSE", "LIC_FILES_CHKSUM", "SRC_URI"):
+    # HOMEPAGE: rtlat has none to give (a placeholder was all there was);
+    # the layer that publishes it sets its own.
+    for var in ("SUMMARY", "DESCRIPTION", "LICENSE", "LIC_FILES_CHKSUM", "SRC_URI"):
         assert v.get(var), var
+    # SRC_URI: by default the git tree the recipe sits in
+    git = dict(re.findall(r'^(\w+) \?\?= "(.*)"$', BB.read_text(), re.M))
+    assert v["SRC_URI"].startswith("${RTLAT_GIT};branch=${RTLAT_BRANCH};")
+    path = re.fullmatch(r"git://\$\{THISDIR\}/(.*);protocol=file", git["RTLAT_GIT"])[1]
+    top = subprocess.run(["git", "-C", str(BB.parent / path), "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(top).resolve() == ROOT
     md5 = re.search(r"md5=([0-9a-f]{32})", v["LIC_FILES_CHKSUM"]).group(1)
     import hashlib
     assert hashlib.md5((ROOT / "LICENSE").read_bytes()).hexdigest() == md5
@@ -194,3 +204,91 @@ def test_yocto_recipe_compiles_and_installs(tree, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "warning:" not in r.stderr
     check_install(d, cc)
+
+
+def rtlat_version():
+    return re.search(r'RTLAT_VERSION "(.*)"', (ROOT / "src/core/version.h").read_text())[1]
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    """make dist into a directory of its own: the release tarball and the
+    Buildroot package that downloads it."""
+    d = tmp_path_factory.mktemp("dist")
+    r = subprocess.run(["make", "-s", "dist", f"DISTDIR={d}"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return d
+
+
+def test_make_dist_tarball_and_its_buildroot_hash(dist, tmp_path, buildroot):
+    """make dist writes rtlat-VERSION.tar.gz (the committed tree under
+    rtlat-VERSION/, the same bytes when made again) and the Buildroot
+    package beside it, whose rtlat.hash holds the tarball's sha256 and the
+    LICENSE's, as Buildroot's own support/download/check-hash checks them,
+    and whose site is the directory make dist wrote (file://), or the
+    server a user sets (BR2_PACKAGE_RTLAT_SITE)."""
+    import tarfile
+    v = rtlat_version()
+    mk = (BR / "rtlat.mk").read_text()
+    assert f"RTLAT_VERSION = {v}\n" in mk
+    tarball = dist / f"rtlat-{v}.tar.gz"
+    with tarfile.open(tarball) as t:
+        names = t.getnames()
+    assert f"rtlat-{v}/Makefile" in names and f"rtlat-{v}/LICENSE" in names
+    assert all(n == f"rtlat-{v}" or n.startswith(f"rtlat-{v}/") for n in names)
+    again = tmp_path / "again"
+    subprocess.run(["make", "-s", "dist", f"DISTDIR={again}"], cwd=ROOT, check=True,
+                   capture_output=True, timeout=120)
+    assert (again / tarball.name).read_bytes() == tarball.read_bytes()
+    pkg = dist / "buildroot" / "rtlat"
+    assert sorted(p.name for p in pkg.iterdir()) == ["Config.in", "rtlat.hash", "rtlat.mk"]
+    # the committed hash file: the LICENSE's; make dist's adds the tarball's
+    committed = (BR / "rtlat.hash").read_text()
+    import hashlib
+    lic = hashlib.sha256((ROOT / "LICENSE").read_bytes()).hexdigest()
+    assert f"sha256  {lic}  LICENSE\n" in committed
+    check = buildroot / "support" / "download" / "check-hash"
+    for f, base in ((tarball, tarball.name), (ROOT / "LICENSE", "LICENSE")):
+        r = subprocess.run(["bash", str(check), str(f), base, str(pkg / "rtlat.hash")],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+    # a tarball of other bytes is refused
+    bad = tmp_path / tarball.name
+    bad.write_bytes(tarball.read_bytes() + b"\0")
+    r = subprocess.run(["bash", str(check), str(bad), tarball.name, str(pkg / "rtlat.hash")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f'default "file://{dist}"' in (pkg / "Config.in").read_text()
+    assert "RTLAT_SITE = $(call qstrip,$(BR2_PACKAGE_RTLAT_SITE))\n" in mk
+
+
+# Where a placeholder host may stay: the user's own servers in examples
+# that say so ("your ..." on the line or the two before).
+PLACEHOLDER = re.compile(r"\bexample\.(org|com)\b")
+
+
+def test_no_placeholder_host_in_what_users_copy():
+    """No example.org or example.com in the packages' recipes, the Debian
+    files or the LAVA definitions; in the docs and the README only for the
+    user's own server, marked as such."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    found = []
+    for f in files:
+        top = f.split("/")[0]
+        if top == "tests" or not (ROOT / f).is_file():
+            continue
+        try:
+            lines = (ROOT / f).read_text().splitlines()
+        except UnicodeDecodeError:
+            continue
+        for i, line in enumerate(lines):
+            if not PLACEHOLDER.search(line):
+                continue
+            said = " ".join(lines[max(0, i - 2):i + 1]).lower()
+            if f.endswith(".md") or f.startswith("report/"):
+                if "your" in said:
+                    continue
+            found.append(f"{f}:{i + 1}: {line.strip()}")
+    assert found == [], "\n".join(found)

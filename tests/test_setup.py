@@ -349,3 +349,35 @@ def test_fuzz_build_with_clang(tmp_path):
         r = subprocess.run([f"./build-fuzz/{h}", "-runs=0", f"fuzz/corpus/{h}"],
                            cwd=tree, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and "INITED" in r.stderr, r.stderr[-3000:]
+
+
+# ---------------------------------------------------------------------------
+# Item: make deb installs what a native build needs, cross tools only for
+# a cross build (DEB_ARCH).
+
+@pytest.mark.parametrize("arch", ["", "arm64", "riscv64"])
+def test_deb_dependencies_native_and_cross(tmp_path, arch):
+    """tests/install-deps --deb [ARCH], as make deb runs it, with nothing
+    installed (RTLAT_NO_INSTALL=1: what is missing is named): a native
+    build needs Debian's packaging tools, never a cross compiler or a
+    foreign C library (crossbuild-essential-arm64 and libc6-dev:arm64 were
+    installed for every make deb); DEB_ARCH=ARCH needs that
+    architecture's. make deb passes DEB_ARCH to it."""
+    tools = ["dpkg", "dpkg-buildpackage", "dh", "dh_python3", "lintian", "autopkgtest",
+             "debuild", "apt-get", "sudo", "aarch64-linux-gnu", "riscv64-linux-gnu"]
+    bindir = path_without(tmp_path, tools, {"dpkg": "#!/bin/sh\nexit 1\n"})
+    r = subprocess.run(["tests/install-deps", "--deb"] + ([arch] if arch else []), cwd=ROOT,
+                       capture_output=True, text=True, timeout=60,
+                       env=clean_env(PATH=str(bindir), RTLAT_NO_INSTALL="1"))
+    assert r.returncode == 1, r.stdout + r.stderr
+    (line,) = r.stderr.splitlines()
+    named = set(line.split(": ", 1)[1].split(" (")[0].split())
+    assert {"dpkg-dev", "debhelper", "dh-python", "lintian", "autopkgtest",
+            "python3-matplotlib"} <= named, line
+    cross = {p for p in named if "cross" in p or ":" in p}
+    want = {f"crossbuild-essential-{arch}", f"libc6-dev:{arch}"} if arch else set()
+    assert cross == want, line
+    make = subprocess.run(["make", "-n", "-C", str(ROOT), "deb", f"DEB_ARCH={arch}"],
+                          capture_output=True, text=True, timeout=60, env=clean_env())
+    said = [ln.strip() for ln in make.stdout.splitlines()]
+    assert f"tests/install-deps --deb {arch}".strip() in said, make.stdout

@@ -1,4 +1,7 @@
+# nooelint: oelint.var.mandatoryvar.HOMEPAGE, oelint.var.suggestedvar.BUGTRACKER
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtlat has no public home page or bug tracker: a layer that publishes
+# it sets HOMEPAGE (and BUGTRACKER) to its own, never a placeholder.
 SUMMARY = "Real-time latency benchmark suite"
 DESCRIPTION = "rtlat measures message queue, signal and semaphore hand-off \
                (as rt-tests' pmqtest, sigwaittest, svsematest, ptsematest), periodic \
@@ -8,15 +11,19 @@ DESCRIPTION = "rtlat measures message queue, signal and semaphore hand-off \
                one binary with no dependency beyond the C library. The HTML report \
                (rtlat-report) runs on the host from a results directory copied off \
                the board."
-HOMEPAGE = "https://example.org/rtlat"
-BUGTRACKER = "https://example.org/rtlat/issues"
 SECTION = "tests"
 LICENSE = "GPL-2.0-or-later"
 LIC_FILES_CHKSUM = "file://LICENSE;md5=b234ee4d69f5fce4486a80fdaf4a4263"
 
 PV = "0.1.0+git"
-SRC_URI = "git://example.org/rtlat.git;protocol=https;branch=main;destsuffix=git"
-# The recipe in rtlat's own tree follows its branch; a layer pins a commit.
+# rtlat's git repository: by default the checkout this recipe is in
+# (a layer that points into rtlat's tree builds that tree's RTLAT_BRANCH);
+# a layer of its own sets RTLAT_GIT to its own server's repository and
+# pins SRCREV. To build a working tree as it is: INHERIT += "externalsrc"
+# and EXTERNALSRC:pn-rtlat = "/path/to/rtlat" in local.conf.
+RTLAT_GIT ??= "git://${THISDIR}/../..;protocol=file"
+RTLAT_BRANCH ??= "main"
+SRC_URI = "${RTLAT_GIT};branch=${RTLAT_BRANCH};destsuffix=git"
 # nooelint: oelint.vars.autorev
 SRCREV = "${AUTOREV}"
 

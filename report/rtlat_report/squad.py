@@ -81,7 +81,7 @@ def add_arguments(p):
         "to a SQUAD server as one test run; the token from the environment "
         "variable SQUAD_TOKEN or --squad-token-file, never an argument")
     g.add_argument("--squad", metavar="URL",
-                   help="the SQUAD server, e.g. https://qa-reports.example.org")
+                   help="your SQUAD server, e.g. https://qa-reports.example.org")
     g.add_argument("--group", help="SQUAD group slug")
     g.add_argument("--project", help="SQUAD project slug")
     g.add_argument("--build", help="build version, e.g. the kernel's "

@@ -31,6 +31,11 @@ bool run_compat(const struct test_run *t)
 	return t->ops->compat && !strcmp(t->prog, t->ops->compat);
 }
 
+bool run_in_suite(void)
+{
+	return getenv("RTLAT_SUMMARY_FD") != NULL;
+}
+
 int run_parse(const char *prog, const char *title, struct opt *tbl,
 	      bool *given, int argc, char **argv)
 {
@@ -72,7 +77,7 @@ int run_thread(pthread_t *t, void *(*fn)(void *), void *arg)
 static void doctor_line(const struct test_run *t)
 {
 	if (!isatty(STDERR_FILENO) || !t->ops->suite_args || run_compat(t) ||
-	    getenv("RTLAT_SUMMARY_FD"))
+	    run_in_suite())
 		return;
 	preflight_print_short(stderr, t->prog);
 }

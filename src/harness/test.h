@@ -275,6 +275,9 @@ const char *run_base_name(const char *path);
 /* Started under the test's compatible name (argv[0] "trltp", "pmqtest"):
  * behave and print as the original. */
 bool run_compat(const struct test_run *t);
+/* Run by rtlat suite (its summary pipe, RTLAT_SUMMARY_FD): the suite
+ * says what runs, the test's own "running" lines are left out. */
+bool run_in_suite(void);
 
 /* The registry (src/tests.c), NULL-terminated. */
 extern const struct test_ops *const tests[];

@@ -59,7 +59,7 @@ static const struct opt cyc_opts[] = {
 	{ 0, "latency", OPT_CHOICE, OPT_ARG_REQUIRED, "PM_QOS", 0, 0, 0, CYC(latency),
 	  "the /dev/cpu_dma_latency target: 0", zero, NULL },
 	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, 1LL << 40, 0, CYC(loops),
-	  "wake-ups per thread; 0: endless", NULL, NULL },
+	  "the run ends when the first thread has made LOOPS wake-ups (as cyclictest); 0: endless", NULL, NULL },
 	{ 0, "mainaffinity", OPT_CPU_LIST, OPT_ARG_REQUIRED, "CPUSET", 0, 0, 0, CYC(mainaffinity),
 	  "run the main thread on CPUSET", NULL, NULL },
 	{ 'm', "mlockall", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, CYC(mlock),

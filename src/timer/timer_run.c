@@ -227,7 +227,9 @@ static int start_threads(struct test_run *t, struct timer_run *run)
 	if (!run->face.draw) {	/* the cyclictest face has its own */
 		timer_banner(stdout, run);
 		fflush(stdout);
-		if (run->cfg->quiet)
+		/* Xenomai's line for a run of its own; in a suite, whose -q
+		 * means the table only, the suite has said what runs. */
+		if (run->cfg->quiet && !run_in_suite())
 			fprintf(stderr, "running quietly for %lld seconds\n",
 				run->cfg->duration_s);
 	}

@@ -4,8 +4,12 @@
 #
 ################################################################################
 
+# The release tarball of rtlat's make dist, rtlat-$(RTLAT_VERSION).tar.gz,
+# from BR2_PACKAGE_RTLAT_SITE; make dist's copy of this package holds its
+# sha256 in rtlat.hash. To build a checkout instead: RTLAT_OVERRIDE_SRCDIR
+# in Buildroot's local.mk.
 RTLAT_VERSION = 0.1.0
-RTLAT_SITE = https://example.org/rtlat/releases
+RTLAT_SITE = $(call qstrip,$(BR2_PACKAGE_RTLAT_SITE))
 RTLAT_LICENSE = GPL-2.0+
 RTLAT_LICENSE_FILES = LICENSE
 
