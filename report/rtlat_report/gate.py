@@ -1,17 +1,40 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rtlat-report BASE NEW --gate: is NEW worse than BASE? The spike rates
-of each series at each level compared with an exact test (conditional
-binomial test of two Poisson rates: given K spikes in both runs, NEW's
-share is Binomial(K, its share of the cycles) when the rates are equal),
-one-sided at the confidence, Bonferroni over the comparisons; the return
-levels compared by their intervals. Exit 0 not worse, 3 worse beyond the
-confidence, 125 too short to tell (git bisect run skips it)."""
+"""rtlat-report BASE NEW --gate: is NEW worse than BASE?
+
+A NEW that did not finish (ended at a checkpoint, a non-zero return_code)
+is worse whatever its samples say; a BASE that did not finish cannot
+vouch for NEW (too little to tell, unless NEW is worse even so). Then, on
+the series matched (by name, else thread N of one = thread N of the
+other): the samples of NEW above everything BASE reached (its max) and
+the spike rates at levels fixed from BASE alone (--levels, else round
+levels from BASE's 99th percentile to its max), each by an exact test
+(conditional binomial test of two Poisson rates: given K spikes in both
+runs, NEW's share is Binomial(K, its share of the cycles) when the rates
+are equal), one-sided at the confidence, Bonferroni within each family
+(half of 1 - confidence for the max tests, one per test, half for the
+rates); the return levels compared by their intervals. Exit 0 not worse,
+3 worse beyond the confidence (or NEW did not finish), 125 cannot tell:
+too short, nothing matched, or BASE did not finish (git bisect run skips
+it)."""
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from scipy import stats
 
 NOT_WORSE, WORSE, CANNOT_TELL = 0, 3, 125
+VERDICT = {NOT_WORSE: "not worse", WORSE: "worse", CANNOT_TELL: "cannot tell"}
+
+
+@dataclass
+class Pair:
+    """A series of BASE and its match in NEW: tail.TailData, the return
+    levels ([tail.Level]) of each; name as the gate says it."""
+    test: str
+    name: str
+    base: object
+    new: object
+    base_levels: list = field(default_factory=list)
+    new_levels: list = field(default_factory=list)
 
 
 @dataclass
@@ -24,13 +47,34 @@ class Comparison:
     testable: bool
     worse: bool
     ratio: Optional[float]
+    # "rate": spikes at or above the level; "max": samples above BASE's
+    # max (the level), which BASE has none of
+    kind: str = "rate"
+    alpha: Optional[float] = None
+    new_max_ns: Optional[float] = None
+    best: float = 1.0       # the smallest p-value these counts could give
 
     def as_json(self):
-        return {"series": self.series, "level_ns": self.level_ns,
+        return {"series": self.series, "kind": self.kind,
+                "level_ns": self.level_ns,
                 "base_spikes": self.base[0], "base_cycles": self.base[1],
                 "new_spikes": self.new[0], "new_cycles": self.new[1],
                 "rate_ratio": self.ratio, "p_value": self.p_value,
-                "testable": self.testable, "worse": self.worse}
+                "alpha": self.alpha, "testable": self.testable,
+                "worse": self.worse}
+
+    def words(self):
+        """The comparison as the reason says it."""
+        if self.kind == "max":
+            return (f"{self.series}: {self.new[0]} samples above BASE's "
+                    f"max {self.level_ns / 1000:g} µs (NEW's max "
+                    f"{(self.new_max_ns or 0) / 1000:g} µs) in "
+                    f"{self.new[1]} cycles, BASE none in {self.base[1]} "
+                    f"(p = {self.p_value:.2g} < {self.alpha:.2g})")
+        return (f"{self.series}: {self.new[0]} spikes at or above "
+                f"{self.level_ns / 1000:g} µs in {self.new[1]} cycles "
+                f"against {self.base[0]} in {self.base[1]} (p = "
+                f"{self.p_value:.2g} < {self.alpha:.2g})")
 
 
 @dataclass
@@ -40,12 +84,18 @@ class Gate:
     levels: List[dict] = field(default_factory=list)
     status: int = CANNOT_TELL
     reason: str = ""
+    # {"BASE"/"NEW": [(word, why)]} for a run that did not finish, and
+    # {"BASE"/"NEW": {test: [series]}} of what was not compared
+    ended: dict = field(default_factory=dict)
+    unmatched: dict = field(default_factory=dict)
 
     def as_json(self):
         return {"confidence": self.conf, "status": self.status,
-                "verdict": {0: "not worse", 3: "worse",
-                            125: "too short to tell"}[self.status],
+                "verdict": VERDICT[self.status],
                 "reason": self.reason,
+                "ended": {k: [why for _, why in v]
+                          for k, v in self.ended.items()},
+                "not_compared": self.unmatched,
                 "rates": [c.as_json() for c in self.comparisons],
                 "return_levels": self.levels}
 
@@ -61,21 +111,51 @@ def rate_test(k1, n1, k2, n2):
     return float(stats.binom.sf(k2 - 1, k, share)), share ** k
 
 
-def gate(pairs, conf=0.95, levels_of=None):
-    """pairs: [(series name, base TailData, new TailData, base TailFit,
-    new TailFit, [Level] base, [Level] new)]; levels_of(base td, new td)
-    gives the spike levels. Spike counts that the histogram only bounds
-    are taken at their least favourable ends (base high, new low)."""
-    g = Gate(conf)
+def above_base_max(test, pairs):
+    """The samples of NEW above the largest BASE reached in the series of
+    one test (their maxima's largest): BASE has none there by definition,
+    so under equal distributions each of the K samples above is NEW's
+    with its share of the cycles. NEW's count is the least it can be (a
+    bin holding BASE's max is not counted). None without a BASE max."""
+    known = [p for p in pairs if p.base.max_ns is not None and p.base.n > 0]
+    if not known:
+        return None
+    top = max(p.base.max_ns for p in known)
+    # "above": a level 1 ns beyond (rtlat's samples are whole ns)
+    k2 = sum(p.new.count_at_or_above(top + 1)[0] for p in known)
+    n1 = sum(p.base.n for p in known)
+    n2 = sum(p.new.n for p in known)
+    nmax = [p.new.max_ns for p in known if p.new.max_ns is not None]
+    c = Comparison(test, top, (0, n1), (k2, n2), None, False, False, None,
+                   "max", new_max_ns=max(nmax) if nmax else None)
+    c.p_value, c.best = rate_test(0, n1, k2, n2)
+    return c
+
+
+def compare(pairs, levels_of):
+    """The comparisons (max tests first, then the rates) with their
+    p-values and alphas unset, and the return level rows."""
+    maxes, rates, rows = [], [], []
     tests = []
-    for name, b, n, _, _, lb, ln in pairs:
-        for lv in levels_of(b, n):
+    for p in pairs:
+        if p.test not in tests:
+            tests.append(p.test)
+    for t in tests:
+        c = above_base_max(t, [p for p in pairs if p.test == t])
+        if c is not None:
+            maxes.append(c)
+    for p in pairs:
+        b, n = p.base, p.new
+        for lv in levels_of(b):
             k1 = b.count_at_or_above(lv)[1]
             k2 = n.count_at_or_above(lv)[0]
-            p, best = rate_test(k1, b.n, k2, n.n)
-            tests.append((name, lv, k1, b.n, k2, n.n, p, best))
-        for x, y in zip(lb, ln):
-            row = {"series": name, "label": x.label, "base": None,
+            c = Comparison(p.name, lv, (k1, b.n), (k2, n.n), None, False,
+                           False, (k2 / n.n) / (k1 / b.n)
+                           if k1 and b.n and n.n else None)
+            c.p_value, c.best = rate_test(k1, b.n, k2, n.n)
+            rates.append(c)
+        for x, y in zip(p.base_levels, p.new_levels):
+            row = {"series": p.name, "label": x.label, "base": None,
                    "new": None, "worse": False}
             if x.ns is not None:
                 row["base"] = [x.ns, x.lo, x.hi]
@@ -83,45 +163,103 @@ def gate(pairs, conf=0.95, levels_of=None):
                 row["new"] = [y.ns, y.lo, y.hi]
             if x.ns is not None and y.ns is not None:
                 row["worse"] = y.lo > x.hi
-            g.levels.append(row)
-    alpha = (1 - conf) / max(1, len(tests))
-    for name, lv, k1, n1, k2, n2, p, best in tests:
-        testable = best < alpha
-        ratio = (k2 / n2) / (k1 / n1) if k1 and n1 and n2 else None
-        g.comparisons.append(Comparison(name, lv, (k1, n1), (k2, n2), p,
-                                        testable, testable and p is not None
-                                        and p < alpha, ratio))
-    worse_rates = [c for c in g.comparisons if c.worse]
+            rows.append(row)
+    return maxes, rates, rows
+
+
+def gate(pairs, conf=0.95, levels_of=None, ended=None, unmatched=None):
+    """pairs: [Pair]; levels_of(base TailData) gives the spike levels
+    (fixed from BASE alone: chosen from NEW as well, the levels would
+    follow NEW's spikes and the tests be no longer exact). Spike counts
+    that the histogram only bounds are taken at their least favourable
+    ends (base high, new low). ended and unmatched: see Gate."""
+    g = Gate(conf, ended=ended or {}, unmatched=unmatched or {})
+    maxes, rates, g.levels = compare(pairs, levels_of)
+    budget = 1 - conf
+    fams = [f for f in (maxes, rates) if f]
+    for fam in fams:
+        alpha = budget / len(fams) / len(fam)
+        for c in fam:
+            c.alpha = alpha
+            c.testable = c.best < alpha
+            c.worse = c.testable and c.p_value is not None and \
+                c.p_value < alpha
+    g.comparisons = maxes + rates
+    decide(g, pairs)
+    return g
+
+
+def said(side, items):
+    """'NEW did not finish: a; b' (and 'NEW failed: c')."""
+    out = []
+    for word in dict.fromkeys(w for w, _ in items):
+        out.append(f"{side} {word}: " + "; ".join(
+            why for w, why in items if w == word))
+    return "; ".join(out)
+
+
+def named(tests, most=8):
+    """{test: [series]} as 'timer: CPU0, CPU1; pmq: ...' (at most `most`
+    series, then how many more)."""
+    if not tests:
+        return "no series"
+    out, left = [], most
+    for t, names in tests.items():
+        if left <= 0:
+            break
+        out.append(f"{t}: " + ", ".join(names[:left]))
+        left -= len(names)
+    rest = sum(len(v) for v in tests.values()) - most
+    return "; ".join(out) + (f" and {rest} more" if rest > 0 else "")
+
+
+def decide(g, pairs):
+    worse = [c for c in g.comparisons if c.worse]
     worse_levels = [r for r in g.levels if r["worse"]]
-    if worse_rates or worse_levels:
+    new_end, base_end = g.ended.get("NEW"), g.ended.get("BASE")
+    if new_end:
+        # a crashed, hung or failed run is never good, whatever its
+        # samples before the end say
         g.status = WORSE
-        w = worse_rates[0] if worse_rates else None
-        g.reason = (f"{w.series}: {w.new[0]} spikes at or above "
-                    f"{w.level_ns / 1000:g} µs in {w.new[1]} cycles against "
-                    f"{w.base[0]} in {w.base[1]} (p = {w.p_value:.2g} < "
-                    f"{alpha:.2g})" if w else
-                    f"{worse_levels[0]['series']}: the return level "
-                    f"{worse_levels[0]['label']} is above the base's "
-                    "interval")
+        g.reason = said("NEW", new_end)
+    elif worse or worse_levels:
+        g.status = WORSE
+        g.reason = worse[0].words() if worse else (
+            f"{worse_levels[0]['series']}: the return level "
+            f"{worse_levels[0]['label']} is above the base's interval")
+    elif base_end:
+        g.status = CANNOT_TELL
+        g.reason = said("BASE", base_end) + (
+            ": a BASE that did not finish cannot vouch for NEW")
+    elif not pairs:
+        g.status = CANNOT_TELL
+        g.reason = ("nothing matched: no series of one run is in the "
+                    f"other (BASE has {named(g.unmatched.get('BASE'))}; "
+                    f"NEW has {named(g.unmatched.get('NEW'))})")
     elif any(c.testable for c in g.comparisons) or any(
             r["base"] and r["new"] for r in g.levels):
         g.status = NOT_WORSE
-        g.reason = ("no spike rate or return level is worse beyond the "
-                    f"{conf * 100:g} % confidence")
+        g.reason = ("no spike rate, sample above BASE's max or return "
+                    "level is worse beyond the "
+                    f"{g.conf * 100:g} % confidence")
     else:
         g.status = CANNOT_TELL
         g.reason = ("the runs are too short to tell: at no level could "
                     "the spikes seen show a difference at "
-                    f"{conf * 100:g} % confidence, and no tail was fitted "
+                    f"{g.conf * 100:g} % confidence, and no tail was fitted "
                     "in both")
-    return g
+    if g.status == WORSE and base_end:
+        g.reason += " (" + said("BASE", base_end) + \
+            ": the comparison rests on its samples before the end)"
 
 
 def text(g):
-    lines = [f"gate: {g.as_json()['verdict']} ({g.reason})"]
+    lines = [f"gate: {VERDICT[g.status]} ({g.reason})"]
     for c in g.comparisons:
+        what = (f"above BASE's max {c.level_ns / 1000:g} µs"
+                if c.kind == "max" else f">= {c.level_ns / 1000:g} µs")
         lines.append(
-            f"  {c.series} >= {c.level_ns / 1000:g} µs: base {c.base[0]}/"
+            f"  {c.series} {what}: base {c.base[0]}/"
             f"{c.base[1]}, new {c.new[0]}/{c.new[1]}"
             + (f", p = {c.p_value:.3g}" if c.p_value is not None else "")
             + ("" if c.testable else " (too few spikes to tell)")
@@ -133,4 +271,8 @@ def text(g):
         lines.append(f"  {r['series']} level once per {r['label']}: base "
                      f"{fmt(r['base'])}, new {fmt(r['new'])}"
                      + (" WORSE" if r["worse"] else ""))
+    for side in ("BASE", "NEW"):
+        if g.unmatched.get(side) and (g.comparisons or g.levels):
+            lines.append(f"  not compared, {side} only: "
+                         f"{named(g.unmatched[side])}")
     return "\n".join(lines)

@@ -69,10 +69,16 @@ def add_options(p):
                    help="the target's confidence (default: --confidence)")
     g.add_argument("--gate", action="store_true",
                    help="BASE NEW: exit 0 if NEW is not worse, 3 if it is "
-                   "worse beyond the confidence (spike rates by an exact "
-                   "test, return levels by their intervals), 125 if the "
-                   "runs are too short to tell (git bisect run skips "
-                   "them); writes the page only with -o")
+                   "worse beyond the confidence (samples above BASE's max "
+                   "and spike rates at levels fixed from BASE by an exact "
+                   "test, return levels by their intervals) or did not "
+                   "finish (its file a checkpoint, a non-zero "
+                   "return_code), 125 if it cannot tell: the runs too "
+                   "short, no series in common, or BASE did not finish "
+                   "(git bisect run skips them); the reason in words. "
+                   "Series match by name, else thread N of one with "
+                   "thread N of the other (cyclictest -h text and rtlat's "
+                   "JSON); writes the page only with -o")
     g.add_argument("--summary-json", metavar="FILE",
                    help="also write every figure of this analysis as JSON")
 
@@ -122,7 +128,7 @@ def after_load(args, runs):
     from . import worst
     analysed = [worst.analyse_run(r, args) for r in runs]
     worst.add_plans(analysed, args)
-    g = worst.run_gate(analysed, args) if args.gate else None
+    g = worst.run_gate(runs, analysed, args) if args.gate else None
     if args.summary_json:
         worst.write_json(args.summary_json,
                          worst.clean(worst.summary(runs, analysed, args, g)))

@@ -6,6 +6,7 @@ command line's --levels, --plan, --gate. The inputs' "largest" and
 "timeline" keys (the shared JSON formats) are read when present."""
 import json
 import math
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -13,7 +14,8 @@ from typing import List, Optional
 
 from . import gate as gatemod
 from . import plan as planmod
-from . import spikes, tail
+from . import spikes, tail, timeline
+from .load import INDEX, InputError, read_regular
 from .document import Figure, Note, Section, Table
 
 HOUR, DAY, WEEK = 3600.0, 86400.0, 7 * 86400.0
@@ -30,6 +32,8 @@ class Series:
     rates: List[spikes.Rate] = field(default_factory=list)
     levels: List[tail.Level] = field(default_factory=list)
     plan: Optional[planmod.Plan] = None
+    kind: str = ""          # the test's (model.Test.kind)
+    thread: int = 0         # thread N: its number, else its place
 
 
 def period_of(t, override_us=None):
@@ -118,8 +122,11 @@ def analyse_run(run, args):
     conf = args.confidence
     out = []
     for key, t in run.tests.items():
+        place = {d.name: i for i, d in enumerate(t.dists)}
         for td in series_of(t, args):
-            s = Series(key, td, tail.fit_tail(td))
+            m = re.match(r"thread (\d+)", td.name)
+            s = Series(key, td, tail.fit_tail(td), kind=t.kind,
+                       thread=int(m.group(1)) if m else place[td.name])
             levels = args.levels or spikes.default_levels([td])
             s.rates = [spikes.rate(td, lv, conf) for lv in levels]
             s.levels = return_levels(s, conf)
@@ -325,22 +332,137 @@ def plan_table(analysed, args):
 
 # --- the command line's hooks ---------------------------------------------
 
-def gate_pairs(a0, a1):
-    by = {(s.test, s.td.name): s for s in a0}
-    out = []
-    for s in a1:
-        b = by.get((s.test, s.td.name))
-        if b is not None:
-            out.append((f"{s.test} {s.td.name}", b.td, s.td, b.tf, s.tf,
-                        b.levels, s.levels))
+# Tests whose series are threads (or CPUs) of one cyclic measurement:
+# rtlat timer and cyclictest, cyclictest's -h text, its --json.
+CYCLIC = ("timer", "cyclic")
+
+
+def by_test(a):
+    out = {}
+    for s in a:
+        out.setdefault(s.test, []).append(s)
     return out
 
 
-def run_gate(analysed, args):
-    def levels_of(b, n):
-        return args.levels or spikes.default_levels([b, n])
-    pairs = gate_pairs(analysed[0], analysed[1])
-    return gatemod.gate(pairs, args.confidence, levels_of)
+def matched_tests(t0, t1):
+    """(BASE test, NEW test) pairs: by name; a cyclic test left alone on
+    each side with the other (rtlat timer's JSON is "timer", its -h text
+    "cyclictest": the same samples)."""
+    out = [(k, k) for k in t1 if k in t0]
+    r0 = [k for k in t0 if k not in t1 and t0[k][0].kind in CYCLIC]
+    r1 = [k for k in t1 if k not in t0 and t1[k][0].kind in CYCLIC]
+    if len(r0) == 1 and len(r1) == 1:
+        out.append((r0[0], r1[0]))
+    return out
+
+
+def cpu_of(s):
+    m = re.search(r"CPU(\d+)", s.td.name)
+    return int(m.group(1)) if m else None
+
+
+def series_pairs(s0, s1):
+    """(BASE, NEW) series of two tests: by name, else (cyclic tests)
+    thread N of one with thread N of the other, where both say a CPU the
+    same one (-h text names threads, rtlat's JSON CPUs too)."""
+    names = {s.td.name: s for s in s0}
+    out = [(names[s.td.name], s) for s in s1 if s.td.name in names]
+    left0 = [b for b in s0 if all(b is not x for x, _ in out)]
+    for s in s1:
+        if s.td.name in names or s.kind not in CYCLIC:
+            continue
+        b = next((b for b in left0 if b.kind in CYCLIC and
+                  b.thread == s.thread and
+                  (None in (cpu_of(b), cpu_of(s)) or
+                   cpu_of(b) == cpu_of(s))), None)
+        if b is not None:
+            left0.remove(b)
+            out.append((b, s))
+    return out
+
+
+def gate_pairs(a0, a1):
+    """[gate.Pair] of the series of BASE (a0) and NEW (a1) that match,
+    and {"BASE"/"NEW": {test: [series]}} of those that do not."""
+    t0, t1 = by_test(a0), by_test(a1)
+    out, used = [], []
+    for k0, k1 in matched_tests(t0, t1):
+        for b, s in series_pairs(t0[k0], t1[k1]):
+            name = f"{k1} {s.td.name}"
+            if (k0, b.td.name) != (k1, s.td.name):
+                name += f" (BASE: {k0} {b.td.name})"
+            out.append(gatemod.Pair(k1, name, b.td, s.td, b.levels,
+                                    s.levels))
+            used += [b, s]
+    left = {}
+    for side, a in (("BASE", a0), ("NEW", a1)):
+        for s in a:
+            if all(s is not u for u in used):
+                left.setdefault(side, {}).setdefault(s.test, []).append(
+                    s.td.name)
+    return out, left
+
+
+RC_WORDS = {1: "an error", 2: "bad input",
+            3: "a threshold or gate exceeded"}
+
+
+def ended(run, side):
+    """[(word, why)]: how a run did not finish (a result file a
+    checkpoint wrote; a non-zero return_code; a suite whose index says it
+    did not reach its end). BASE's return_code 3 is a run that finished
+    and exceeded a limit it was given: its samples are whole."""
+    out = []
+    for t in run.tests.values():
+        if timeline.incomplete(t):
+            cp = t.checkpoint or {}
+            cov, plan = cp.get("covered_s"), cp.get("planned_s")
+            out.append(("did not finish", f"{t.key}: its file is a "
+                        "checkpoint, not the run's end (covers "
+                        f"{timeline.duration(cov)}" +
+                        (f" of {timeline.duration(plan)}"
+                         if isinstance(plan, (int, float)) else "") + ")"))
+        rc = t.return_code
+        if rc in (None, 0) or rc == 3 and side == "BASE":
+            continue
+        word = "failed" if rc == 3 else "did not finish"
+        out.append((word, f"{t.key}: exited with status {rc}" + (
+            f" ({RC_WORDS[rc]})" if rc in RC_WORDS else "")))
+    return out + suite_ended(run)
+
+
+def suite_ended(run):
+    """A suite's results directory whose index.json says complete false:
+    the tests it did not finish."""
+    path = os.path.join(run.path, INDEX)
+    if not os.path.isdir(run.path) or not os.path.exists(path):
+        return []
+    try:
+        idx = json.loads(read_regular(path).decode("utf-8"))
+    except (InputError, ValueError):
+        return [("did not finish", f"the suite's {INDEX} cannot be read")]
+    if not isinstance(idx, dict) or idx.get("complete") is not False:
+        return []
+    tests = idx.get("tests") if isinstance(idx.get("tests"), list) else []
+    todo = [str(t.get("name")) for t in tests if isinstance(t, dict) and
+            t.get("state") in ("pending", "running")]
+    return [("did not finish", f"the suite's {INDEX} says it did not reach "
+             "its end" + (f" (not done: {', '.join(todo)})" if todo
+                          else ""))]
+
+
+def run_gate(runs, analysed, args):
+    """The gate of BASE and NEW (runs, analysed: [BASE, NEW]; runs may be
+    empty where only the samples are judged)."""
+    def levels_of(b):
+        return args.levels or spikes.default_levels([b])
+    pairs, left = gate_pairs(analysed[0], analysed[1])
+    ends = {}
+    for side, r in zip(("BASE", "NEW"), runs):
+        e = ended(r, side)
+        if e:
+            ends[side] = e
+    return gatemod.gate(pairs, args.confidence, levels_of, ends, left)
 
 
 def write_json(path, obj):
