@@ -14,7 +14,7 @@ from . import foreign
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
 from . import schema
 from .timeline import read_longrun
-from .validate import InputError, check
+from .validate import InputError, check, check_dists, decimal
 
 # The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
 # 1` on 2 CPUs, 0.94 MB (each CPU's time line, with its per-second
@@ -145,7 +145,7 @@ def threads(data):
     if not isinstance(t, dict):
         return []
     return sorted(((k, v) for k, v in t.items() if isinstance(v, dict)),
-                  key=lambda kv: int(kv[0]) if kv[0].isdigit() else 1 << 30)
+                  key=lambda kv: (decimal(kv[0]) is None, decimal(kv[0]) or 0))
 
 
 def read_pair(t, data):
@@ -576,36 +576,54 @@ def read_json(path, raw):
     return data
 
 
-def _foot(text, name):
-    """The figures of a histogram footer line ("# Max Latencies: ...")."""
-    m = re.search(rf"^# {name}:((?: \d+)+)\s*$", text, re.M)
-    return [int(v) for v in m.group(1).split()] if m else []
+def _foot(path, text, name, cols, needed=True):
+    """The figures of a histogram footer line ("# Max Latencies: 00177
+    00180"), one per histogram column; zeros for a line not needed and
+    not there; InputError for a line missing, of another length or with
+    a figure that is not a whole number."""
+    m = re.search(rf"^# {name}:(.*)$", text, re.M)
+    if not m and not needed:
+        return [0] * cols
+    if not m:
+        raise InputError(f"{path}: unreadable: no '# {name}:' line (the "
+                         "footer of cyclictest -h)")
+    v = [decimal(x) for x in m.group(1).split()]
+    if len(v) != cols or None in v:
+        raise InputError(
+            f"{path}: unreadable: '# {name}:' has {len(v)} figures for "
+            f"{cols} histogram column{'s' if cols > 1 else ''}"
+            if None not in v else
+            f"{path}: unreadable: '# {name}:' has "
+            f"{m.group(1).split()[v.index(None)]!r}, not a whole number")
+    return v
 
 
 def read_hist_text(path, text):
     """cyclictest's -h output or --histfile (rtlat's too): a thread per
     column of 1 us rows, its footer's counts and latencies in us."""
-    cols = None
     rows = []
     for line in text.splitlines():
-        if re.fullmatch(r"\d{6} \d+(\t\d+)*", line):
-            v = [int(x) for x in re.split(r"[ \t]", line)]
-            cols = cols or len(v) - 1
-            rows.append(v)
-    mins, avgs, maxs = (_foot(text, k) for k in
-                        ("Min Latencies", "Avg Latencies", "Max Latencies"))
-    over = _foot(text, "Histogram Overflows")
-    if not rows or not mins:
+        if re.fullmatch(r"\d{6} \d+(\t\d+)*", line, re.ASCII):
+            rows.append([int(x) for x in re.split(r"[ \t]", line)])
+    if not rows or not re.search(r"^# Min Latencies:", text, re.M):
         raise InputError(f"{path}: unreadable: not JSON, nor a cyclictest "
                          "histogram (-h)")
-    n = len(mins)
+    cols = len(rows[0]) - 1
+    odd = next((r for r in rows if len(r) != cols + 1), None)
+    if odd:
+        raise InputError(f"{path}: unreadable: the histogram's row "
+                         f"{odd[0]:06d} has {len(odd) - 1} columns, the "
+                         f"first {cols}")
+    mins, avgs, maxs = (_foot(path, text, k, cols) for k in
+                        ("Min Latencies", "Avg Latencies", "Max Latencies"))
+    over = _foot(path, text, "Histogram Overflows", cols, needed=False)
     t = Test(key=os.path.basename(path), name="cyclictest", kind="cyclic",
              path=path, tool="cyclictest -h output")
-    for j in range(n):
+    for j in range(cols):
         d = Dist(name=f"thread {j}")
         d.bins = [(r[0] * 1000.0, r[1 + j]) for r in rows if r[1 + j]]
         d.bucket_ns, d.range_end_ns = 1000.0, len(rows) * 1000.0
-        d.overflow = over[j] if j < len(over) else 0
+        d.overflow = over[j]
         d.samples = sum(c for _, c in d.bins) + d.overflow
         d.min_ns, d.avg_ns = mins[j] * 1000.0, avgs[j] * 1000.0
         d.max_ns = maxs[j] * 1000.0
@@ -619,6 +637,20 @@ def load_file(path, key=None, limits=None):
     """One result file as a Test. Raises InputError if it cannot be read
     (not a regular file, larger than limits allow) or holds no result."""
     raw = read_regular(path, limits)
+    try:
+        t = _read(path, key, raw, limits)
+    except (TypeError, ValueError, AttributeError, KeyError,
+            OverflowError, ZeroDivisionError) as e:
+        # A layout no reader expects: one line, never a traceback.
+        raise InputError(f"{path}: unreadable: unexpected layout "
+                         f"({type(e).__name__}: {e})") from e
+    # Another tool's text is read by hand: its figures are checked here
+    # as validate.check() checks a JSON file's before it is read.
+    check_dists(t)
+    return t
+
+
+def _read(path, key, raw, limits):
     if foreign.is_rtla(raw):
         return foreign.read_rtla_hist(path, raw.decode("utf-8", "replace"))
     if not path.endswith(".json") and b"# Histogram" in raw[:4096]:
@@ -629,13 +661,7 @@ def load_file(path, key=None, limits=None):
     data = read_json(path, raw)
     if foreign.is_jitterdebugger(data):
         return foreign.read_jitterdebugger(path, data)
-    try:
-        return _test_of(path, key, data, limits)
-    except (TypeError, ValueError, AttributeError, KeyError,
-            OverflowError, ZeroDivisionError) as e:
-        # A layout no reader expects: one line, never a traceback.
-        raise InputError(f"{path}: unreadable: unexpected layout "
-                         f"({type(e).__name__}: {e})") from e
+    return _test_of(path, key, data, limits)
 
 
 def _test_of(path, key, data, limits=None):

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat-report's inputs attacked (issue 44, items 17, 18, 20 and 23):
+foreign results (jitterdebugger, rtla, cyclictest -h) with numbers or
+keys no tool writes are one line naming the file and exit 2 (never a
+traceback and exit 1, which `git bisect run` reads as bad); rtlat's own
+largest output is read and a file no rtlat writes is refused by its
+size; --kcidb says when kcidb-io did not check the document; a schema
+error names the field and the rule. Inputs are the recorded fixtures
+(tests/fixtures/report/tail) changed here, or made here."""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TAIL = ROOT / "tests" / "fixtures" / "report" / "tail"
+REPORT = str(Path(sys.executable).parent / "rtlat-report")
+
+
+def report(*args, env=None, timeout=60):
+    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def refused(r, path, *words):
+    """Exit 2, one line on stderr naming path and holding words."""
+    assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"rtlat-report: {path}: "), lines[0]
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+def jitterdebugger(change):
+    d = json.loads((TAIL / "jitterdebugger-results.json").read_text())
+    change(d)
+    return json.dumps(d)
+
+
+def rtla(old, new):
+    text = (TAIL / "rtla-timerlat-hist.txt").read_text()
+    assert re.search(old, text, re.M)
+    return re.sub(old, new, text, count=1, flags=re.M)
+
+
+def cyclictest(old, new):
+    text = (TAIL / "cyclictest-h.txt").read_text()
+    assert re.search(old, text, re.M)
+    return re.sub(old, new, text, count=1, flags=re.M)
+
+
+BIG = str(10 ** 21)
+HUGE = str(10 ** 23)
+# (file name, its text, what the line says)
+FOREIGN = {
+    "jitterdebugger bin ²": ("results.json", jitterdebugger(
+        lambda d: d["cpu"]["0"]["histogram"].update({"²": 5})),
+        "cpu.0.histogram: bin '²' is not a whole number of µs"),
+    "jitterdebugger CPU ²": ("results.json", jitterdebugger(
+        lambda d: d["cpu"].update({"²": d["cpu"].pop("0")})),
+        "cpu: '²' is not a CPU number"),
+    "jitterdebugger negative bin": ("results.json", jitterdebugger(
+        lambda d: d["cpu"]["0"]["histogram"].update({"-3": 5})),
+        "cpu.0.histogram: bin '-3' is not a whole number of µs"),
+    "rtla over: 10^21": ("hist.txt", rtla(r"^over:\s+0", "over: " + BIG),
+                         f"IRQ-000: its overflow {BIG} is beyond 64-bit"),
+    "rtla count: 10^23": ("hist.txt", rtla(r"^count:\s+600000",
+                                           "count: " + HUGE),
+                          f"IRQ-000: its samples {HUGE} is beyond 64-bit"),
+    "rtla index 10^23": ("hist.txt", rtla(r"^45 ", HUGE + " "),
+                         "beyond 64-bit nanoseconds"),
+    "rtla max 10^23 ns": ("hist.txt", rtla(r"^max:\s+14", "max: " + HUGE),
+                          "IRQ-000: its max_ns 1e+26 is beyond 64-bit"),
+    "cyclictest overflows 10^23": ("hist.txt", cyclictest(
+        r"^# Histogram Overflows: 00000", "# Histogram Overflows: " + HUGE),
+        f"thread 0: its overflow {HUGE} is beyond 64-bit"),
+    "cyclictest bin count 10^23": ("hist.txt", cyclictest(
+        r"^000002 000000", "000002 " + HUGE),
+        "thread 0: its counts add up to 1e+23, beyond 64-bit"),
+    "cyclictest no max footer": ("hist.txt", cyclictest(
+        r"^# Max Latencies: 00177\n", ""),
+        "no '# Max Latencies:' line"),
+    "cyclictest min footer of 2": ("hist.txt", cyclictest(
+        r"^# Min Latencies: 00003", "# Min Latencies: 00003 00004"),
+        "'# Min Latencies:' has 2 figures for 1 histogram column"),
+    "cyclictest avg footer of 2": ("hist.txt", cyclictest(
+        r"^# Avg Latencies: 00005", "# Avg Latencies: 00005 00006"),
+        "'# Avg Latencies:' has 2 figures for 1 histogram column"),
+    "cyclictest overflows of 0": ("hist.txt", cyclictest(
+        r"^# Histogram Overflows: 00000", "# Histogram Overflows:"),
+        "'# Histogram Overflows:' has 0 figures for 1 histogram column"),
+}
+
+
+@pytest.mark.parametrize("case", list(FOREIGN))
+def test_a_foreign_result_no_tool_writes_is_one_line_exit_2(tmp_path, case):
+    """Item 18: as the gate reads it (where the tracebacks came from:
+    exit 1 is 'bad' to git bisect run, exit 2 stops it)."""
+    name, text, why = FOREIGN[case]
+    f = tmp_path / name
+    f.write_text(text)
+    ok = tmp_path / f"ok{f.suffix}"
+    ok.write_text((TAIL / ("jitterdebugger-results.json" if name ==
+                           "results.json" else "rtla-timerlat-hist.txt"))
+                  .read_text())
+    refused(report(ok, f, "--gate"), f, why)
+    refused(report(f, "-o", tmp_path / "r.html"), f, why)
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_the_foreign_fixtures_are_still_read(tmp_path):
+    """The checks refuse nothing the real tools write."""
+    for f in ("jitterdebugger-results.json", "rtla-timerlat-hist.txt",
+              "cyclictest-h.txt"):
+        r = report(TAIL / f, "--format", "md", "-o", "-")
+        assert r.returncode == 0 and r.stderr == "", (f, r.stderr)
