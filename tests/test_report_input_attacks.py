@@ -7,10 +7,13 @@ largest output is read and a file no rtlat writes is refused by its
 size; --kcidb says when kcidb-io did not check the document; a schema
 error names the field and the rule. Inputs are the recorded fixtures
 (tests/fixtures/report/tail) changed here, or made here."""
+import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,46 @@ def test_the_foreign_fixtures_are_still_read(tmp_path):
               "cyclictest-h.txt"):
         r = report(TAIL / f, "--format", "md", "-o", "-")
         assert r.returncode == 0 and r.stderr == "", (f, r.stderr)
+
+
+DOCTOR = ROOT / "tests" / "fixtures" / "report" / "explain" / "doctor.json"
+KCIDB_NOTE = ("not checked: kcidb-io is not installed (pip install "
+              "'rtlat-report[kcidb]')")
+
+
+def test_kcidb_says_when_kcidb_io_did_not_check_the_document(tmp_path):
+    """Item 20: without kcidb-io (a module of its name that cannot be
+    imported, first on PYTHONPATH) the document is written and one line
+    says it was not checked, naming the extra that installs it; the
+    extra is declared. With kcidb-io (here, when installed): checked, no
+    such line, and a document it refuses is not written."""
+    shim = tmp_path / "shim" / "kcidb_io"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text(
+        "raise ImportError('No module named kcidb_io (hidden by a test)')\n")
+    out = tmp_path / "doc.json"
+    env = dict(os.environ, PYTHONPATH=str(shim.parent))
+    r = report(DOCTOR, "--kcidb", out, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [f"rtlat-report: --kcidb: {out} is "
+                                     f"written but {KCIDB_NOTE}"]
+    assert json.loads(out.read_text())["tests"]
+    r = report(DOCTOR, "--kcidb", "-", env=env)
+    assert r.returncode == 0 and json.loads(r.stdout)["tests"]
+    assert r.stderr.splitlines() == [f"rtlat-report: --kcidb: the document "
+                                     f"is written but {KCIDB_NOTE}"]
+    meta = tomllib.loads((ROOT / "report" / "pyproject.toml").read_text())
+    assert any(d.startswith("kcidb-io") for d in
+               meta["project"]["optional-dependencies"]["kcidb"])
+    assert "rtlat-report[kcidb]" in (ROOT / "docs" / "fleet.md").read_text()
+    if importlib.util.find_spec("kcidb_io") is None:
+        return
+    out.unlink()
+    r = report(DOCTOR, "--kcidb", out)
+    assert r.returncode == 0 and r.stderr == "" and out.exists(), r.stderr
+    out.unlink()
+    r = report(DOCTOR, "--kcidb", out, "--kcidb-git-commit", "xyz")
+    assert r.returncode == 1 and not out.exists()
+    assert r.stderr.splitlines() == [
+        "rtlat-report: the KCIDB document is not valid: checkouts/0/"
+        "git_commit_hash: 'xyz' does not match '^[0-9a-f]{40}$'"]
