@@ -245,8 +245,7 @@ def kcidb_invalid(doc):
     try:
         kschema.LATEST.validate(doc)
     except jsonschema.exceptions.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path)
-        return f"{where}: {e.message}"
+        return schema.describe(e)
     return None
 
 
