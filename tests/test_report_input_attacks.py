@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tomllib
@@ -221,3 +222,92 @@ def test_the_jsonschema_floor_is_what_debian_12_has():
     floor, = [d.split(">=")[1] for d in meta["project"]["dependencies"]
               if d.startswith("jsonschema")]
     assert tuple(map(int, floor.split("."))) <= (4, 10, 3), floor
+
+
+MIB = 1 << 20
+
+
+def limited(limit_as):
+    """A preexec_fn giving rtlat-report limit_as bytes of address space
+    (numpy's BLAS reserves some per CPU: one thread)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
+    return limit
+
+
+def report_in(limit_as, *args):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
+                          text=True, timeout=60, env=env,
+                          preexec_fn=limited(limit_as))
+
+
+def define(header, name):
+    """A #define's value in rtlat's C sources."""
+    m = re.search(rf"^#define\s+{name}\s+(.+?)\s*(?:/\*.*)?$",
+                  (ROOT / "src" / header).read_text(), re.M)
+    return int(eval(m[1].rstrip("LU")))
+
+
+def test_the_file_cap_is_what_rtlat_can_write():
+    """Item 17: --max-file-size's default is derived from rtlat's own
+    limits, as the C sources have them, and each row and cell of rtlat's
+    real output fits the bytes it allows (a short real run); it holds
+    the issue's pmq -t 4 --largest 1048576 (35 MiB) many times over."""
+    sys.path.insert(0, str(ROOT / "report"))
+    from rtlat_report import load
+    assert load.LARGEST_MAX_K == define("core/largest.h", "LARGEST_MAX_K")
+    assert load.RECORD_MAX_SERIES == define("core/record.h",
+                                            "RECORD_MAX_SERIES")
+    assert load.TL_CAP_DEFAULT == define("core/timeline.h", "TL_CAP_DEFAULT")
+    assert load.HIST_MAX_CELLS == define("timer/timer.c", "MAX_CELLS")
+    assert load.Limits().file_bytes >= load.RTLAT_MAX_BYTES > \
+        4 * load.LARGEST_MAX_K * load.ROW_BYTES
+    from conftest import run
+    f = Path(os.environ.get("TMPDIR", "/tmp")) / f"cap-{os.getpid()}.json"
+    try:
+        r = run(["pmq", "-t", "2", "-l", "300", "-i", "200", "-q",
+                 "--largest", "100", "--json", str(f)])
+        assert r.returncode == 0, r.stderr
+        text = f.read_text()
+    finally:
+        f.unlink(missing_ok=True)
+    rows = re.findall(r"^ *\[ -?\d+, -?[\d.]+, (?:-?\d+|null) \],?\n", text,
+                      re.M)
+    cells = re.findall(r"^ *\[ -?\d+, \d+ \],?\n", text, re.M)
+    assert rows and cells
+    assert max(map(len, rows)) <= load.ROW_BYTES
+    assert max(map(len, cells)) <= load.CELL_BYTES
+
+
+def test_a_file_as_big_as_rtlat_writes_is_read_a_hostile_one_refused(
+        tmp_path):
+    """Item 17: a 40 MiB file (sparse: nothing written) is read (and is
+    not JSON), where 32 MiB was the cap; a 10 GiB one is refused with one
+    line, before a byte is read: it would take more memory than there is
+    (deterministically: within 512 MiB of address space, RLIMIT_AS)."""
+    f = tmp_path / "pmq.json"
+    with open(f, "wb") as w:
+        w.truncate(40 * MIB)
+    refused(report(f, "-o", tmp_path / "r.html"), f, "unreadable: not JSON")
+    os.truncate(f, 10 << 30)
+    line = refused(report_in(512 * MIB, f, "-o", tmp_path / "r.html"), f,
+                   f"{10 << 30} bytes: reading takes about 327680 MiB of "
+                   "memory, more than the ", " MiB this process may have "
+                   "(RLIMIT_AS)")
+    r = report(f, "-o", tmp_path / "r.html")
+    if "MiB this process may have" in r.stderr:   # less than 250 GiB here
+        line = refused(r, f, "reading takes about 327680 MiB")
+    assert not (tmp_path / "r.html").exists()
+    # Files each within what the memory allows, together beyond it.
+    d = tmp_path / "res"
+    d.mkdir()
+    for i in range(3):
+        with open(d / f"t{i}.json", "wb") as w:
+            w.truncate(8 * MIB)
+    r = report_in(512 * MIB, d, "-o", tmp_path / "r.html")
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        f"rtlat-report: the inputs' result files: {24 * MIB} bytes: reading "
+        "takes about 768 MiB of memory, more than the "
+        + r.stderr.split("more than the ", 1)[-1].rstrip()], r.stderr
+    assert "(RLIMIT_AS)" in r.stderr
