@@ -68,8 +68,8 @@ def _cgroup_left():
     except OSError:
         return None
     for line in lines:
-        _, ctrl, path = line.split(":", 2)
-        if ctrl == "":
+        _, ctrl, path = (line.split(":", 2) + ["", ""])[:3]
+        if ctrl == "" and path:
             base, lim, use = "/sys/fs/cgroup", "memory.max", "memory.current"
         elif "memory" in ctrl.split(","):
             base, lim, use = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes",
@@ -93,8 +93,8 @@ def memory_left():
     found = []
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
-            avail = next((int(l.split()[1]) * 1024 for l in f
-                          if l.startswith("MemAvailable:")), None)
+            avail = next((int(row.split()[1]) * 1024 for row in f
+                          if row.startswith("MemAvailable:")), None)
         if avail is not None:
             found.append((avail, "MemAvailable"))
     except (OSError, ValueError):
