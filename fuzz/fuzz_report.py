@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Fuzz rtlat-report's loader with hypothesis (make fuzz): for any bytes,
 and for any JSON built from the keys rtlat's and rt-tests' files use,
-load_file either returns a result or raises the one InputError (one line
-naming the file); never another exception, never a traceback. A result
+and for the other tools' results it reads (rtla's and cyclictest -h's
+text, jitterdebugger's JSON: recorded ones with their numbers and keys
+changed), load_file either returns a result or raises the one InputError
+(one line naming the file); never another exception, never a traceback. A result
 it returns must also summarise (Test.headlines) without an exception, and
 a histogram it holds go through the figures' arithmetic (the percentile
 curve's points, the bins of the histogram plot) without one.
@@ -11,6 +13,7 @@ curve's points, the bins of the histogram plot) without one.
 """
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -40,8 +43,20 @@ JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) |
                                     inner, max_size=6), max_leaves=40)
 
 
-def check(raw):
-    with tempfile.NamedTemporaryFile("wb", suffix=".json") as f:
+# Recorded results of the other tools (tests/fixtures/report/tail).
+TAIL = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures",
+                    "report", "tail")
+FOREIGN = [(name, open(os.path.join(TAIL, name), encoding="utf-8").read())
+           for name in ("rtla-timerlat-hist.txt", "cyclictest-h.txt",
+                        "jitterdebugger-results.json")]
+# What a number or key of theirs becomes: huge, negative, not ASCII
+# digits, not a number, gone.
+TOKENS = st.integers(-2 ** 80, 2 ** 80).map(str) | st.sampled_from(
+    ["", "-", "²", "٣", "1e400", "nan", "x", "0x10", " ", "\t", "\n", '"'])
+
+
+def check(raw, suffix=".json"):
+    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as f:
         f.write(raw)
         f.flush()
         try:
@@ -77,12 +92,25 @@ def raw(b):
     check(b)
 
 
+@CFG
+@given(st.sampled_from(FOREIGN), st.data())
+def foreign(case, data):
+    """Up to 4 of a recorded result's numbers (digit runs: figures, bins,
+    CPUs, footers) replaced."""
+    name, text = case
+    for _ in range(data.draw(st.integers(1, 4))):
+        spans = [m.span() for m in re.finditer(r"\d+", text)]
+        a, b = spans[data.draw(st.integers(0, len(spans) - 1))]
+        text = text[:a] + data.draw(TOKENS) + text[b:]
+    check(text.encode(), os.path.splitext(name)[1])
+
+
 def run():
-    """Batches of 200 fresh examples each, half the time for each kind,
+    """Batches of 200 fresh examples each, a third of the time for each kind,
     until FUZZ_S seconds have passed."""
     n = 0
-    for prop in (structured, raw):
-        end = time.time() + budget() / 2
+    for prop in (structured, raw, foreign):
+        end = time.time() + budget() / 3
         while time.time() < end:
             prop()
             n += 200

@@ -12,7 +12,7 @@ import time
 from . import __version__, kcidb, merge, squad, tailopts
 from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
                    Limits, load_input, regular_size, result_files,
-                   too_big)
+                   too_big, too_much_memory)
 from .verdict import DEFAULT_TOLERANCE, Rule
 
 PROG = "rtlat-report"
@@ -60,16 +60,19 @@ def build_parser():
     p.add_argument("--max-file-size", metavar="MIB", type=count(1, 1 << 20),
                    default=MAX_FILE_MIB,
                    help="a file larger than MIB mebibytes is refused "
-                   "(default %(default)d; the largest real rtlat JSON, "
-                   "timer -c all with 1 ns histograms, is about 1 MiB): "
-                   "reading takes about 25 times a file's size in memory. "
+                   "(default %(default)d: the largest JSON rtlat writes, "
+                   "1,048,576 --largest rows, a time line and a histogram "
+                   "for each of its at most 4096 series and threads). A "
+                   "file, or files together, that would take more memory "
+                   "to read than this process may have (about 32 times "
+                   "their size; MemAvailable, the memory cgroup's limit, "
+                   "RLIMIT_AS) are refused too. "
                    "Only regular files are read: a FIFO, device or socket "
                    "named is refused, one found in a directory is skipped "
                    "with a note")
     p.add_argument("--max-total-size", metavar="MIB", type=count(1, 1 << 20),
                    help="result files larger than MIB mebibytes together "
-                   "are refused (default: twice --max-file-size): a page "
-                   "takes about 25 times what it reads in memory")
+                   "are refused (default: twice --max-file-size)")
     p.add_argument("--max-runs", metavar="N", type=count(1, 1 << 20),
                    default=MAX_RUNS,
                    help="more than N inputs is refused (default "
@@ -138,7 +141,7 @@ def check_counts(args, limits):
     total = 0
     for f, named in files:
         size = regular_size(f)
-        big = too_big(f, size, limits)
+        big = too_big(f, size, limits, memory=named)
         if big and named:
             raise big
         total += 0 if big else size
@@ -147,6 +150,9 @@ def check_counts(args, limits):
         raise InputError(f"the inputs' result files hold {total} bytes: more "
                          f"than --max-total-size {cap} MiB allows (raise it "
                          "to read them all)")
+    mem = too_much_memory("the inputs' result files", total)
+    if mem:
+        raise mem
 
 
 def fail(msg, status=2):

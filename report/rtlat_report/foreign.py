@@ -3,11 +3,12 @@
 JSON, cyclictest's -h text): `rtla timerlat hist` (and osnoise hist) text
 and jitterdebugger's results.json. Each becomes a Test of histogram
 distributions, so every figure (and the tail analysis) reads them."""
+import json
 import os
 import re
 
 from .model import Dist, Test
-from .validate import InputError
+from .validate import InputError, decimal
 
 RTLA = re.compile(rb"^# RTLA (timerlat|osnoise) histogram", re.M)
 
@@ -38,7 +39,8 @@ def read_rtla_hist(path, text):
             continue
         if f[0] == "Index":
             head = f[1:]
-        elif head and f[0].isdigit() and len(f) == len(head) + 1:
+        elif head and len(f) == len(head) + 1 and \
+                None not in map(decimal, f):
             rows.append([int(x) for x in f])
         elif head and f[0].endswith(":") and len(f) >= 2:
             foot[f[0][:-1].lower()] = f[1:]
@@ -57,8 +59,7 @@ def read_rtla_hist(path, text):
 
     def cell(key, j):
         v = foot.get(key, [])
-        return int(v[j]) if j < len(v) and v[j].lstrip("-").isdigit() \
-            else None
+        return decimal(v[j]) if j < len(v) else None
     for j, name in enumerate(head):
         d = Dist(name=name)
         d.bins = [(r[0] * unit, r[1 + j]) for r in rows if r[1 + j]]
@@ -86,6 +87,20 @@ def is_jitterdebugger(data):
         for v in cpu.values())
 
 
+def _bins(path, where, hist):
+    """(µs, count) of a jitterdebugger histogram's non-empty bins;
+    InputError for a bin or count it never writes."""
+    for a, b in hist.items():
+        if decimal(a) is None:
+            raise InputError(f"{path}: unreadable: {where}: bin "
+                             f"{a!r} is not a whole number of µs")
+        if isinstance(b, bool) or not isinstance(b, int) or b < 0:
+            raise InputError(f"{path}: unreadable: {where}.{a}: "
+                             f"{json.dumps(b)[:40]} is not a count")
+        if b:
+            yield int(a), b
+
+
 def read_jitterdebugger(path, data):
     """jitterdebugger's results.json: {"cpu": {"N": {"histogram": {"us":
     count}, "min", "avg", "max"}}} (µs). Its histogram has no overflow
@@ -93,11 +108,13 @@ def read_jitterdebugger(path, data):
     tail beyond it is then unknown (counted as overflow)."""
     t = Test(key=os.path.basename(path), name="jitterdebugger",
              kind="cyclic", path=path, tool="jitterdebugger")
-    for k in sorted(data["cpu"], key=lambda x: int(x) if x.isdigit()
-                    else 1 << 30):
+    bad = next((k for k in data["cpu"] if decimal(k) is None), None)
+    if bad is not None:
+        raise InputError(f"{path}: unreadable: cpu: {bad!r} is "
+                         "not a CPU number")
+    for k in sorted(data["cpu"], key=int):
         c = data["cpu"][k]
-        rows = sorted((int(a), int(b)) for a, b in c["histogram"].items()
-                      if str(a).isdigit() and isinstance(b, int) and b > 0)
+        rows = sorted(_bins(path, f"cpu.{k}.histogram", c["histogram"]))
         d = Dist(name=f"CPU{k}")
         d.bins = [(a * 1000.0, b) for a, b in rows]
         d.bucket_ns = 1000.0

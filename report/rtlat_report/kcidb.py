@@ -36,7 +36,10 @@ def add_options(p):
     g = p.add_argument_group("KCIDB (KernelCI's common database)")
     g.add_argument("--kcidb", metavar="FILE",
                    help="write the inputs as a KCIDB I/O document (kcidb-io "
-                   "schema 5.3) to FILE ('-' = stdout) instead of a page")
+                   "schema 5.3) to FILE ('-' = stdout) instead of a page, "
+                   "checked with kcidb-io's validator first (a line says "
+                   "when kcidb-io is not installed: pip install "
+                   "'rtlat-report[kcidb]')")
     g.add_argument("--origin", default="rtlat", metavar="NAME",
                    help="the submitting CI system, KCIDB's origin and the "
                    "prefix of every id: lowercase letters, digits, _ "
@@ -283,19 +286,24 @@ def document(opts, inputs):
             "builds": [build], "tests": tests}
 
 
+# Said when kcidb-io (an optional extra of rtlat-report) is missing.
+NOT_CHECKED = ("not checked: kcidb-io is not installed (pip install "
+               "'rtlat-report[kcidb]')")
+
+
 def kcidb_invalid(doc):
     """Why kcidb-io refuses doc (its validator, the schema version it
-    validates), None if it takes it or kcidb-io is not installed."""
+    validates), None if it takes it; NOT_CHECKED if kcidb-io is not
+    installed."""
     try:
         import jsonschema
         from kcidb_io import schema as kschema
     except ImportError:
-        return None
+        return NOT_CHECKED
     try:
         kschema.LATEST.validate(doc)
     except jsonschema.exceptions.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path)
-        return f"{where}: {e.message}"
+        return schema.describe(e)
     return None
 
 
@@ -315,12 +323,17 @@ def main(opts, limits=None):
     except InputError as e:
         return fail(str(e))
     why = kcidb_invalid(doc)
-    if why:
+    if why and why != NOT_CHECKED:
         return fail(f"the KCIDB document is not valid: {why}", 1)
     try:
         write(opts.kcidb, doc)
     except OSError as e:
         return fail(f"--kcidb: cannot write: {e}", 1)
+    if why:
+        # Written as asked (a lab without kcidb-io still submits), and
+        # said: kcidb-submit may then refuse what was not checked here.
+        what = "the document" if opts.kcidb == "-" else opts.kcidb
+        fail(f"--kcidb: {what} is written but {why}")
     if opts.kcidb != "-":
         print(f"kcidb: {opts.kcidb} ({len(doc['tests'])} tests)")
     return 0

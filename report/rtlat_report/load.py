@@ -6,6 +6,7 @@ key is optional: what is missing is left out of the report and noted."""
 import json
 import os
 import re
+import resource
 import shlex
 import stat
 from dataclasses import dataclass
@@ -14,16 +15,111 @@ from . import foreign
 from .model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
 from . import schema
 from .timeline import read_longrun
-from .validate import InputError, check
+from .validate import InputError, check, check_dists, decimal
 
-# The largest real rtlat JSON measured: `timer -c all -T 10 -H 1000000 -B
-# 1` on 2 CPUs, 0.94 MB (each CPU's time line, with its per-second
-# counters, keeps at most 10,000 steps, about 2 MB). Reading costs about 25 bytes of memory and a
-# second of time per kB of JSON: the caps bound both.
-MAX_FILE_MIB = 32
+# The largest JSON rtlat writes, from its own limits: for each series and
+# thread (at most RECORD_MAX_SERIES in a run, src/core/record.h) its
+# --largest rows (at most LARGEST_MAX_K, src/core/largest.h), its time
+# line's steps (TL_CAP_DEFAULT, src/core/timeline.h) and its histogram's
+# cells (the timer's -H at most HIST_MAX_CELLS), each at the most bytes
+# rtlat writes one in (every figure at its widest, as indented). A file
+# past it is no rtlat result (tests/test_report_input_attacks.py checks
+# these against the C sources and rtlat's own output).
+LARGEST_MAX_K = 1 << 20
+RECORD_MAX_SERIES = 4096
+TL_CAP_DEFAULT = 10000
+HIST_MAX_CELLS = 1000000
+ROW_BYTES = len("          [ -9223372036854775808, -9223372036.854775808, "
+                "-2147483648 ],\n")
+# A step with the timer's context columns beside it.
+STEP_BYTES = 512
+CELL_BYTES = len("            [ -9223372036854775808, 18446744073709551615 ]"
+                 ",\n")
+RTLAT_MAX_BYTES = RECORD_MAX_SERIES * (LARGEST_MAX_K * ROW_BYTES +
+                                       TL_CAP_DEFAULT * STEP_BYTES +
+                                       HIST_MAX_CELLS * CELL_BYTES)
+MIB = 1 << 20
+MAX_FILE_MIB = -(-RTLAT_MAX_BYTES // MIB)
+# What that cap cannot bound: memory. A page takes about READ_COST times
+# the bytes it reads (measured: 1.44 GB of RSS for 43 MB of rtlat JSON
+# holding 1,048,576 largest rows, 0.72 GB for its markdown), checked
+# against what this process may still have (memory_left).
+READ_COST = 32
 MAX_RUNS = 16
 MAX_FILES = 256
-MIB = 1 << 20
+
+
+def _int_file(path):
+    try:
+        with open(path, encoding="ascii") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _cgroup_left():
+    """What this process's memory cgroup and each of its ancestors may
+    still take (v2: memory.max less memory.current; v1: the limit less
+    the usage), the least of them; None where there is no limit."""
+    left = []
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, ctrl, path = (line.split(":", 2) + ["", ""])[:3]
+        if ctrl == "" and path:
+            base, lim, use = "/sys/fs/cgroup", "memory.max", "memory.current"
+        elif "memory" in ctrl.split(","):
+            base, lim, use = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes",
+                              "memory.usage_in_bytes")
+        else:
+            continue
+        parts = [p for p in path.split("/") if p and p != ".."]
+        for i in range(len(parts), -1, -1):
+            d = os.path.join(base, *parts[:i])
+            cap, used = _int_file(os.path.join(d, lim)), \
+                _int_file(os.path.join(d, use))
+            if cap is not None and used is not None and cap < 1 << 60:
+                left.append(max(0, cap - used))
+    return min(left) if left else None
+
+
+def memory_left():
+    """(bytes this process may still allocate, what says so): the least
+    of MemAvailable, its cgroups' limits and RLIMIT_AS less its address
+    space; (None, None) when none can be read."""
+    found = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            avail = next((int(row.split()[1]) * 1024 for row in f
+                          if row.startswith("MemAvailable:")), None)
+        if avail is not None:
+            found.append((avail, "MemAvailable"))
+    except (OSError, ValueError):
+        pass
+    cg = _cgroup_left()
+    if cg is not None:
+        found.append((cg, "the memory cgroup's limit"))
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    size = _int_file("/proc/self/statm")
+    if soft != resource.RLIM_INFINITY and size is not None:
+        found.append((max(0, soft - size * os.sysconf("SC_PAGE_SIZE")),
+                      "RLIMIT_AS"))
+    return min(found) if found else (None, None)
+
+
+def too_much_memory(what, size):
+    """InputError if reading size bytes (what: a file or 'the inputs'
+    result files') takes more memory than this process may have."""
+    left, why = memory_left()
+    need = size * READ_COST
+    if left is None or need <= left:
+        return None
+    return InputError(f"{what}: {size} bytes: reading takes about "
+                      f"{-(-need // MIB)} MiB of memory, more than the "
+                      f"{left // MIB} MiB this process may have ({why})")
 
 
 @dataclass
@@ -52,7 +148,8 @@ def read_regular(path, limits=None):
     them; InputError (one line naming the file) for anything else. A FIFO,
     device or socket is never read (a FIFO would block, /dev/zero never
     ends): stat before opening, fstat after (O_NONBLOCK: opening a FIFO
-    cannot block), and never more than the cap plus one byte read."""
+    cannot block), and never more than its size then plus one byte
+    read."""
     cap = (limits or Limits()).file_bytes
     try:
         st = os.stat(path)
@@ -64,7 +161,9 @@ def read_regular(path, limits=None):
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise _not_regular(path, st.st_mode)
-            raw = f.read(cap + 1) if st.st_size <= cap else b""
+            # what stat said, and a byte more: read(cap + 1) would
+            # allocate the cap (rtlat's largest) whatever the file
+            raw = f.read(st.st_size + 1) if st.st_size <= cap else b""
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
     big = too_big(path, max(st.st_size, len(raw)), limits)
@@ -73,14 +172,16 @@ def read_regular(path, limits=None):
     return raw
 
 
-def too_big(path, size, limits=None):
-    """InputError if a file of size bytes is over limits.file_bytes."""
+def too_big(path, size, limits=None, memory=True):
+    """InputError if a file of size bytes is over limits.file_bytes, or
+    (memory) takes more memory to read than this process may have."""
     cap = (limits or Limits()).file_bytes
     if size <= cap:
-        return None
+        return too_much_memory(path, size) if memory else None
+    more = "rtlat writes none so large" if cap >= RTLAT_MAX_BYTES else \
+        "raise it to read this file"
     return InputError(f"{path}: {size} bytes, more than --max-file-size "
-                      f"{cap / MIB:g} MiB allows (no rtlat result comes "
-                      "near; raise it to read this file)")
+                      f"{cap / MIB:g} MiB allows ({more})")
 
 
 RTD = re.compile(r"^RTD\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|\s*(-?[\d.]+)\|")
@@ -145,7 +246,7 @@ def threads(data):
     if not isinstance(t, dict):
         return []
     return sorted(((k, v) for k, v in t.items() if isinstance(v, dict)),
-                  key=lambda kv: int(kv[0]) if kv[0].isdigit() else 1 << 30)
+                  key=lambda kv: (decimal(kv[0]) is None, decimal(kv[0]) or 0))
 
 
 def read_pair(t, data):
@@ -576,36 +677,54 @@ def read_json(path, raw):
     return data
 
 
-def _foot(text, name):
-    """The figures of a histogram footer line ("# Max Latencies: ...")."""
-    m = re.search(rf"^# {name}:((?: \d+)+)\s*$", text, re.M)
-    return [int(v) for v in m.group(1).split()] if m else []
+def _foot(path, text, name, cols, needed=True):
+    """The figures of a histogram footer line ("# Max Latencies: 00177
+    00180"), one per histogram column; zeros for a line not needed and
+    not there; InputError for a line missing, of another length or with
+    a figure that is not a whole number."""
+    m = re.search(rf"^# {name}:(.*)$", text, re.M)
+    if not m and not needed:
+        return [0] * cols
+    if not m:
+        raise InputError(f"{path}: unreadable: no '# {name}:' line (the "
+                         "footer of cyclictest -h)")
+    v = [decimal(x) for x in m.group(1).split()]
+    if len(v) != cols or None in v:
+        raise InputError(
+            f"{path}: unreadable: '# {name}:' has {len(v)} figures for "
+            f"{cols} histogram column{'s' if cols > 1 else ''}"
+            if None not in v else
+            f"{path}: unreadable: '# {name}:' has "
+            f"{m.group(1).split()[v.index(None)]!r}, not a whole number")
+    return v
 
 
 def read_hist_text(path, text):
     """cyclictest's -h output or --histfile (rtlat's too): a thread per
     column of 1 us rows, its footer's counts and latencies in us."""
-    cols = None
     rows = []
     for line in text.splitlines():
-        if re.fullmatch(r"\d{6} \d+(\t\d+)*", line):
-            v = [int(x) for x in re.split(r"[ \t]", line)]
-            cols = cols or len(v) - 1
-            rows.append(v)
-    mins, avgs, maxs = (_foot(text, k) for k in
-                        ("Min Latencies", "Avg Latencies", "Max Latencies"))
-    over = _foot(text, "Histogram Overflows")
-    if not rows or not mins:
+        if re.fullmatch(r"\d{6} \d+(\t\d+)*", line, re.ASCII):
+            rows.append([int(x) for x in re.split(r"[ \t]", line)])
+    if not rows or not re.search(r"^# Min Latencies:", text, re.M):
         raise InputError(f"{path}: unreadable: not JSON, nor a cyclictest "
                          "histogram (-h)")
-    n = len(mins)
+    cols = len(rows[0]) - 1
+    odd = next((r for r in rows if len(r) != cols + 1), None)
+    if odd:
+        raise InputError(f"{path}: unreadable: the histogram's row "
+                         f"{odd[0]:06d} has {len(odd) - 1} columns, the "
+                         f"first {cols}")
+    mins, avgs, maxs = (_foot(path, text, k, cols) for k in
+                        ("Min Latencies", "Avg Latencies", "Max Latencies"))
+    over = _foot(path, text, "Histogram Overflows", cols, needed=False)
     t = Test(key=os.path.basename(path), name="cyclictest", kind="cyclic",
              path=path, tool="cyclictest -h output")
-    for j in range(n):
+    for j in range(cols):
         d = Dist(name=f"thread {j}")
         d.bins = [(r[0] * 1000.0, r[1 + j]) for r in rows if r[1 + j]]
         d.bucket_ns, d.range_end_ns = 1000.0, len(rows) * 1000.0
-        d.overflow = over[j] if j < len(over) else 0
+        d.overflow = over[j]
         d.samples = sum(c for _, c in d.bins) + d.overflow
         d.min_ns, d.avg_ns = mins[j] * 1000.0, avgs[j] * 1000.0
         d.max_ns = maxs[j] * 1000.0
@@ -619,6 +738,20 @@ def load_file(path, key=None, limits=None):
     """One result file as a Test. Raises InputError if it cannot be read
     (not a regular file, larger than limits allow) or holds no result."""
     raw = read_regular(path, limits)
+    try:
+        t = _read(path, key, raw, limits)
+    except (TypeError, ValueError, AttributeError, KeyError,
+            OverflowError, ZeroDivisionError) as e:
+        # A layout no reader expects: one line, never a traceback.
+        raise InputError(f"{path}: unreadable: unexpected layout "
+                         f"({type(e).__name__}: {e})") from e
+    # Another tool's text is read by hand: its figures are checked here
+    # as validate.check() checks a JSON file's before it is read.
+    check_dists(t)
+    return t
+
+
+def _read(path, key, raw, limits):
     if foreign.is_rtla(raw):
         return foreign.read_rtla_hist(path, raw.decode("utf-8", "replace"))
     if not path.endswith(".json") and b"# Histogram" in raw[:4096]:
@@ -629,13 +762,7 @@ def load_file(path, key=None, limits=None):
     data = read_json(path, raw)
     if foreign.is_jitterdebugger(data):
         return foreign.read_jitterdebugger(path, data)
-    try:
-        return _test_of(path, key, data, limits)
-    except (TypeError, ValueError, AttributeError, KeyError,
-            OverflowError, ZeroDivisionError) as e:
-        # A layout no reader expects: one line, never a traceback.
-        raise InputError(f"{path}: unreadable: unexpected layout "
-                         f"({type(e).__name__}: {e})") from e
+    return _test_of(path, key, data, limits)
 
 
 def _test_of(path, key, data, limits=None):

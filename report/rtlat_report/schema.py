@@ -127,13 +127,34 @@ def problems(data, lenient=False):
                                               c.validator != "type"))
         errors.append(e)
     errors.sort(key=lambda e: (len(e.absolute_path), str(e.message)))
-    return [f"{_where(e)}: {_short(e.message)}" for e in errors
+    return [describe(e) for e in errors
             if not (lenient and e.validator == "required")]
 
 
+def describe(error):
+    """A jsonschema ValidationError as one line: where (the value's path,
+    thread.0.receiver.latency or largest.series[0].rows[3]), what is
+    wrong and the schema's rule. jsonschema's message starts with the
+    value itself (a whole series, the whole document for a oneOf at the
+    top): a long one is said by its kind and size."""
+    message, value = error.message, repr(error.instance)
+    if len(value) > 60 and message.startswith(value):
+        message = _kind(error.instance) + message[len(value):]
+    return f"{_where(error)}: {_short(message)} (rule: {error.validator})"
+
+
+def _kind(v):
+    for t, what in ((dict, "an object of {} keys"),
+                    (list, "an array of {} items"),
+                    (str, "a string of {} characters")):
+        if isinstance(v, t):
+            return what.format(len(v))
+    return f"a {type(v).__name__}"
+
+
 def _short(message, most=200):
-    """jsonschema's message quotes the whole value (2048 largest samples
-    of a series): its start is enough to find it."""
+    """What is left of a long message (a long pattern, a value inside
+    it): its start and end."""
     return message if len(message) <= most else \
         message[:most // 2] + " ... " + message[-most // 2:]
 

@@ -124,3 +124,50 @@ def check(data, path):
     why = problem(data)
     if why:
         raise InputError(f"{path}: unreadable: {why}")
+
+
+def decimal(k):
+    """k (a key or figure of a file) as a whole number when it is ASCII
+    digits, else None: str.isdigit() takes '²', which int() refuses."""
+    return int(k) if isinstance(k, str) and k.isascii() and k.isdigit() \
+        else None
+
+
+def _dist_problem(d):
+    """Why a distribution read from another tool's text cannot be a
+    measurement (what problem() says of a JSON file): a count or value
+    beyond 64 bits, counts that add up past a 64-bit counter."""
+    def count(key):
+        v = getattr(d, key)
+        if v < 0:
+            return f"{d.name}: its {key} {v} is negative"
+        return f"{d.name}: its {key} {v} is beyond 64-bit counters" \
+            if v >= LIMIT else None
+    why = count("overflow") or count("underflow")
+    if why:
+        return why
+    for start, _ in d.bins:
+        if abs(start) >= LIMIT:
+            return f"{d.name}: a bin at {start:.6g} ns is beyond 64-bit " \
+                "nanoseconds"
+    total = d.underflow + sum(c for _, c in d.bins) + d.overflow
+    if total >= LIMIT:
+        return f"{d.name}: its counts add up to {total:.6g}, beyond " \
+            "64-bit counters"
+    why = count("samples")
+    if why:
+        return why
+    for key in ("min_ns", "avg_ns", "max_ns"):
+        v = getattr(d, key)
+        if v is not None and abs(v) >= LIMIT:
+            return f"{d.name}: its {key} {v:.6g} is beyond 64-bit " \
+                "nanoseconds"
+    return None
+
+
+def check_dists(t):
+    """InputError naming t's file and the first of its distributions
+    that no measurement can have (another tool's text, read by hand)."""
+    why = next(filter(None, map(_dist_problem, t.dists)), None)
+    if why:
+        raise InputError(f"{t.path}: unreadable: {why}")
