@@ -6,11 +6,15 @@ throttling, and calls a cpuset exclusive only when it is (a partition
 root, or no other cgroup's CPUs overlap it: never the root's); every
 subcommand and compatible name takes --version."""
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import junitparser
 import pytest
 
-from conftest import ROOT, run
+from conftest import RTLAT, ROOT, run
+from test_doctor_context import doctor, fake_root
 
 XSD = ROOT / "tests" / "fixtures" / "junit-10.xsd"
 
@@ -53,3 +57,146 @@ def test_every_exceeded_limit_is_said(tmp_path, leakcheck):
     sq = {name: result for name, result, _ in record_cases(rec)}
     assert all(sq[k] == res[k] for k in sq), (sq, res)
     leakcheck()
+
+
+# ---------------------------------------------------------------------------
+# Item 15: the doctor's CPU quota and cpuset, on constructed roots.
+
+
+def test_quota_of_an_ancestor_is_named(tmp_path):
+    """podman --cgroup-parent, systemd CPUQuota=: the parent has the quota,
+    the process' own cgroup has none."""
+    root = fake_root(tmp_path, cgpath="/lab.slice/job", files={
+        "/sys/fs/cgroup/lab.slice/cpu.max": "10000 100000\n",
+        "/sys/fs/cgroup/lab.slice/cpu.stat": "nr_periods 21\nnr_throttled 17\nthrottled_usec 1700000\n",
+        "/sys/fs/cgroup/lab.slice/job/cpu.max": "max 100000\n",
+        "/sys/fs/cgroup/lab.slice/job/cpu.stat": "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n",
+        "/sys/fs/cgroup/lab.slice/job/cpuset.cpus.effective": "0-3\n"})
+    r, c = doctor(root)
+    q = c["cpu_quota"]
+    assert q["verdict"] == "will add latency", q
+    assert "10000 us of every 100000 us (0.10 CPUs)" in q["detail"]
+    assert "set by /sys/fs/cgroup/lab.slice" in q["detail"]
+    assert "throttled in 17 of 21 periods" in q["detail"]
+    assert "/sys/fs/cgroup/lab.slice/cpu.max" in q["fix"]
+    assert "cpu.max is max" not in q["detail"]
+    ctx = json.loads((root / "doctor.json").read_text())["rtlat"]["context"]
+    assert ctx["quota"]["quota_us"] == 10000
+    assert ctx["quota"]["cgroup"] == "/sys/fs/cgroup/lab.slice"
+
+
+def test_the_tightest_quota_of_the_path_is_named(tmp_path):
+    root = fake_root(tmp_path, cgroup=1, cgpath="/a/b", files={
+        "/sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_quota_us": "50000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/a/cpu.cfs_period_us": "100000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/a/b/cpu.cfs_quota_us": "150000\n",
+        "/sys/fs/cgroup/cpu,cpuacct/a/b/cpu.cfs_period_us": "100000\n",
+        "/sys/fs/cgroup/cpuset/a/b/cpuset.cpus": "0-3\n"})
+    r, c = doctor(root)
+    assert "(0.50 CPUs) set by /sys/fs/cgroup/cpu,cpuacct/a" in c["cpu_quota"]["detail"]
+
+
+@pytest.mark.parametrize("cgroup", [1, 2])
+def test_root_cpuset_is_not_exclusive(tmp_path, cgroup):
+    """The root cpuset (v1's cpu_exclusive is always 1 there) holds every
+    cgroup's CPUs."""
+    base = "/sys/fs/cgroup" + ("/cpuset" if cgroup == 1 else "")
+    root = fake_root(tmp_path, cgroup=cgroup, files={
+        f"{base}/cpuset.cpus": "0-3\n", f"{base}/cpuset.effective_cpus": "0-3\n",
+        f"{base}/cpuset.cpus.effective": "0-3\n", f"{base}/cpuset.cpu_exclusive": "1\n",
+        f"{base}/system.slice/cpuset.cpus.effective": "0-3\n"})
+    r, c = doctor(root)
+    assert "exclusive (" not in c["cpuset"]["detail"], c["cpuset"]
+    ctx = json.loads((root / "doctor.json").read_text())["rtlat"]["context"]
+    assert ctx["cpuset_exclusive"] is None
+
+
+@pytest.mark.parametrize("partition,sibling,exclusive", [
+    ("member", "2-3", "no sibling cgroup's CPUs overlap"),
+    ("member", "1-2", None),
+    ("root invalid (Parent is not a partition root)", "1-2", None),
+    ("isolated", "0-3", "cpuset.cpus.partition = isolated"),
+])
+def test_cpuset_exclusive_only_when_it_is(tmp_path, partition, sibling, exclusive):
+    root = fake_root(tmp_path, cgpath="/rt.slice/job", files={
+        "/sys/fs/cgroup/rt.slice/job/cpu.max": "max 100000\n",
+        "/sys/fs/cgroup/rt.slice/job/cpuset.cpus.effective": "1\n",
+        "/sys/fs/cgroup/rt.slice/job/cpuset.cpus.partition": partition + "\n",
+        "/sys/fs/cgroup/rt.slice/other/cpuset.cpus.effective": sibling + "\n",
+        "/sys/fs/cgroup/rt.slice/cpuset.cpus.effective": "0-3\n",
+        "/sys/fs/cgroup/system.slice/cpuset.cpus.effective": "0,2-3\n"})
+    r, c = doctor(root)
+    d = c["cpuset"]["detail"]
+    if exclusive:
+        assert f"exclusive ({exclusive})" in d and c["cpuset"]["verdict"] == "ok", d
+    else:
+        assert "not exclusive" in d and "/sys/fs/cgroup/rt.slice/other" in d, d
+
+
+# ---------------------------------------------------------------------------
+# Item 15 on real cgroups: a parent with a 10 % quota, the doctor in its
+# child.
+
+def cgroup_base():
+    """(version, the cpu controller's mount) of this machine, or a skip."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make cgroups")
+    ctl = Path("/sys/fs/cgroup/cgroup.controllers")
+    if ctl.exists():
+        if "cpu" not in ctl.read_text().split():
+            pytest.skip("cgroup v2 without the cpu controller")
+        return 2, Path("/sys/fs/cgroup")
+    for name in ("cpu,cpuacct", "cpu"):
+        p = Path("/sys/fs/cgroup") / name
+        if (p / "cpu.cfs_quota_us").exists():
+            return 1, p
+    pytest.skip("no cgroup cpu controller mounted")
+
+
+def test_real_parent_quota(tmp_path):
+    version, base = cgroup_base()
+    parent = base / f"rtlat-i44-{os.getpid()}"
+    child = parent / "child"
+    js = tmp_path / "d.json"
+    parent.mkdir()
+    try:
+        if version == 2:
+            (base / "cgroup.subtree_control").write_text("+cpu")
+            (parent / "cgroup.subtree_control").write_text("+cpu")
+            child.mkdir()
+            (parent / "cpu.max").write_text("10000 100000")
+        else:
+            child.mkdir()
+            (parent / "cpu.cfs_quota_us").write_text("10000")
+        r = subprocess.run(["sh", "-c", 'echo $$ > "$1/cgroup.procs" && exec "$2" doctor --json "$3"',
+                            "sh", str(child), RTLAT, str(js)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode in (0, 1), r.stderr
+    finally:
+        for d in (child, parent):
+            if d.exists():
+                d.rmdir()
+    checks = {c["check"]: c for c in json.loads(js.read_text())["checks"]}
+    q = checks["cpu_quota"]
+    assert q["verdict"] == "will add latency", q
+    assert f"set by {parent}" in q["detail"], q
+    assert "(0.10 CPUs)" in q["detail"]
+    assert str(parent) in q["fix"]
+    line = [ln for ln in r.stdout.splitlines() if ln.startswith("CPU quota")]
+    assert line and f"set by {parent}" in line[0], r.stdout
+
+
+def test_real_root_cpuset_is_not_called_exclusive(tmp_path):
+    """From the root cgroup (the cpuset's root in v1), the cpuset is every
+    cgroup's: not exclusive."""
+    version, _ = cgroup_base()
+    root = Path("/sys/fs/cgroup") / ("cpuset" if version == 1 else "")
+    if not (root / "cgroup.procs").exists():
+        pytest.skip("no cpuset hierarchy")
+    js = tmp_path / "d.json"
+    r = subprocess.run(["sh", "-c", 'echo $$ > "$1/cgroup.procs" && exec "$2" doctor --json "$3"',
+                        "sh", str(root), RTLAT, str(js)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode in (0, 1), r.stderr
+    checks = {c["check"]: c for c in json.loads(js.read_text())["checks"]}
+    assert "exclusive (" not in checks["cpuset"]["detail"], checks["cpuset"]
