@@ -9,7 +9,6 @@
 #include "manpage.h"
 #include "core/opts.h"
 #include "harness/test.h"
-#include "core/version.h"
 
 /* suite.c: runs the registry's tests; not a test itself. */
 int suite_main(int argc, char **argv);
@@ -55,7 +54,7 @@ static int global_option(const char *arg)
 	if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
 		usage(stdout);
 	else if (!strcmp(arg, "--version"))
-		printf("rtlat %s\n", RTLAT_VERSION);
+		opts_version(stdout);
 	else if (!strcmp(arg, "--list-compat"))
 		list_compat();
 	else if (!strcmp(arg, "--list"))

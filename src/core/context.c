@@ -15,35 +15,6 @@
 #include "core/context.h"
 #include "core/sysinfo.h"
 
-const char *ctx_path(char *buf, size_t len, const char *path)
-{
-	const char *root = getenv("RTLAT_SYSROOT");
-
-	snprintf(buf, len, "%.300s%.700s", root && root[0] ? root : "", path);
-	return buf;
-}
-
-static bool exists(const char *path)
-{
-	char p[1024];
-
-	return access(ctx_path(p, sizeof(p), path), F_OK) == 0;
-}
-
-const char *ctx_read_line(const char *path, char *buf, size_t len)
-{
-	char p[1024];
-
-	return sysinfo_read_line(ctx_path(p, sizeof(p), path), buf, len);
-}
-
-static long long ll_of(const char *path)
-{
-	char p[1024];
-
-	return sysinfo_read_ll(ctx_path(p, sizeof(p), path));
-}
-
 /* The boot time (/proc/stat btime), or -1. */
 static long long boot_time(void)
 {
@@ -119,7 +90,7 @@ static void set_container(struct context *c, const char *engine, const char *why
 	if (c->container)
 		return;
 	c->container = true;
-	snprintf(c->engine, sizeof(c->engine), "%s", engine);
+	snprintf(c->engine, sizeof(c->engine), "%.*s", (int)sizeof(c->engine) - 1, engine);
 	snprintf(c->evidence, sizeof(c->evidence), "%s", why);
 }
 
@@ -148,124 +119,14 @@ static void detect_container(struct context *c, const char *cgpath)
 	}
 }
 
-/*
- * The directory of a controller: base + the path /proc/self/cgroup
- * names, or base alone where that path is not there (a container sees
- * its own cgroup at the mount's root).
- */
-static void cg_dir(char *out, size_t len, const char *base, const char *path,
-		   const char *probe)
-{
-	char f[700];
-
-	snprintf(out, len, "%s%s", base, strcmp(path, "/") ? path : "");
-	snprintf(f, sizeof(f), "%s/%s", out, probe);
-	if (!exists(f))
-		snprintf(out, len, "%s", base);
-}
-
-struct cg_paths {
-	char v2[CTX_TEXT], cpuset[CTX_TEXT], cpu[CTX_TEXT];
-};
-
-static void read_cgroup_file(struct cg_paths *p, const char *all_paths_out, size_t len)
-{
-	char path[600], line[700], *q;
-	size_t at = 0;
-	FILE *f = fopen(ctx_path(path, sizeof(path), "/proc/self/cgroup"), "r");
-	char *all = (char *)all_paths_out;
-
-	memset(p, 0, sizeof(*p));
-	all[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		q = strchr(line, ':');
-		if (!q || !strchr(q + 1, ':'))
-			continue;
-		if (at < len)
-			at += (size_t)snprintf(all + at, len - at, "%s ", strchr(q + 1, ':') + 1);
-		if (!strncmp(q, "::", 2))
-			snprintf(p->v2, sizeof(p->v2), "%s", q + 2);
-		else if (strstr(q, ":cpuset:"))
-			snprintf(p->cpuset, sizeof(p->cpuset), "%s", strchr(q + 1, ':') + 1);
-		else if (strstr(q, ":cpu:") || strstr(q, ":cpu,cpuacct:") || strstr(q, ":cpuacct,cpu:"))
-			snprintf(p->cpu, sizeof(p->cpu), "%s", strchr(q + 1, ':') + 1);
-	}
-	if (f)
-		fclose(f);
-}
-
-static void read_cpuset(struct context *c, const char *dir)
-{
-	char f[CTX_TEXT + 32], buf[64];
-	static const char *const names[] = {
-		"cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus",
-	};
-	size_t i;
-
-	for (i = 0; i < 3 && !c->cpuset[0]; i++) {
-		snprintf(f, sizeof(f), "%s/%s", dir, names[i]);
-		if (ctx_read_line(f, c->cpuset, sizeof(c->cpuset))[0])
-			snprintf(c->cpuset_file, sizeof(c->cpuset_file), "%.250s", f);
-	}
-	snprintf(f, sizeof(f), "%s/cpuset.cpu_exclusive", dir);
-	if (ll_of(f) == 1)
-		snprintf(c->exclusive, sizeof(c->exclusive), "cpuset.cpu_exclusive = 1");
-	snprintf(f, sizeof(f), "%s/cpuset.cpus.partition", dir);
-	ctx_read_line(f, buf, sizeof(buf));
-	if (!strncmp(buf, "root", 4) || !strncmp(buf, "isolated", 8))
-		snprintf(c->exclusive, sizeof(c->exclusive), "cpuset.cpus.partition = %.30s", buf);
-}
-
-static void read_quota(struct context *c)
-{
-	char f[CTX_TEXT + 32], buf[64];
-	long long q, per;
-
-	c->quota_us = c->period_us = -1;
-	if (c->cgroup == 2) {
-		snprintf(f, sizeof(f), "%s/cpu.max", c->cpu_dir);
-		ctx_read_line(f, buf, sizeof(buf));
-		if (sscanf(buf, "%lld %lld", &q, &per) == 2 && q > 0) {
-			c->quota_us = q;
-			c->period_us = per;
-		}
-		return;
-	}
-	snprintf(f, sizeof(f), "%s/cpu.cfs_quota_us", c->cpu_dir);
-	q = ll_of(f);
-	snprintf(f, sizeof(f), "%s/cpu.cfs_period_us", c->cpu_dir);
-	per = ll_of(f);
-	if (q > 0 && per > 0) {
-		c->quota_us = q;
-		c->period_us = per;
-	}
-	snprintf(f, sizeof(f), "%s/cpu.rt_runtime_us", c->cpu_dir);
-	c->rt_runtime_us = ll_of(f);
-}
-
 static void read_cgroups(struct context *c)
 {
-	struct cg_paths p;
+	struct ctx_cg_paths p;
 	char all[1024];
 
-	read_cgroup_file(&p, all, sizeof(all));
+	ctx_cgroup_paths(&p, all, sizeof(all));
 	detect_container(c, all);
-	c->rt_runtime_us = -1;
-	if (p.v2[0] && !p.cpuset[0] && !p.cpu[0] && exists("/sys/fs/cgroup/cgroup.controllers")) {
-		c->cgroup = 2;
-		cg_dir(c->cpu_dir, sizeof(c->cpu_dir), "/sys/fs/cgroup", p.v2, "cpu.max");
-		read_cpuset(c, c->cpu_dir);
-	} else if (p.cpuset[0] || p.cpu[0]) {
-		char dir[CTX_TEXT];
-
-		c->cgroup = 1;
-		cg_dir(dir, sizeof(dir), "/sys/fs/cgroup/cpuset", p.cpuset, "cpuset.cpus");
-		read_cpuset(c, dir);
-		cg_dir(c->cpu_dir, sizeof(c->cpu_dir), exists("/sys/fs/cgroup/cpu,cpuacct") ?
-		       "/sys/fs/cgroup/cpu,cpuacct" : "/sys/fs/cgroup/cpu", p.cpu, "cpu.cfs_quota_us");
-	}
-	read_quota(c);
+	ctx_cgroup_limits(c, &p);
 }
 
 /* cpu.stat's throttling counters (v1: throttled_time in ns). */
@@ -292,6 +153,13 @@ static void snap_throttling(struct ctx_snap *s, const char *cpu_dir)
 	}
 	if (fp)
 		fclose(fp);
+}
+
+/* The cgroup whose cpu.stat counts the throttling: the one whose quota
+ * holds the process (a parent's throttling is counted in the parent). */
+static const char *throttled_dir(const struct context *c)
+{
+	return c->quota_dir[0] ? c->quota_dir : c->cpu_dir;
 }
 
 static void snap_in(struct ctx_snap *s, const char *cpu_dir)
@@ -321,7 +189,7 @@ void context_snap(struct ctx_snap *s)
 
 	memset(&c, 0, sizeof(c));
 	read_cgroups(&c);
-	snap_in(s, c.cpu_dir);
+	snap_in(s, throttled_dir(&c));
 }
 
 double ctx_steal_pct(const struct ctx_snap *a, const struct ctx_snap *b)
@@ -377,8 +245,8 @@ static void read_process(struct context *c)
 	c->dma_latency = fd >= 0;
 	if (fd >= 0)
 		close(fd);
-	c->tracefs = exists("/sys/kernel/tracing/trace") ||
-		exists("/sys/kernel/debug/tracing/trace");
+	c->tracefs = ctx_exists("/sys/kernel/tracing/trace") ||
+		ctx_exists("/sys/kernel/debug/tracing/trace");
 }
 
 /* CPUID: the hypervisor bit and leaf 0x40000000's vendor (x86 only). */
@@ -481,65 +349,7 @@ void context_read(struct context *c)
 	read_process(c);
 	read_hypervisor(c);
 	read_guest(c);
-	snap_in(&c->snap, c->cpu_dir);
+	snap_in(&c->snap, throttled_dir(c));
 	c->kind = c->container ? (c->vm ? "container-in-vm" : "container") :
 		(c->vm ? "vm" : "bare-metal");
-}
-
-/* Is cpu in a cpuset list ("0-3,6")? */
-static bool in_list(const char *s, int cpu)
-{
-	long a, b;
-	char *end;
-
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s)
-			return false;
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (cpu >= a && cpu <= b)
-			return true;
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return false;
-	}
-	return false;
-}
-
-int ctx_cpus_parse(const char *s, int *cpus, int max)
-{
-	long a, b;
-	char *end;
-	int n = 0;
-
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0)
-			return -1;
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (*end && *end != ',')
-			return -1;
-		for (; a <= b && n < max; a++)
-			cpus[n++] = (int)a;
-		s = *end ? end + 1 : end;
-	}
-	return n;
-}
-
-int ctx_cpus_within(const char *set, const int *cpus, int n, int *missing)
-{
-	int i;
-
-	if (!set[0])
-		return -1;
-	for (i = 0; i < n; i++)
-		if (!in_list(set, cpus[i])) {
-			*missing = cpus[i];
-			return 0;
-		}
-	return 1;
 }

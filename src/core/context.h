@@ -36,7 +36,13 @@ struct context {
 	char cpuset[CTX_TEXT];		/* effective CPUs ("1", "0-3"); "" unknown */
 	char cpuset_file[CTX_TEXT];
 	char exclusive[64];		/* how the cpuset is exclusive; "" not seen */
+	bool cpuset_root;		/* the hierarchy's root (as seen here) */
+	char cpuset_shared[CTX_TEXT];	/* a cgroup sharing its CPUs; "" none seen */
+	/* The tightest quota of the cgroup and its ancestors (systemd's
+	 * CPUQuota= on a slice, podman --cgroup-parent: a parent's) and the
+	 * cgroup that sets it, whose cpu.stat counts its throttling. */
 	long long quota_us, period_us;	/* -1: no quota */
+	char quota_dir[CTX_TEXT];	/* "" no quota */
 	char cpu_dir[CTX_TEXT];		/* the cpu controller's directory */
 	long long rt_runtime_us;	/* cgroup v1 RT budget; -1 none */
 	bool caps_known;
@@ -58,9 +64,18 @@ struct context {
 
 /* A path under $RTLAT_SYSROOT (or the path itself). */
 const char *ctx_path(char *buf, size_t len, const char *path);
+/* Is there such a path under the root? */
+bool ctx_exists(const char *path);
 /* First line of a file under the root; "" if unreadable. */
 const char *ctx_read_line(const char *path, char *buf, size_t len);
 void context_read(struct context *c);
+/* context_cgroup.c: the paths /proc/self/cgroup names (all: every one,
+ * space-separated), then the cpuset and quota they lead to. */
+struct ctx_cg_paths {
+	char v2[CTX_TEXT], cpuset[CTX_TEXT], cpu[CTX_TEXT];
+};
+void ctx_cgroup_paths(struct ctx_cg_paths *p, char *all, size_t len);
+void ctx_cgroup_limits(struct context *c, const struct ctx_cg_paths *p);
 /* A cpuset list ("0-3,6") into cpus[0..max-1]: how many, -1 bad text. */
 int ctx_cpus_parse(const char *s, int *cpus, int max);
 void context_snap(struct ctx_snap *s);

@@ -40,6 +40,7 @@ static void json_quota(struct json *j, const struct context *c, const struct ctx
 	json_int(j, "quota_us", c->quota_us);
 	json_int(j, "period_us", c->period_us);
 	json_fixed(j, "cpus", (double)c->quota_us / (double)c->period_us, 2);
+	json_str(j, "cgroup", c->quota_dir);
 	if (before)
 		json_counters(j, "throttling_before", before);
 	json_counters(j, "throttling_after", a);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "core/opts.h"
 #include "core/outfile.h"
+#include "core/version.h"
 
 static void opt_name(char *buf, size_t len, const struct opt *o)
 {
@@ -249,6 +250,7 @@ static int opt_store(const char *prog, struct opt *o, const char *arg)
 	case OPT_DIR_OUT:
 		return check_dir_out(prog, o, arg);
 	case OPT_HELP:
+	case OPT_VERSION:
 		return 0;
 	case OPT_REFUSE:
 		opts_error(prog, o, "not implemented by rtlat (%s); accepted: without it",
@@ -296,14 +298,20 @@ struct opt *opts_join(const struct opt *a, const struct opt *b)
 	return t;
 }
 
+void opts_version(FILE *f)
+{
+	fprintf(f, "rtlat %s\n", RTLAT_VERSION);
+}
+
 static void rebase(struct opt *t, int n, void *base)
 {
 	int i;
 
-	/* Offset 0 is a field too: every row but --help and a refused
-	 * option has a dest. */
+	/* Offset 0 is a field too: every row but --help, --version and a
+	 * refused option has a dest. */
 	for (i = 0; base && i < n; i++)
-		if (t[i].type != OPT_HELP && t[i].type != OPT_REFUSE)
+		if (t[i].type != OPT_HELP && t[i].type != OPT_VERSION &&
+		    t[i].type != OPT_REFUSE)
 			t[i].dest = (char *)base + (uintptr_t)t[i].dest;
 }
 
@@ -357,6 +365,7 @@ void opts_defaults(struct opt *tbl)
 			((struct cpu_list *)o->dest)->n = 0;
 			break;
 		case OPT_HELP:
+		case OPT_VERSION:
 			break;
 		default:
 			*(long long *)o->dest = o->dflt;
@@ -511,6 +520,20 @@ bool opts_given(const struct opt *tbl, const bool *given, int short_name,
 	return given && o && given[o - tbl];
 }
 
+/* --help and --version: the answer, and the process ends (exit 0:
+ * nothing is made yet); any other option returns. */
+static void answer(const char *prog, const char *synopsis, const struct opt *tbl,
+		   const struct opt *o)
+{
+	if (o->type == OPT_HELP)
+		opts_usage(stdout, prog, synopsis, tbl);
+	else if (o->type == OPT_VERSION)
+		opts_version(stdout);
+	else
+		return;
+	exit(0);
+}
+
 int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 	       bool *given, int argc, char **argv)
 {
@@ -550,10 +573,7 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 			unknown(prog, argc, argv);
 			goto out;
 		}
-		if (o->type == OPT_HELP) {
-			opts_usage(stdout, prog, synopsis, tbl);
-			exit(0);
-		}
+		answer(prog, synopsis, tbl, o);
 		if (given)
 			given[o - tbl] = true;
 		arg = o->arg == OPT_ARG_OPTIONAL ? optional_arg(o, argc, argv) : optarg;

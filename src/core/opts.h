@@ -31,6 +31,7 @@ enum opt_type {
 	OPT_DIR_OUT,	/* const char **: directory to create or fill; its
 			 * parent must exist */
 	OPT_HELP,	/* print the help and exit 0 */
+	OPT_VERSION,	/* print rtlat's version (as rtlat --version), exit 0 */
 	OPT_REFUSE,	/* a peer's option rtlat does not implement: given, it
 			 * is bad input naming it (help says why), never
 			 * silently ignored */
@@ -75,7 +76,7 @@ struct opt {
 /*
  * A row's dest in a table: the field's offset in the config a run
  * allocates (a test's cfg_size, rtlat suite's run), which opts_bind
- * turns into its address (every row but OPT_HELP's has one): the one way
+ * turns into its address (every row but OPT_HELP's and OPT_VERSION's has one): the one way
  * a table stores. OPT_AT_STRUCT names a struct inside the config the
  * same way, for macros that take its address (TEST_COMMON_OPTS).
  */
@@ -88,6 +89,12 @@ struct opt {
 #define OPT_ROW_HELP								\
 	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,		\
 	  "print this help", NULL, NULL }
+/* Every test's (TEST_COMMON_OPTS) and rtlat suite's, under every
+ * compatible name too: rt-tests' tools answer --version with their
+ * version and exit 0 (2.x: the usage, whose first line it is). */
+#define OPT_ROW_VERSION								\
+	{ 0, "version", OPT_VERSION, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,	\
+	  "print rtlat's version and exit", NULL, NULL }
 #define OPT_ROW_DURATION(type, field, dflt, help)				\
 	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
 	  OPT_MAX_DURATION_S, dflt, OPT_AT(type, field), help, NULL, "duration_s" }
@@ -115,6 +122,8 @@ int opts_parse(const char *prog, const char *synopsis, struct opt *tbl,
 int opts_count(const struct opt *tbl);
 bool opts_given(const struct opt *tbl, const bool *given, int short_name,
 		const char *long_name);
+/* The line rtlat --version and every --version print. */
+void opts_version(FILE *f);
 /* Store every entry's starting value: init, false or NULL. */
 void opts_defaults(struct opt *tbl);
 void opts_usage(FILE *f, const char *prog, const char *synopsis,

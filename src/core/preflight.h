@@ -13,7 +13,7 @@ struct json;
 
 enum verdict { V_OK, V_LATENCY, V_PREVENTS };
 
-#define PF_TEXT 256
+#define PF_TEXT 512
 
 struct pf_item {
 	const char *key;		/* "rt_throttling" */

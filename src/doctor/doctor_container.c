@@ -82,29 +82,40 @@ static void check_cpuset(struct pf_item *it, const struct context *c,
 		pf_set(it, V_LATENCY, doctor_fix(c,
 		       "podman run --cpuset-cpus N on CPUs the host isolates (isolcpus=, or a cgroup v2 isolated partition) and gives no other container",
 		       "guaranteed QoS (requests = limits, whole CPUs) under the kubelet's static CPU manager policy (reservedSystemCPUs for the rest), as a performance profile sets up",
-		       "an exclusive cpuset (cgroup v2: cpuset.cpus.partition = isolated; v1: cpuset.cpu_exclusive = 1) or isolcpus= on those CPUs"),
-		       "cpuset %s (of %s online) not exclusive as far as can be seen: other cgroups may run there",
-		       c->cpuset, online);
+		       "an exclusive cpuset (cgroup v2: cpuset.cpus.partition = isolated; v1: cpuset.cpu_exclusive = 1 with no other cgroup on those CPUs) or isolcpus= on those CPUs"),
+		       "cpuset %s (of %s online) not exclusive%s%s%s",
+		       c->cpuset, online, c->cpuset_shared[0] ? ": " : "",
+		       c->cpuset_shared[0] ? c->cpuset_shared : c->cpuset_root ?
+		       ": the root cpuset, every cgroup's CPUs" :
+		       " as far as can be seen: other cgroups may run there",
+		       c->cpuset_shared[0] ? " runs there too" : "");
 }
 
 static void check_quota(struct pf_item *it, const struct context *c,
 			const struct doctor_want *w)
 {
 	const struct ctx_snap *s = &c->snap;
+	char fix[PF_TEXT];
 
 	(void)w;
 	if (c->quota_us < 0) {
-		pf_set(it, V_OK, "", "no CPU quota (%s)", c->cgroup == 2 ? "cpu.max is max" :
-		       c->cgroup == 1 ? "cpu.cfs_quota_us is -1" : "no cpu controller seen");
+		pf_set(it, V_OK, "", "no CPU quota (%s)", c->cgroup == 2 ?
+		       "cpu.max is max here and in every parent" : c->cgroup == 1 ?
+		       "cpu.cfs_quota_us is -1 here and in every parent" : "no cpu controller seen");
 		return;
 	}
-	pf_set(it, V_LATENCY, doctor_fix(c,
-	       "run without --cpus / --cpu-quota (podman run --cpuset-cpus N gives whole CPUs without a quota)",
-	       "annotation cpu-quota.crio.io: \"disable\" with runtimeClassName: performance-<profile> on a guaranteed pod with whole CPUs (or the kubelet's cpuCFSQuota: false)",
-	       "remove the quota: echo max > cpu.max (v1: echo -1 > cpu.cfs_quota_us), systemd CPUQuota= empty"),
-	       "CPU quota %lld us of every %lld us (%.2f CPUs): a thread that used its share waits for the next period; throttled in %lld of %lld periods so far (%lld us)",
+	/* The cgroup that sets it: a parent's (a systemd slice's CPUQuota=,
+	 * podman --cgroup-parent) holds the process whatever its own. */
+	snprintf(fix, sizeof(fix), "%s; the quota is %.100s's: %s %.100s/%s",
+		 doctor_fix(c, "run without --cpus / --cpu-quota, under a --cgroup-parent without a quota (podman run --cpuset-cpus N gives whole CPUs without a quota)",
+			    "annotation cpu-quota.crio.io: \"disable\" with runtimeClassName: performance-<profile> on a guaranteed pod with whole CPUs (or the kubelet's cpuCFSQuota: false)",
+			    "remove the quota (systemd: CPUQuota= empty on the unit or slice)"),
+		 c->quota_dir, c->cgroup == 2 ? "echo max >" : "echo -1 >", c->quota_dir,
+		 c->cgroup == 2 ? "cpu.max" : "cpu.cfs_quota_us");
+	pf_set(it, V_LATENCY, fix,
+	       "CPU quota %lld us of every %lld us (%.2f CPUs) set by %s: a thread that used its share waits for the next period; throttled in %lld of %lld periods so far (%lld us)",
 	       c->quota_us, c->period_us, (double)c->quota_us / (double)c->period_us,
-	       s->nr_throttled, s->nr_periods, s->throttled_us);
+	       c->quota_dir, s->nr_throttled, s->nr_periods, s->throttled_us);
 }
 
 static void check_caps(struct pf_item *it, const struct context *c,

@@ -110,11 +110,19 @@ struct fleet_rec {
  * 0), never left out. */
 #define FLEET_NO_SAMPLE "no sample was measured"
 
-/* Threshold and baseline judgement of one series. */
+/* What a series failed: each limit it exceeded (a bit each). */
+#define FLEET_FAILED_MAX	(1 << 0)	/* --max-latency */
+#define FLEET_FAILED_P99	(1 << 1)	/* --max-p99 */
+#define FLEET_FAILED_BASE	(1 << 2)	/* --baseline */
+
+/* Threshold and baseline judgement of one series: every limit it
+ * exceeded, never only the first. */
 struct fleet_judged {
 	long long lat_us, p99_us;	/* the thresholds that applied; 0: none */
-	const char *failure;		/* NULL: passed */
-	char why[160];
+	const char *failure;		/* NULL: passed; else kinds */
+	unsigned int failed;		/* FLEET_FAILED_* */
+	char kinds[48];			/* "max-latency,max-p99" (JUnit's type) */
+	char why[320];			/* each reason, "; " between */
 	long long worst_ns;		/* median over iterations of max */
 	long long base_ns;		/* -1: no baseline for it */
 };

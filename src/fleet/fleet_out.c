@@ -524,8 +524,8 @@ static void lava_rec(const struct fleet *fl, FILE *f, int i)
 		fprintf(f, "# %s-%s t%d: skip: %s\n", r->test, r->series, r->thread,
 			FLEET_NO_SAMPLE);
 	fleet_judge(fl, i, &v);
-	p99_failed = v.failure && !strcmp(v.failure, "max-p99");
-	max_failed = v.failure && !p99_failed;
+	p99_failed = v.failed & FLEET_FAILED_P99;
+	max_failed = v.failed & (FLEET_FAILED_MAX | FLEET_FAILED_BASE);
 	for (k = 0; k < 5; k++) {
 		if (r->thread >= 0 && fl->rt_tests_names && k == 3)
 			continue;

@@ -5,6 +5,7 @@
  * fleet_end.c's).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,25 @@ static long long base_of(const struct fleet *fl, const struct fleet_rec *r)
 	return -1;
 }
 
+/* One limit exceeded: its bit, its name to kinds and its reason to why. */
+static void judged_add(struct fleet_judged *v, unsigned int bit, const char *kind,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void judged_add(struct fleet_judged *v, unsigned int bit, const char *kind,
+		       const char *fmt, ...)
+{
+	size_t k = strlen(v->kinds), w = strlen(v->why);
+	va_list ap;
+
+	v->failed |= bit;
+	snprintf(v->kinds + k, sizeof(v->kinds) - k, "%s%s", k ? "," : "", kind);
+	if (w && w + 2 < sizeof(v->why))
+		w += (size_t)snprintf(v->why + w, sizeof(v->why) - w, "; ");
+	va_start(ap, fmt);
+	vsnprintf(v->why + w, sizeof(v->why) - w, fmt, ap);
+	va_end(ap);
+	v->failure = v->kinds;
+}
+
 void fleet_judge(const struct fleet *fl, int i, struct fleet_judged *v)
 {
 	const struct fleet_opts *o = fl->opts;
@@ -132,25 +152,23 @@ void fleet_judge(const struct fleet *fl, int i, struct fleet_judged *v)
 	long long tol = o ? o->tolerance_pct : 0;
 
 	v->failure = NULL;
+	v->failed = 0;
+	v->kinds[0] = '\0';
 	v->why[0] = '\0';
 	v->worst_ns = fleet_worst(fl, r);
 	v->base_ns = base_of(fl, r);
 	fleet_limits(fl, r, &v->lat_us, &v->p99_us);
-	if (v->lat_us && r->max > v->lat_us * 1000) {
-		v->failure = "max-latency";
-		snprintf(v->why, sizeof(v->why), "max %.3f us > --max-latency %lld us",
-			 r->max / 1e3, v->lat_us);
-	} else if (v->p99_us && r->p99 > v->p99_us * 1000) {
-		v->failure = "max-p99";
-		snprintf(v->why, sizeof(v->why), "p99 %.3f us > --max-p99 %lld us",
-			 r->p99 / 1e3, v->p99_us);
-	} else if (v->base_ns >= 0 &&
-		   (double)v->worst_ns > (double)v->base_ns * (1.0 + tol / 100.0)) {
-		v->failure = "baseline";
-		snprintf(v->why, sizeof(v->why),
-			 "worst %.3f us > baseline %.3f us + %lld%%",
-			 v->worst_ns / 1e3, v->base_ns / 1e3, tol);
-	}
+	if (v->lat_us && r->max > v->lat_us * 1000)
+		judged_add(v, FLEET_FAILED_MAX, "max-latency",
+			   "max %.3f us > --max-latency %lld us", r->max / 1e3, v->lat_us);
+	if (v->p99_us && r->p99 > v->p99_us * 1000)
+		judged_add(v, FLEET_FAILED_P99, "max-p99",
+			   "p99 %.3f us > --max-p99 %lld us", r->p99 / 1e3, v->p99_us);
+	if (v->base_ns >= 0 &&
+	    (double)v->worst_ns > (double)v->base_ns * (1.0 + tol / 100.0))
+		judged_add(v, FLEET_FAILED_BASE, "baseline",
+			   "worst %.3f us > baseline %.3f us + %lld%%",
+			   v->worst_ns / 1e3, v->base_ns / 1e3, tol);
 }
 
 bool fleet_exceeded(const struct fleet *fl)

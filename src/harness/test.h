@@ -62,7 +62,8 @@ struct test_common {
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
-	RUN_RECORD_OPTS(c)
+	RUN_RECORD_OPTS(c),							\
+	OPT_ROW_VERSION
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */

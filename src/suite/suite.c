@@ -97,6 +97,7 @@ static const struct opt suite_opts[] = {
 	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
 	CHECKPOINT_OPT_ENTRY(OPT_AT(struct suite_run, checkpoint_s)),
 	RUN_RECORD_OPTS(OPT_AT_STRUCT(struct suite_run, rec)),
+	OPT_ROW_VERSION,
 	OPT_ROW_HELP,
 	OPT_END
 };

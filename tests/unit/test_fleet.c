@@ -150,6 +150,36 @@ UNIT_TEST(fleet_iterations_and_threshold)
 	CHECK(!fleet_exceeded(&fl));
 }
 
+/* Both limits exceeded: both are said (the reasons, JUnit's type, each
+ * LAVA case), not the first alone. */
+UNIT_TEST(fleet_every_limit_exceeded_is_said)
+{
+	static const long long a[] = { 30000, 30000, 30000 };
+	struct fleet_judged v;
+	struct fleet_rec r;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(begin("20") == 0);
+	fo.max_p99 = "10";
+	CHECK(fleet_check(&fl, "unit", fleet_tbl) == 0);
+	rec_of(&r, "latency", a, 3);
+	fleet_add(&fl, &r);
+	fleet_judge(&fl, 0, &v);
+	CHECK(v.failure && !strcmp(v.failure, "max-latency,max-p99"));
+	CHECK_EQ_LL(v.failed, FLEET_FAILED_MAX | FLEET_FAILED_P99);
+	CHECK(!strcmp(v.why, "max 30.000 us > --max-latency 20 us; p99 30.000 us > --max-p99 10 us"));
+	f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	fleet_print_lava(&fl, f, "pmq", 3);
+	fclose(f);
+	CHECK(strstr(out, "lava-test-case pmq-latency-max --result fail") != NULL);
+	CHECK(strstr(out, "lava-test-case pmq-latency-p99 --result fail") != NULL);
+	CHECK(strstr(out, "lava-test-case pmq-latency-min --result pass") != NULL);
+	free(out);
+}
+
 /* The most specific entry applies: TEST/SERIES, then TEST, then a bare
  * number; a thread's part takes its series' number. */
 UNIT_TEST(fleet_limits_per_test_and_series)
