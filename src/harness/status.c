@@ -3,10 +3,17 @@
  * status.c - SIGUSR1 and the thread that takes it (status.h): the status
  * watch every run and rtlat suite have.
  */
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include "core/clock.h"
 #include "core/rtsetup.h"
 #include "core/stopsig.h"
@@ -135,6 +142,63 @@ void status_print(FILE *f, const char *prog, const struct fleet *fl,
 	funlockfile(f);
 }
 
+FILE *status_open(struct status_block *b)
+{
+	b->text = NULL;
+	b->len = 0;
+	b->f = open_memstream(&b->text, &b->len);
+	return b->f;
+}
+
+/*
+ * Whether fd takes len more bytes at once. A file always does; a pipe or
+ * FIFO when what is queued and len leave a quarter of it free (the
+ * run's own messages, its end's, still go through); anything else
+ * (a terminal, a socket) when poll says it is writable now.
+ */
+static bool takes_at_once(int fd, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	struct stat st;
+	int cap, queued;
+
+	if (fstat(fd, &st))
+		return false;
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		return true;
+	if (S_ISFIFO(st.st_mode)) {
+		cap = fcntl(fd, F_GETPIPE_SZ);
+		if (cap > 0 && !ioctl(fd, FIONREAD, &queued))
+			return queued >= 0 &&
+			       (size_t)queued + len <= (size_t)cap - (size_t)cap / 4;
+	}
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+void status_emit(struct status_block *b, struct status_watch *w, const char *prog)
+{
+	char note[160];
+	struct iovec iov[2];
+	int n = 0;
+
+	if (fclose(b->f) || !b->text) {
+		free(b->text);
+		return;
+	}
+	if (w->dropped)
+		n = snprintf(note, sizeof(note),
+			     "%s: %lu status%s dropped while standard error was not being read\n",
+			     prog, w->dropped, w->dropped == 1 ? "" : "es");
+	iov[0] = (struct iovec){ note, (size_t)n };
+	iov[1] = (struct iovec){ b->text, b->len };
+	if (takes_at_once(STDERR_FILENO, (size_t)n + b->len) &&
+	    writev(STDERR_FILENO, iov, 2) > 0)
+		w->dropped = 0;
+	else
+		w->dropped++;
+	free(b->text);
+}
+
 void status_man(FILE *f, bool suite)
 {
 	fputs(".SH SIGNALS\n.TP\nSIGINT, SIGTERM, SIGHUP\nEnd the run normally: "
@@ -146,5 +210,5 @@ void status_man(FILE *f, bool suite)
 	else
 		fputs("Print the status so far on standard error, a line per series and "
 		      "thread\n(samples, min, avg, p99, max, the time covered; the "
-		      "cyclictest face: cyclictest's\nstatus block); the run goes on.\n", f);
+		      "cyclictest face: cyclictest's\nstatus block); the run goes on. A status standard error cannot take at once\n(a pipe nobody reads) is dropped; the next one written says how many were.\n", f);
 }
