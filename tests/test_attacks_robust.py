@@ -117,3 +117,65 @@ def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
     assert rc == 0
     doc = json.loads(out.read_text())
     assert doc["complete"] is True
+
+
+def dead_pid():
+    """A PID that no process has now (a child that ended and was reaped)."""
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+def leftovers(d):
+    """The temp files of a writer that died in between (SIGKILL at the
+    instant a checkpoint made its temp file): a dead PID's, empty and half
+    written; and two that must stay: a live writer's (this process, which
+    holds its lock as rtlat's writers do) and one named for a PID that runs
+    (no lock: it may be a writer that has not locked it yet)."""
+    dead = [d / f"pmq.json.tmp-{dead_pid()}-0", d / f"pmq.json.tmp-{dead_pid()}-3"]
+    dead[0].write_bytes(b"")
+    dead[1].write_bytes(b'{"thread": {')
+    live = d / f"pmq.json.tmp-{os.getpid()}-0"
+    live.write_bytes(b'{"half')
+    lock = os.open(live, os.O_RDONLY)
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    sleeper = subprocess.Popen(["sleep", "600"])
+    running = d / f"pmq.json.tmp-{sleeper.pid}-1"
+    running.write_bytes(b"")
+    return dead, [live, running], lambda: (os.close(lock), sleeper.kill(), sleeper.wait())
+
+
+def test_next_run_removes_a_dead_writers_temp_files(tmp_path):
+    """Item 16, rtlat's part: the next run writing that output removes the
+    temp files of a writer that no longer runs, and only those."""
+    dead, kept, done = leftovers(tmp_path)
+    try:
+        r = subprocess.run([RTLAT, "pmq", "-l", "50", "-q", "--json",
+                            str(tmp_path / "pmq.json")],
+                           capture_output=True, text=True, timeout=WAIT_S)
+        assert r.returncode == 0, r.stderr
+        assert [f.name for f in dead if f.exists()] == []
+        assert [f.name for f in kept if not f.exists()] == []
+        json.loads((tmp_path / "pmq.json").read_text())
+    finally:
+        done()
+
+
+def test_report_removes_a_dead_writers_temp_files(tmp_path):
+    """Item 16, rtlat-report's part: reading a results directory removes
+    what a dead writer left there, and only that."""
+    import shutil
+    import sys
+    fix = Path(__file__).resolve().parent / "fixtures" / "report" / "suite-a"
+    d = tmp_path / "res"
+    shutil.copytree(fix, d)
+    dead, kept, done = leftovers(d)
+    try:
+        r = subprocess.run([str(Path(sys.executable).parent / "rtlat-report"),
+                            str(d), "--format", "md"],
+                           capture_output=True, text=True, timeout=WAIT_S)
+        assert r.returncode == 0, r.stderr
+        assert [f.name for f in dead if f.exists()] == []
+        assert [f.name for f in kept if not f.exists()] == []
+    finally:
+        done()
