@@ -35,6 +35,32 @@ def status_thread_up(pid, timeout=WAIT_S):
     return False
 
 
+def proc_status(pid):
+    """/proc/PID/status as a dict (empty once the process is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+
+
+def descendants(pid):
+    """Every process under pid, with its name and parent."""
+    found, todo = {}, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            continue
+        for k in map(int, kids):
+            st = proc_status(k)
+            if st:
+                found[k] = st
+                todo.append(k)
+    return found
+
+
 def covered(path):
     """The covered_s of a checkpoint's JSON; None before the first, or when
     the run is complete."""
@@ -179,3 +205,43 @@ def test_report_removes_a_dead_writers_temp_files(tmp_path):
         assert [f.name for f in kept if not f.exists()] == []
     finally:
         done()
+
+
+def test_request_forks_its_processes_where_no_thread_runs(tmp_path):
+    """Item 12: request's server, client and load processes are forked by a
+    process that has one thread (a fork beside threads is undefined for
+    anything but async-signal-safe calls; TSan stops such children), while
+    the run itself has its status thread. The forking process (the
+    spawner) never makes a thread, so its thread count now is the one at
+    each fork."""
+    p = subprocess.Popen([RTLAT, "request", "-i", "3", "--samples", "1500", "-q",
+                          "--json", str(tmp_path / "r.json")],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen, forkers = set(), {}
+    try:
+        assert status_thread_up(p.pid), "the run's status thread never came"
+        deadline = time.time() + WAIT_S
+        # Until the third round's load process: every kind has been forked.
+        while p.poll() is None and time.time() < deadline and \
+                not {"rtlat-server", "rtlat-client", "rtlat-load1"} <= seen:
+            for pid, st in descendants(p.pid).items():
+                name = st["Name"].strip()
+                if name in ("rtlat-server", "rtlat-client") or \
+                        name.startswith("rtlat-load"):
+                    ppid = int(st["PPid"])
+                    threads = proc_status(ppid).get("Threads")
+                    if threads is not None:
+                        seen.add(name)
+                        forkers.setdefault(name, (ppid, int(threads)))
+            time.sleep(0.01)
+        main_threads = int(proc_status(p.pid).get("Threads", "0"))
+        rc = p.wait(timeout=WAIT_S)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert {"rtlat-server", "rtlat-client", "rtlat-load1"} <= seen, (seen, p.stderr.read())
+    assert main_threads >= 2, "the run had no thread beside main: nothing tested"
+    assert {n: t for n, (_, t) in forkers.items() if t != 1} == {}, \
+        f"forked by a process with threads: {forkers} (main pid {p.pid})"
+    assert rc == 0, p.stderr.read()
