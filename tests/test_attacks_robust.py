@@ -9,13 +9,17 @@ the event it needs (a thread, a file, a line, the process's end), bounded."""
 import fcntl
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import termios
 import time
 from pathlib import Path
 
-from conftest import RTLAT
+import pytest
+
+from conftest import RTLAT, reachable_binary, settled_leaks, snapshot
 
 WAIT_S = 60             # an event, however loaded the machine
 
@@ -190,7 +194,6 @@ def test_next_run_removes_a_dead_writers_temp_files(tmp_path):
 def test_report_removes_a_dead_writers_temp_files(tmp_path):
     """Item 16, rtlat-report's part: reading a results directory removes
     what a dead writer left there, and only that."""
-    import shutil
     import sys
     fix = Path(__file__).resolve().parent / "fixtures" / "report" / "suite-a"
     d = tmp_path / "res"
@@ -245,3 +248,121 @@ def test_request_forks_its_processes_where_no_thread_runs(tmp_path):
     assert {n: t for n, (_, t) in forkers.items() if t != 1} == {}, \
         f"forked by a process with threads: {forkers} (main pid {p.pid})"
     assert rc == 0, p.stderr.read()
+
+
+REFUSED = re.compile(r"^rtlat pmq: --largest 1048576 \((\d+) series and threads, -t (\d+)\) "
+                     r"needs (\d+) MiB of memory, locked; (.+) leaves (\d+) MiB: "
+                     r"at most --largest (\d+) fits \(or fewer threads\)$")
+
+
+def refused(r, where):
+    """The run refused in one line naming --largest, -t and where the room
+    ran out: exit 2, nothing on stdout; the K it says fits."""
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, lines
+    m = REFUSED.match(lines[0])
+    assert m, lines[0]
+    assert where in m.group(4), lines[0]
+    assert r.stdout == ""
+    return int(m.group(6))
+
+
+def test_memlock_too_small_for_largest_is_refused():
+    """Item 14 under RLIMIT_MEMLOCK: a user without CAP_IPC_LOCK whose
+    locked-memory limit cannot hold what --largest preallocates is told so
+    before anything runs (exit 2, nothing left behind); the --largest the
+    line says fits runs, and so does a run with the defaults."""
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("prlimit"):
+        pytest.skip("needs root, setpriv and prlimit to run as nobody under a memlock limit")
+    # 64 MiB: a run with the defaults fits (about 13 MiB locked), one
+    # with --largest 1048576 (24 MiB a series) does not.
+    limit = f"--memlock={64 << 20}:{64 << 20}"
+    if subprocess.run(["prlimit", limit, "true"], capture_output=True).returncode:
+        pytest.skip("RLIMIT_MEMLOCK cannot be raised to 64 MiB here (no CAP_SYS_RESOURCE); "
+                    "under its hard limit no run fits, whatever its options")
+    before = snapshot()
+    with reachable_binary() as exe:
+        out = Path(exe).parent / "r.json"       # a directory nobody can write
+        os.chmod(out.parent, 0o777)
+        def as_nobody(*args):
+            return subprocess.run(["prlimit", limit, "setpriv", "--reuid=nobody",
+                                   "--regid=nogroup", "--clear-groups", "--inh-caps=-all",
+                                   exe, *args],
+                                  capture_output=True, text=True, timeout=WAIT_S)
+        r = as_nobody("pmq", "-t", "1", "--largest", "1048576", "-l", "100", "-q",
+                      "--json", str(out))
+        k = refused(r, "RLIMIT_MEMLOCK (ulimit -l 65536)")
+        assert not out.exists()
+        assert 0 < k < 1048576
+        ok = as_nobody("pmq", "-t", "1", "--largest", str(k), "-l", "100", "-q")
+        assert ok.returncode == 0, ok.stderr
+        assert as_nobody("pmq", "-l", "100", "-q").returncode == 0
+    assert not settled_leaks(before)
+
+
+def memory_cgroup(limit):
+    """A memory cgroup limited to limit bytes, made for the test: v2 under
+    /sys/fs/cgroup, else (a v1 machine) under the process's own v1 memory
+    cgroup. Its directory, or None where neither can be made."""
+    name = f"rtlat-test-{os.getpid()}"
+    v2 = Path("/sys/fs/cgroup")
+    try:
+        if "memory" in (v2 / "cgroup.subtree_control").read_text().split():
+            d = v2 / name
+            d.mkdir()
+            (d / "memory.max").write_text(str(limit))
+            return d
+    except OSError:
+        pass
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, ctl, path = line.split(":", 2)
+        if "memory" in ctl.split(","):
+            d = Path("/sys/fs/cgroup/memory" + path.rstrip("/")) / name
+            try:
+                d.mkdir()
+                (d / "memory.limit_in_bytes").write_text(str(limit))
+                return d
+            except OSError:
+                return None
+    return None
+
+
+def test_cgroup_too_small_for_largest_is_refused(tmp_path):
+    """Item 14 in a memory cgroup of 1 GiB: pmq -t 64 --largest 1048576
+    would lock 65 series of 24 MiB and was OOM-killed without a word; it is
+    refused before it starts (exit 2, one line), the --largest the line
+    says fits runs, and a run with the defaults too."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make a memory cgroup")
+    d = memory_cgroup(1 << 30)
+    if d is None:
+        pytest.skip("no memory cgroup can be made here (v2 memory controller or v1 memory mount)")
+    out = tmp_path / "r.json"
+    before = snapshot()
+
+    def inside(*args):
+        return subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+                               str(d), RTLAT, *args],
+                              capture_output=True, text=True, timeout=WAIT_S)
+    try:
+        r = inside("pmq", "-t", "64", "--largest", "1048576", "-l", "100", "-q",
+                   "--json", str(out))
+        k = refused(r, f"the memory cgroup {d}")
+        assert not out.exists()
+        assert 0 < k < 1048576
+        ok = inside("pmq", "-t", "64", "--largest", str(k), "-l", "100", "-q")
+        assert ok.returncode == 0, ok.stderr[-2000:]
+        ok = inside("pmq", "-t", "64", "-l", "100", "-q")
+        assert ok.returncode == 0, ok.stderr[-2000:]
+    finally:
+        deadline = time.time() + WAIT_S
+        while True:
+            try:
+                d.rmdir()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+    assert not settled_leaks(before)
