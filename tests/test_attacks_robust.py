@@ -149,6 +149,35 @@ def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
     assert doc["complete"] is True
 
 
+def test_cyclictest_face_status_never_holds_the_end():
+    """Item 13, the cyclictest face: its SIGUSR1 block (cyclictest's, by
+    its display thread, which the run's end joins) is dropped, not waited
+    on, when stderr is a pipe nobody reads: the run ends at its -D."""
+    rfd, wfd = os.pipe()
+    cap = fcntl.fcntl(rfd, fcntl.F_GETPIPE_SZ)
+    p = subprocess.Popen([RTLAT, "cyclictest", "-t", "32", "-D", "6", "-q"],
+                         stdout=subprocess.DEVNULL, stderr=wfd)
+    os.close(wfd)
+    try:
+        assert status_thread_up(p.pid), "the run's status thread never came"
+        deadline = time.time() + WAIT_S
+        while unread(rfd) < cap // 2 and p.poll() is None and time.time() < deadline:
+            p.send_signal(signal.SIGUSR1)
+            time.sleep(0.001)
+        assert unread(rfd) >= cap // 2, "the statuses never filled the pipe"
+        # Until the run ends (at its -D, or never if a status blocks).
+        while p.poll() is None and time.time() < deadline:
+            p.send_signal(signal.SIGUSR1)
+            time.sleep(0.005)
+        rc = p.wait(timeout=1)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(rfd)
+    assert rc == 0
+
+
 def dead_pid():
     """A PID that no process has now (a child that ended and was reaped)."""
     p = subprocess.Popen(["true"])

@@ -268,7 +268,7 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 		if (status_open(&b)) {
 			status_print(b.f, t->prog, &scratch,
 				     (double)(now - c->start_ns) / 1e9);
-			status_emit(&b, &c->watch, t->prog);
+			status_emit(&b, &c->watch.dropped, t->prog);
 		}
 	}
 	if (o && mode == CKPT_FILES && checkpoint_writes(&r->ckpt, o->junit))

@@ -8,12 +8,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include "core/clock.h"
 #include "core/rtsetup.h"
 #include "core/stopsig.h"
@@ -175,27 +175,56 @@ static bool takes_at_once(int fd, size_t len)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
 }
 
-void status_emit(struct status_block *b, struct status_watch *w, const char *prog)
+/* A pipe or FIFO stderr opened anew without blocking: its own open file
+ * description, so O_NONBLOCK is not set on stderr's; -1 otherwise. */
+static int nonblocking_pipe(void)
+{
+	struct stat st;
+
+	if (fstat(STDERR_FILENO, &st) || !S_ISFIFO(st.st_mode))
+		return -1;
+	return open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* Line by line (each under PIPE_BUF: whole or not at all, without
+ * blocking on fd); false at the first not written whole. */
+static bool write_lines(int fd, const char *s, size_t len)
+{
+	const char *nl;
+	size_t n;
+
+	while (len) {
+		nl = memchr(s, '\n', len);
+		n = nl ? (size_t)(nl - s) + 1 : len;
+		if (write(fd, s, n) != (ssize_t)n)
+			return false;
+		s += n;
+		len -= n;
+	}
+	return true;
+}
+
+void status_emit(struct status_block *b, unsigned long *dropped, const char *prog)
 {
 	char note[160];
-	struct iovec iov[2];
-	int n = 0;
+	int n = 0, fd;
+	bool whole = false;
 
 	if (fclose(b->f) || !b->text) {
 		free(b->text);
 		return;
 	}
-	if (w->dropped)
+	if (*dropped)
 		n = snprintf(note, sizeof(note),
 			     "%s: %lu status%s dropped while standard error was not being read\n",
-			     prog, w->dropped, w->dropped == 1 ? "" : "es");
-	iov[0] = (struct iovec){ note, (size_t)n };
-	iov[1] = (struct iovec){ b->text, b->len };
-	if (takes_at_once(STDERR_FILENO, (size_t)n + b->len) &&
-	    writev(STDERR_FILENO, iov, 2) > 0)
-		w->dropped = 0;
-	else
-		w->dropped++;
+			     prog, *dropped, *dropped == 1 ? "" : "es");
+	fd = nonblocking_pipe();
+	if (takes_at_once(STDERR_FILENO, (size_t)n + b->len))
+		whole = write_lines(fd >= 0 ? fd : STDERR_FILENO, note, (size_t)n) &&
+			write_lines(fd >= 0 ? fd : STDERR_FILENO, b->text, b->len);
+	if (fd >= 0)
+		close(fd);
+	*dropped = whole ? 0 : *dropped + 1;
 	free(b->text);
 }
 

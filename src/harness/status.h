@@ -44,8 +44,8 @@ struct status_watch {
 	void *arg;
 	int64_t wake;			/* the first call without a signal */
 	bool stop;
-	/* Status blocks not written: stderr could not take them without
-	 * blocking (status_emit); said once it can again. */
+	/* Status blocks not written (status_emit), said once stderr
+	 * takes them again. */
 	unsigned long dropped;
 };
 
@@ -75,8 +75,9 @@ void status_print(FILE *f, const char *prog, const struct fleet *fl,
  * checkpoints and the run's end. status_open gives a stream in memory to
  * print the block into (NULL: no memory, nothing to print); status_emit
  * writes it to stderr if stderr takes it at once (a pipe or FIFO keeps a
- * quarter of its room free for the run's own lines), else counts it in
- * w->dropped; the first block written after some were dropped is preceded
+ * quarter of its room free for the run's own lines, and is written
+ * without blocking, line by line), else counts it in
+ * *dropped (the watch's, or the thread's that prints it); the first block written after some were dropped is preceded
  * by a line saying how many.
  */
 struct status_block {
@@ -85,7 +86,7 @@ struct status_block {
 	size_t len;
 };
 FILE *status_open(struct status_block *b);
-void status_emit(struct status_block *b, struct status_watch *w, const char *prog);
+void status_emit(struct status_block *b, unsigned long *dropped, const char *prog);
 
 /* The man page's SIGNALS section (roff) of a test's page, or the suite's. */
 void status_man(FILE *f, bool suite);

@@ -56,7 +56,7 @@ static int64_t suite_status(void *arg, int64_t now, bool usr1)
 		else
 			fprintf(f, "rtlat suite: running: none\n");
 		status_list(f, st, running, false);
-		status_emit(&b, &st->watch, "rtlat suite");
+		status_emit(&b, &st->watch.dropped, "rtlat suite");
 	}
 	if (pid > 0)
 		kill(pid, SIGUSR1);
