@@ -80,27 +80,39 @@ def unread(fd):
     return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), "little")
 
 
+def with_blocked_stderr(args):
+    """rtlat ARGS with stderr a pipe the test never reads, once its status
+    thread is up, and SIGUSR1 sent until the pipe holds more than half its
+    size (a status thread that wrote the next ones would block): (the
+    process, the pipe's read end, its size, the test's deadline)."""
+    rfd, wfd = os.pipe()
+    cap = fcntl.fcntl(rfd, fcntl.F_GETPIPE_SZ)
+    p = subprocess.Popen([RTLAT, *args], stdout=subprocess.DEVNULL, stderr=wfd)
+    os.close(wfd)
+    try:
+        assert status_thread_up(p.pid), "the run's status thread never came"
+        deadline = time.time() + WAIT_S
+        while unread(rfd) < cap // 2 and p.poll() is None and time.time() < deadline:
+            p.send_signal(signal.SIGUSR1)
+            time.sleep(0.001)
+        assert unread(rfd) >= cap // 2, "the statuses never filled the pipe"
+    except BaseException:
+        p.kill()
+        p.wait()
+        os.close(rfd)
+        raise
+    return p, rfd, cap, deadline
+
+
 def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
     """Item 13: stderr a pipe nobody drains, SIGUSR1 over and over: the
     status lines are dropped once the pipe fills, the checkpoints go on,
     the run ends at its -D, and once stderr is read again the next status
     says how many were dropped."""
     out = tmp_path / "pmq.json"
-    rfd, wfd = os.pipe()
-    cap = fcntl.fcntl(rfd, fcntl.F_GETPIPE_SZ)
-    p = subprocess.Popen([RTLAT, "pmq", "-D", "8", "--checkpoint", "1",
-                          "--json", str(out), "-q"],
-                         stdout=subprocess.DEVNULL, stderr=wfd)
-    os.close(wfd)
+    p, rfd, cap, deadline = with_blocked_stderr(
+        ["pmq", "-D", "8", "--checkpoint", "1", "--json", str(out), "-q"])
     try:
-        assert status_thread_up(p.pid), "the run's status thread never came"
-        # Statuses until the pipe holds more than half its size: the
-        # status thread would block on the next ones if it wrote them.
-        deadline = time.time() + WAIT_S
-        while unread(rfd) < cap // 2 and p.poll() is None and time.time() < deadline:
-            p.send_signal(signal.SIGUSR1)
-            time.sleep(0.001)
-        assert unread(rfd) >= cap // 2, "the statuses never filled the pipe"
         # Keep signalling: the checkpoints must go on meanwhile.
         first = None
         while p.poll() is None and time.time() < deadline:
@@ -153,18 +165,8 @@ def test_cyclictest_face_status_never_holds_the_end():
     """Item 13, the cyclictest face: its SIGUSR1 block (cyclictest's, by
     its display thread, which the run's end joins) is dropped, not waited
     on, when stderr is a pipe nobody reads: the run ends at its -D."""
-    rfd, wfd = os.pipe()
-    cap = fcntl.fcntl(rfd, fcntl.F_GETPIPE_SZ)
-    p = subprocess.Popen([RTLAT, "cyclictest", "-t", "32", "-D", "6", "-q"],
-                         stdout=subprocess.DEVNULL, stderr=wfd)
-    os.close(wfd)
+    p, rfd, _, deadline = with_blocked_stderr(["cyclictest", "-t", "32", "-D", "6", "-q"])
     try:
-        assert status_thread_up(p.pid), "the run's status thread never came"
-        deadline = time.time() + WAIT_S
-        while unread(rfd) < cap // 2 and p.poll() is None and time.time() < deadline:
-            p.send_signal(signal.SIGUSR1)
-            time.sleep(0.001)
-        assert unread(rfd) >= cap // 2, "the statuses never filled the pipe"
         # Until the run ends (at its -D, or never if a status blocks).
         while p.poll() is None and time.time() < deadline:
             p.send_signal(signal.SIGUSR1)
