@@ -244,6 +244,8 @@ clean-asan:
 # sync's three tests) against a ThreadSanitizer build; tests/tsan.supp says
 # why each suppression is there. -f (fork) runs are left out: TSan does
 # not follow a multithreaded fork, and those workers are processes.
+# request's processes are forked by its spawner, which has no thread
+# (src/request/request_spawn.c), so request runs whole, --explain too.
 TSAN_FLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread \
 	-fsanitize=thread -fno-omit-frame-pointer
 # clang, or Debian's versioned one (clang-14 ... clang-19) where only that
@@ -261,12 +263,10 @@ TSAN_TESTS := tests/test_pair.py tests/test_timer.py tests/test_request.py \
 # Also left out: tests that signal a run within its first few hundred ms
 # and expect the handlers in place; the TSan runtime's start-up is slower
 # than that (the run is then killed by the signal, as before main()).
-# request --explain: the explaining thread exists before the clients are
-# forked (TSan refuses to start threads after a multithreaded fork).
 # sync's stop in test 2: the test waits for test 2's threads by counting
 # them, and TSan's own background thread makes test 1 look like test 2.
 TSAN_DESELECT := not fork and not -f] and not ptsem_types_end_by_signal and not endings_by_signal \
-	and not latency_test[request] and not sync_switch_stops_on_sigint_in_test_2
+	and not sync_switch_stops_on_sigint_in_test_2
 
 check-tsan: need-clang venv
 	rm -rf build-tsan && mkdir -p build-tsan

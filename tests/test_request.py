@@ -174,10 +174,18 @@ def proc_sched(pid):
 
 
 def named_children(pid, prefix):
-    out = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(pid)],
-                         capture_output=True, text=True).stdout
-    return [int(p) for p, c in (ln.split() for ln in out.splitlines())
-            if c.startswith(prefix)]
+    """The run's processes named prefix...: under pid at any depth (the
+    server, clients and load processes are forked by the run's spawner,
+    rtlat-spawn, a child of main)."""
+    found, todo = [], [pid]
+    while todo:
+        out = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(todo.pop())],
+                             capture_output=True, text=True).stdout
+        for p, c in (ln.split() for ln in out.splitlines()):
+            todo.append(int(p))
+            if c.startswith(prefix):
+                found.append(int(p))
+    return found
 
 
 def test_rounds_add_loads_one_by_one(leakcheck):

@@ -3,6 +3,8 @@
 and any later test whose statistics use the same keys), rt-tests' own JSON
 (pmqtest and friends, cyclictest --json), and result directories. Every
 key is optional: what is missing is left out of the report and noted."""
+import errno
+import fcntl
 import json
 import os
 import re
@@ -836,12 +838,56 @@ def result_files(path):
                   if f.endswith(".json") and f not in (REGISTRY, INDEX))
 
 
+# rtlat writes each output beside it as NAME.tmp-PID-N, holding an flock
+# on it, and renames it into place (src/core/outfile.c).
+TEMP_FILE = re.compile(r".+\.tmp-([1-9]\d{0,9})-\d+")
+
+
+def _runs(pid):
+    try:
+        os.kill(pid, 0)
+    except OSError as e:
+        return e.errno != errno.ESRCH
+    return True
+
+
+def remove_dead_temp_files(path):
+    """Remove the temp files of rtlat writers that no longer run (killed
+    between making one and renaming it) from a results directory, as
+    rtlat's next writer of the file does (outfile.c's outfile_sweep): the
+    PID runs no process and nobody holds the file's lock; the PID is
+    looked at again once the lock is held. A live writer's file stays."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        m = TEMP_FILE.fullmatch(name)
+        if not m or _runs(int(m.group(1))):
+            continue
+        f = os.path.join(path, name)
+        try:
+            fd = os.open(f, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if not _runs(int(m.group(1))):
+                    os.unlink(f)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 def load_input(path, label, limits=None):
     """A results directory (every *.json in it) or one file, as a Run. In
     a directory, what is not a regular file (a FIFO, a link to a device)
     is skipped with a note; named, it is bad input (InputError)."""
     run = Run(label=label, path=path)
     if os.path.isdir(path):
+        remove_dead_temp_files(path)
         files = result_files(path)
         run.order = read_registry(os.path.join(path, REGISTRY))
         bad = []

@@ -49,6 +49,9 @@ struct cl_registry {
 static struct cl_registry *reg;
 static int janitor_fd = -1;
 static pid_t janitor_pid;
+/* The process that forks this one's workers when not the owner (a
+ * spawner: cleanup_forker); 0: the owner. */
+static pid_t forker;
 
 void *shared_alloc(size_t bytes)
 {
@@ -310,7 +313,12 @@ int cleanup_child_setup(void)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		return -errno;
 	/* The parent may have died before prctl took effect. */
-	if (reg && getppid() != reg->owner)
+	if (reg && getppid() != (forker ? forker : reg->owner))
 		_exit(1);
 	return 0;
+}
+
+void cleanup_forker(void)
+{
+	forker = getpid();
 }

@@ -34,6 +34,9 @@ void cleanup_del_child(pid_t pid);
 void cleanup_run(void);
 /* In a forked worker: die with the parent (PR_SET_PDEATHSIG SIGKILL). */
 int cleanup_child_setup(void);
+/* In a forked process (after cleanup_child_setup) that forks the workers
+ * from then on: their cleanup_child_setup checks it is their parent. */
+void cleanup_forker(void);
 /* A unique name: "/rtlat-<pid>-<tag>-<n>". */
 void cleanup_unique_name(char *buf, size_t len, const char *tag, int n);
 /* Shared anonymous memory (survives fork, never in /dev/shm). */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* outfile.c - the output-file rule shared by every writer (see outfile.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,20 +178,86 @@ static int walk(const char *path, struct walk *w, char *why, size_t len)
 	return -1;
 }
 
-/* O_EXCL temp file beside name in dirfd; the fd, or -1 (errno set). */
+/*
+ * O_EXCL temp file beside name in dirfd; the fd, or -1 (errno set). Its
+ * writer holds an flock on it until it is renamed or removed, so that
+ * what a writer killed outright left (SIGKILL before the janitor knew of
+ * it) is told from a live writer's file: outfile_sweep.
+ */
 static int make_tmp(int dirfd, const char *name, char *tmp, size_t len)
 {
 	int fd, i;
 
 	for (i = 0; i < 100; i++) {
-		if (snprintf(tmp, len, "%s.tmp-%d-%d", name, (int)getpid(), i) >= (int)len)
+		if (snprintf(tmp, len, "%s" OUTFILE_TMP_MARK "%d-%d", name,
+			     (int)getpid(), i) >= (int)len)
 			return errno = ENAMETOOLONG, -1;
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 			    O_CLOEXEC, 0666);
+		if (fd >= 0)
+			flock(fd, LOCK_EX | LOCK_NB);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
 	return -1;
+}
+
+/* The writer's PID in NAME.tmp-PID-N, or 0 when d is not name's temp. */
+static pid_t tmp_writer(const char *d, const char *name)
+{
+	size_t n = strlen(name), m = strlen(OUTFILE_TMP_MARK);
+	char *end;
+	long pid;
+
+	if (strncmp(d, name, n) != 0 || strncmp(d + n, OUTFILE_TMP_MARK, m) != 0)
+		return 0;
+	d += n + m;
+	pid = strtol(d, &end, 10);
+	if (end == d || *end != '-' || pid <= 0 || pid > INT_MAX)
+		return 0;
+	d = end + 1;
+	strtol(d, &end, 10);
+	return end != d && !*end ? (pid_t)pid : 0;
+}
+
+/*
+ * Remove name's temp files whose writer is dead: its PID runs no process
+ * and nobody holds the file's lock. A live writer is never touched: its
+ * PID runs (a writer that has made its file but not locked it yet), or
+ * it holds the lock (one in another PID namespace, or whose PID a
+ * reused one hides). The PID is looked at again once the lock is held:
+ * a new process given the dead writer's PID cannot have made this name
+ * (O_EXCL: it existed), and one that made it after another sweep removed
+ * the old file runs by then.
+ */
+static void outfile_sweep(int dirfd, const char *name)
+{
+	int dfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *d;
+	struct stat st;
+	pid_t pid;
+	int fd;
+
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((d = readdir(dir))) {
+		pid = tmp_writer(d->d_name, name);
+		if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		fd = openat(dfd, d->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			    O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    !flock(fd, LOCK_EX | LOCK_NB) && kill(pid, 0) && errno == ESRCH)
+			unlinkat(dfd, d->d_name, 0);
+		close(fd);
+	}
+	closedir(dir);
 }
 
 /* A regular file or a new path: replaced by a temp file at the end. */
@@ -326,6 +394,7 @@ static int open_fd(struct outfile *of, const char *prog, struct walk *w)
 		fd = openat(w->dirfd, w->name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		return fd < 0 ? walk_fail(w) : fd;
 	}
+	outfile_sweep(w->dirfd, w->name);
 	fd = make_tmp(w->dirfd, w->name, of->tmpname, sizeof(of->tmpname));
 	if (fd < 0) {
 		of->tmpname[0] = '\0';

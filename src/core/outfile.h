@@ -7,7 +7,8 @@
  *  - "-" is stdout;
  *  - a regular file, or a path that does not exist yet, is written to a
  *    temp file beside it (O_EXCL) and renamed over it at the end, so a
- *    reader never sees half a file;
+ *    reader never sees half a file (a dead writer's temp file is removed
+ *    by the next one: outfile_sweep in outfile.c);
  *  - a symlink is followed (a chain too): the temp file is made next to
  *    the last target and renamed onto it, the links stay; a missing last
  *    target is created;
@@ -35,6 +36,11 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/* A temp file is NAME.tmp-PID-N; the next writer of NAME removes those
+ * of a writer that no longer runs (as rtlat-report does in a results
+ * directory, load.py). */
+#define OUTFILE_TMP_MARK	".tmp-"
 
 struct outfile {
 	const char *opt;		/* "--json", "-g"... for messages */

@@ -129,6 +129,11 @@ int rt_init(const char *prog, const struct rt_options *o)
 	return o->strict && rec->nreasons ? -1 : 0;
 }
 
+int rt_record_share(void)
+{
+	return record() ? 0 : -ENOMEM;
+}
+
 void rt_child_init(void)
 {
 	if (rec && rec->mlocked && mlockall(MCL_CURRENT | MCL_FUTURE))

@@ -39,6 +39,10 @@ int rt_init(const char *prog, const struct rt_options *o);
 /* In a forked worker: memory locks are not inherited across fork(),
  * so lock again if the parent did. */
 void rt_child_init(void);
+/* Before forking a process that forks the workers later (request's
+ * spawner): the record rt_init fills (mlockall, --strict, the warnings)
+ * is made now, shared, so those workers see it. 0 or -ENOMEM. */
+int rt_record_share(void);
 /* A thread attribute with a small stack: with mlockall every stack is
  * resident, and the 8 MiB default times 2048 threads would not fit. */
 int rt_thread_attr(pthread_attr_t *attr);

@@ -122,7 +122,8 @@ int fleet_iterate(struct fleet *fl, const struct fleet_iter *it)
 	for (i = 1; i < n; i++) {
 		fprintf(stderr, "%s: iteration %lld of %lld\n", it->prog, i, n);
 		status = iterate_child(fl, it, &stopped);
-		if (status == 1 || stopped)
+		/* 2: the run was refused (run_memory_check), as each would be. */
+		if (status == 1 || status == OPTS_EXIT_USAGE || stopped)
 			return status;
 	}
 	if (n > 1)

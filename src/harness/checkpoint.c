@@ -262,9 +262,15 @@ static void write_one(struct checkpoint *c, int64_t now, enum ckpt_mode mode)
 	if (t->ops->checkpoint)
 		t->ops->checkpoint(t);
 	r->fleet = live;
-	if (mode == CKPT_STATUS)
-		status_print(stderr, t->prog, &scratch,
-			     (double)(now - c->start_ns) / 1e9);
+	if (mode == CKPT_STATUS) {
+		struct status_block b;
+
+		if (status_open(&b)) {
+			status_print(b.f, t->prog, &scratch,
+				     (double)(now - c->start_ns) / 1e9);
+			status_emit(&b, &c->watch.dropped, t->prog);
+		}
+	}
 	if (o && mode == CKPT_FILES && checkpoint_writes(&r->ckpt, o->junit))
 		fleet_write_junit(&scratch, t->prog, o->junit, fleet_elapsed(&scratch), 0);
 	/* The live view too is rewritten whole, never streamed. */

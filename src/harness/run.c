@@ -170,6 +170,10 @@ static int run_once(void *arg)
 		status = 1;
 		goto out;
 	}
+	if (run_memory_check(t)) {
+		status = OPTS_EXIT_USAGE;
+		goto out;
+	}
 	record_start(t->rec);
 	checkpoint_begin(t);
 	/* Before the measurement: a checkpoint must not fork (results.h). */
@@ -311,7 +315,9 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	}
 	iter.prog = t.prog;
 	status = fleet_iterate(&fleet, &iter);
-	status = fleet_end(&fleet, t.prog, status);
+	/* Refused after setup (run_memory_check): bad input, nothing written. */
+	if (status != OPTS_EXIT_USAGE)
+		status = fleet_end(&fleet, t.prog, status);
 out_opts:
 	run_nested_free(&t);
 	t.res.fleet = NULL;	/* t outlives this frame; the fleet does not */

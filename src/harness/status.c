@@ -3,10 +3,17 @@
  * status.c - SIGUSR1 and the thread that takes it (status.h): the status
  * watch every run and rtlat suite have.
  */
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include "core/clock.h"
 #include "core/rtsetup.h"
 #include "core/stopsig.h"
@@ -135,6 +142,92 @@ void status_print(FILE *f, const char *prog, const struct fleet *fl,
 	funlockfile(f);
 }
 
+FILE *status_open(struct status_block *b)
+{
+	b->text = NULL;
+	b->len = 0;
+	b->f = open_memstream(&b->text, &b->len);
+	return b->f;
+}
+
+/*
+ * Whether fd takes len more bytes at once. A file always does; a pipe or
+ * FIFO when what is queued and len leave a quarter of it free (the
+ * run's own messages, its end's, still go through); anything else
+ * (a terminal, a socket) when poll says it is writable now.
+ */
+static bool takes_at_once(int fd, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	struct stat st;
+	int cap, queued;
+
+	if (fstat(fd, &st))
+		return false;
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		return true;
+	if (S_ISFIFO(st.st_mode)) {
+		cap = fcntl(fd, F_GETPIPE_SZ);
+		if (cap > 0 && !ioctl(fd, FIONREAD, &queued))
+			return queued >= 0 &&
+			       (size_t)queued + len <= (size_t)cap - (size_t)cap / 4;
+	}
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+/* A pipe or FIFO stderr opened anew without blocking: its own open file
+ * description, so O_NONBLOCK is not set on stderr's; -1 otherwise. */
+static int nonblocking_pipe(void)
+{
+	struct stat st;
+
+	if (fstat(STDERR_FILENO, &st) || !S_ISFIFO(st.st_mode))
+		return -1;
+	return open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* Line by line (each under PIPE_BUF: whole or not at all, without
+ * blocking on fd); false at the first not written whole. */
+static bool write_lines(int fd, const char *s, size_t len)
+{
+	const char *nl;
+	size_t n;
+
+	while (len) {
+		nl = memchr(s, '\n', len);
+		n = nl ? (size_t)(nl - s) + 1 : len;
+		if (write(fd, s, n) != (ssize_t)n)
+			return false;
+		s += n;
+		len -= n;
+	}
+	return true;
+}
+
+void status_emit(struct status_block *b, unsigned long *dropped, const char *prog)
+{
+	char note[160];
+	int n = 0, fd;
+	bool whole = false;
+
+	if (fclose(b->f) || !b->text) {
+		free(b->text);
+		return;
+	}
+	if (*dropped)
+		n = snprintf(note, sizeof(note),
+			     "%s: %lu status%s dropped while standard error was not being read\n",
+			     prog, *dropped, *dropped == 1 ? "" : "es");
+	fd = nonblocking_pipe();
+	if (takes_at_once(STDERR_FILENO, (size_t)n + b->len))
+		whole = write_lines(fd >= 0 ? fd : STDERR_FILENO, note, (size_t)n) &&
+			write_lines(fd >= 0 ? fd : STDERR_FILENO, b->text, b->len);
+	if (fd >= 0)
+		close(fd);
+	*dropped = whole ? 0 : *dropped + 1;
+	free(b->text);
+}
+
 void status_man(FILE *f, bool suite)
 {
 	fputs(".SH SIGNALS\n.TP\nSIGINT, SIGTERM, SIGHUP\nEnd the run normally: "
@@ -146,5 +239,5 @@ void status_man(FILE *f, bool suite)
 	else
 		fputs("Print the status so far on standard error, a line per series and "
 		      "thread\n(samples, min, avg, p99, max, the time covered; the "
-		      "cyclictest face: cyclictest's\nstatus block); the run goes on.\n", f);
+		      "cyclictest face: cyclictest's\nstatus block); the run goes on. A status standard error cannot take at once\n(a pipe nobody reads) is dropped; the next one written says how many were.\n", f);
 }

@@ -44,6 +44,9 @@ struct status_watch {
 	void *arg;
 	int64_t wake;			/* the first call without a signal */
 	bool stop;
+	/* Status blocks not written (status_emit), said once stderr
+	 * takes them again. */
+	unsigned long dropped;
 };
 
 #define STATUS_THREAD_NAME	"rtlat-status"
@@ -65,6 +68,25 @@ void status_watch_stop(struct status_watch *w);
  * line saying none was measured yet, on f. */
 void status_print(FILE *f, const char *prog, const struct fleet *fl,
 		  double covered_s);
+
+/*
+ * A status block goes to stderr whole, only when that cannot block: a
+ * pipe nobody reads would stop the status thread, and with it the
+ * checkpoints and the run's end. status_open gives a stream in memory to
+ * print the block into (NULL: no memory, nothing to print); status_emit
+ * writes it to stderr if stderr takes it at once (a pipe or FIFO keeps a
+ * quarter of its room free for the run's own lines, and is written
+ * without blocking, line by line), else counts it in
+ * *dropped (the watch's, or the thread's that prints it); the first block written after some were dropped is preceded
+ * by a line saying how many.
+ */
+struct status_block {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+FILE *status_open(struct status_block *b);
+void status_emit(struct status_block *b, unsigned long *dropped, const char *prog);
 
 /* The man page's SIGNALS section (roff) of a test's page, or the suite's. */
 void status_man(FILE *f, bool suite);

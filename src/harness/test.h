@@ -256,6 +256,15 @@ long long run_timeline_default_s(long long planned_s);
  * but --timeline), or NULL. */
 const struct opt *run_length_row(const struct opt *tbl);
 
+/*
+ * After setup, before anything is locked (run_memory.c): the memory the
+ * run will lock against RLIMIT_MEMLOCK, its memory cgroups and
+ * MemAvailable. -1 after one line naming the options (--largest,
+ * --timeline, the threads) and what would fit: the run is refused
+ * (exit 2); 0: it goes on.
+ */
+int run_memory_check(struct test_run *t);
+
 /* Start a measuring thread (small stack, see rt_thread_attr): 0 or an
  * errno. */
 int run_thread(pthread_t *t, void *(*fn)(void *), void *arg);

@@ -25,6 +25,7 @@
 #include "request/request_client.h"
 #include "request/request_layout.h"
 #include "request/request_run.h"
+#include "request/request_spawn.h"
 #include "request/request_net.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
@@ -372,7 +373,7 @@ static int req_check(struct test_run *t)
 	run->cfg = t->cfg;
 	run->opts = t->opts;
 	run->given = t->given;
-	run->listen_fd = run->conn_fd = -1;
+	run->listen_fd = run->conn_fd = run->spawn_fd = -1;
 	run->compat = run_compat(t);
 	if (run->compat)
 		clamp_rate(run);
@@ -389,18 +390,43 @@ static int req_check(struct test_run *t)
 	return open_sockets(run);
 }
 
+/* --explain: each client's response; before its wake-up the time is on
+ * the server's side (another CPU, or host). Made at setup, in shared
+ * memory the clients note into (they are forked by the spawner, a copy
+ * of the run from then); its thread starts with the measuring. */
+static void explain_clients(struct test_run *t)
+{
+	struct req_run *run = t->state;
+	struct explain *x = run_explain_new(t, (int)run->cfg->clients);
+	int i;
+
+	for (i = 0; i < explain_count(x); i++)
+		explain_src_set(x, i, run->layout.client_cpu,
+				"the server's side: the network and its reply", false,
+				"client %d", i);
+	run->explain = x;
+}
+
 static int req_setup(struct test_run *t)
 {
 	/* A peer that went away is an error of the call, not a signal. */
 	struct req_run *run = t->state;
-	int i;
+	int i, err;
 
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < run->cfg->clients && i < REQ_MAX_CLIENTS; i++) {
 		run->rec[i][0] = run_record(t, req_series[0], i, run->layout.client_cpu);
 		run->rec[i][1] = run_record(t, req_series[1], i, run->layout.client_cpu);
 	}
-	return alloc_shared(run);
+	err = alloc_shared(run);
+	if (err || run->mode == REQ_SERVER_ONLY)
+		return err;
+	explain_clients(t);
+	/* Last: the run has no thread yet (request_spawn.c). */
+	err = req_spawner_start(run);
+	if (err)
+		errno = -err;
+	return err;
 }
 
 /* Main runs SCHED_FIFO max (server-only: the server's place). */
@@ -414,24 +440,6 @@ static int req_rt_apply(struct test_run *t)
 				      srv ? l->server_cpu : l->main_cpu);
 }
 
-/* --explain: each client's response; before its wake-up the time is on
- * the server's side (another CPU, or host). */
-static int explain_clients(struct test_run *t)
-{
-	struct req_run *run = t->state;
-	struct explain *x = run_explain_new(t, (int)run->cfg->clients);
-	int i;
-
-	for (i = 0; i < explain_count(x); i++)
-		explain_src_set(x, i, run->layout.client_cpu,
-				"the server's side: the network and its reply", false,
-				"client %d", i);
-	if (run_explain_start(t))
-		return -1;
-	run->explain = t->explain;
-	return 0;
-}
-
 static int req_run_measure(struct test_run *t)
 {
 	struct req_run *run = t->state;
@@ -440,8 +448,9 @@ static int req_run_measure(struct test_run *t)
 		design_echo(run);
 	if (run->mode == REQ_SERVER_ONLY)
 		return req_serve(run);
-	if (explain_clients(t))
+	if (run_explain_start(t))
 		return 1;
+	run->explain = t->explain;
 	return req_measure(run);
 }
 
@@ -468,6 +477,7 @@ static void req_teardown(struct test_run *t)
 	run->listen_fd = run->conn_fd = -1;
 	free(run->server);
 	run->server = NULL;
+	req_spawner_stop(run);
 }
 
 /* rtlat suite: two rounds (0 and 1 load) of d seconds each. */

@@ -163,6 +163,14 @@ struct req_run {
 	int nclients;			/* client processes started */
 	pid_t load_pid[REQ_MAX_LOADS];
 	int nloads;			/* load processes started */
+	/* The spawner, which forks them (request_spawn.c): its pid (0:
+	 * none), main's end of the socket to it, and the wait statuses it
+	 * sent not yet asked for (pid, status). */
+	pid_t spawner_pid;
+	int spawn_fd;
+	bool spawner_lost;
+	int ended[REQ_MAX_CLIENTS + REQ_MAX_LOADS + 1][2];
+	int nended;
 	int rounds_begun;
 	int rounds_printed;		/* rounds whose block is out */
 	int failed;

@@ -22,6 +22,7 @@
 #include "request/request_output.h"
 #include "request/request_run.h"
 #include "request/request_server.h"
+#include "request/request_spawn.h"
 #include "request/request_net.h"
 #include "harness/results.h"
 #include "core/rtsetup.h"
@@ -66,24 +67,15 @@ static void fail(struct req_run *run, const char *fmt, ...)
 	va_end(ap);
 }
 
-enum child_kind { CHILD_SERVER, CHILD_CLIENT, CHILD_LOAD };
-
-static pid_t spawn(struct req_run *run, enum child_kind kind, int index)
+/* A process, forked by the spawner (request_spawn.c); fd goes with it. */
+static pid_t spawn(struct req_run *run, enum req_child_kind kind, int index,
+		   int fd)
 {
-	pid_t pid;
+	pid_t pid = req_spawn(run, kind, index, fd);
 
-	fflush(NULL);
-	pid = fork();
 	if (pid < 0) {
-		fail(run, "cannot start a process: %s", strerror(errno));
+		fail(run, "cannot start a process: %s", strerror((int)-pid));
 		return -1;
-	}
-	if (pid == 0) {
-		if (kind == CHILD_SERVER)
-			req_server_child(run);
-		else if (kind == CHILD_CLIENT)
-			req_client_child(run, index);
-		req_load_child(run, index);
 	}
 	cleanup_add_child(pid);
 	return pid;
@@ -94,7 +86,7 @@ static bool reap_one(struct req_run *run, pid_t *pid, const char *what)
 {
 	int status;
 
-	if (*pid <= 0 || waitpid(*pid, &status, WNOHANG) != *pid)
+	if (*pid <= 0 || !req_spawned_ended(run, *pid, &status, false))
 		return false;
 	cleanup_del_child(*pid);
 	if (!run->sh->stop) {
@@ -123,6 +115,10 @@ static bool reap_all(struct req_run *run)
 	for (i = 0; i < run->nclients; i++) {
 		snprintf(what, sizeof(what), run->orb ? "client %d" : "client", i);
 		ended |= reap_one(run, &run->client_pid[i], what);
+	}
+	if (req_spawner_lost(run) && !run->sh->stop) {
+		fail(run, "the process that starts the others (rtlat-spawn) ended");
+		ended = true;
 	}
 	return ended;
 }
@@ -238,7 +234,7 @@ static int wait_for(struct req_run *run, done_fn done, int arg,
 
 static int start_load(struct req_run *run, int i)
 {
-	pid_t pid = spawn(run, CHILD_LOAD, i);
+	pid_t pid = spawn(run, REQ_CHILD_LOAD, i, -1);
 	int r;
 
 	if (pid < 0)
@@ -315,12 +311,14 @@ static int run_rounds(struct req_run *run)
 	return 0;
 }
 
-static void kill_rest(pid_t *pid)
+static void kill_rest(struct req_run *run, pid_t *pid)
 {
+	int status;
+
 	if (*pid <= 0)
 		return;
 	kill(*pid, SIGKILL);
-	waitpid(*pid, NULL, 0);
+	req_spawned_ended(run, *pid, &status, true);
 	cleanup_del_child(*pid);
 	*pid = 0;
 }
@@ -347,10 +345,10 @@ static void stop_all(struct req_run *run)
 		usleep(5000);
 	}
 	for (i = 0; i < run->nclients; i++)
-		kill_rest(&run->client_pid[i]);
-	kill_rest(&run->server_pid);
+		kill_rest(run, &run->client_pid[i]);
+	kill_rest(run, &run->server_pid);
 	for (i = 0; i < run->nloads; i++)
-		kill_rest(&run->load_pid[i]);
+		kill_rest(run, &run->load_pid[i]);
 }
 
 static int make_tmpdir(struct req_run *run)
@@ -390,7 +388,7 @@ static int start_client(struct req_run *run, int i)
 		fail(run, "client %d: %s", i, e.msg);
 		return -1;
 	}
-	pid = spawn(run, CHILD_CLIENT, i);
+	pid = spawn(run, REQ_CHILD_CLIENT, i, run->conn_fd);
 	close(run->conn_fd);
 	run->conn_fd = -1;
 	if (pid < 0)
@@ -414,7 +412,7 @@ static int start_server(struct req_run *run)
 {
 	if (run->mode != REQ_LOCAL)
 		return 0;
-	run->server_pid = spawn(run, CHILD_SERVER, 0);
+	run->server_pid = spawn(run, REQ_CHILD_SERVER, 0, -1);
 	if (run->server_pid < 0)
 		return -1;
 	debug(run, "server: pid %d, CPU %d, SCHED_FIFO %d, %s",

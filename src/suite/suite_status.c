@@ -39,21 +39,25 @@ static int64_t suite_status(void *arg, int64_t now, bool usr1)
 	int running = __atomic_load_n(&st->running, __ATOMIC_SEQ_CST);
 	pid_t pid = __atomic_load_n(&st->child, __ATOMIC_SEQ_CST);
 	int64_t since = __atomic_load_n(&st->test_start_ns, __ATOMIC_SEQ_CST);
+	struct status_block b;
+	FILE *f;
 
 	if (!usr1)
 		return now + STATUS_NO_WAKE_NS;
-	flockfile(stderr);
-	fprintf(stderr, "rtlat suite: status after %.1f s of about %.0f s planned\n",
-		(double)(now - st->start_ns) / 1e9, st->planned_s);
-	status_list(stderr, st, running, true);
-	if (running >= 0)
-		fprintf(stderr, "rtlat suite: running: %s for %.1f s\n",
-			tests[running]->name, (double)(now - since) / 1e9);
-	else
-		fprintf(stderr, "rtlat suite: running: none\n");
-	status_list(stderr, st, running, false);
-	fflush(stderr);
-	funlockfile(stderr);
+	/* Written only when stderr takes it at once (status_emit). */
+	f = status_open(&b);
+	if (f) {
+		fprintf(f, "rtlat suite: status after %.1f s of about %.0f s planned\n",
+			(double)(now - st->start_ns) / 1e9, st->planned_s);
+		status_list(f, st, running, true);
+		if (running >= 0)
+			fprintf(f, "rtlat suite: running: %s for %.1f s\n",
+				tests[running]->name, (double)(now - since) / 1e9);
+		else
+			fprintf(f, "rtlat suite: running: none\n");
+		status_list(f, st, running, false);
+		status_emit(&b, &st->watch.dropped, "rtlat suite");
+	}
 	if (pid > 0)
 		kill(pid, SIGUSR1);
 	return now + STATUS_NO_WAKE_NS;

@@ -17,6 +17,7 @@
 #include "core/outfile.h"
 #include "core/rtsetup.h"
 #include "harness/results.h"
+#include "harness/status.h"
 #include "timer/cyclic.h"
 #include "timer/timer_ckpt.h"
 #include "timer/timer_output.h"
@@ -105,11 +106,14 @@ static void status_block(FILE *f, const struct timer_run *run)
 void cyc_status(struct timer_run *run, int bits)
 {
 	int fd = run->face.status_fd;
+	struct status_block b;
 	FILE *f;
 
-	if (bits & RUN_STATUS_USR1) {
-		status_block(stderr, run);
-		fflush(stderr);
+	/* Only when stderr takes it at once: the display thread, which
+	 * the run's end joins, never waits on a pipe nobody reads. */
+	if ((bits & RUN_STATUS_USR1) && status_open(&b)) {
+		status_block(b.f, run);
+		status_emit(&b, &run->face.status_dropped, run->prog);
 	}
 	/* From the start each time: the dup shares the file's offset. */
 	if (!(bits & RUN_STATUS_USR2) || fd < 0 || ftruncate(fd, 0) ||

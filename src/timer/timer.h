@@ -291,6 +291,7 @@ struct timer_face {
 	/* The display thread's, for SIGUSR1/SIGUSR2 (RUN_STATUS_* bits). */
 	void (*status)(struct timer_run *run, int bits);
 	int status_fd;			/* cyclictest's /dev/shm file, or -1 */
+	unsigned long status_dropped;	/* SIGUSR1 blocks stderr did not take */
 };
 
 struct timer_run {
