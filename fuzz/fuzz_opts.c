@@ -4,8 +4,8 @@
  * subcommand's table: the registry's tests (src/tests.c) and rtlat suite.
  *
  * Input: byte 0 picks the table; the rest, split at NUL bytes, is argv.
- * The parser runs on a private copy of the table where --help is a plain
- * flag (it would exit) and output paths are plain strings (checking them
+ * The parser runs on a private copy of the table where --help and
+ * --version are plain flags (they would exit) and output paths are plain strings (checking them
  * creates and removes files: fuzz input must not write anywhere; the
  * integration tests cover those checks). After a successful parse every
  * given number must lie in its table's range.
@@ -31,7 +31,7 @@ static struct opt *private_table(const struct opt *a, void *cfg, const struct op
 	int i;
 
 	for (i = 0; t && (t[i].short_name || t[i].long_name); i++) {
-		if (t[i].type == OPT_HELP) {
+		if (t[i].type == OPT_HELP || t[i].type == OPT_VERSION) {
 			t[i].type = OPT_FLAG;
 			t[i].dest = &help_seen;
 		} else if (t[i].type == OPT_PATH_OUT || t[i].type == OPT_DIR_OUT) {
