@@ -562,7 +562,10 @@ def test_rounds_range_follows_abbreviated_load_cpus(leakcheck):
 
 def test_placement_options(leakcheck):
     last = max(os.sched_getaffinity(0))
-    with running(["request", "-D", "-i", "2", "--samples", "300", "-C", "2000",
+    # Rounds of 2 s: the load process lives for round 1 only, and the
+    # test reads its CPU after the line; at 0.15 s a round (300 samples)
+    # a loaded machine made the test read it after it had gone.
+    with running(["request", "-D", "-i", "2", "--samples", "4000", "-C", "2000",
                   "--client-cpu", "0", "--server-cpu", str(last), "--main-cpu", str(last),
                   "--load-cpus", f"0,{last}", "-p", str(free_port())]) as p:
         m, _ = wait_line(p.stderr, r"client: pid (\d+), CPU (\d+)")
