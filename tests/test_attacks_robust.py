@@ -111,7 +111,7 @@ def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
     says how many were dropped."""
     out = tmp_path / "pmq.json"
     p, rfd, cap, deadline = with_blocked_stderr(
-        ["pmq", "-D", "8", "--checkpoint", "1", "--json", str(out), "-q"])
+        ["pmq", "-D", "5", "--checkpoint", "1", "--json", str(out), "-q"])
     try:
         # Keep signalling: the checkpoints must go on meanwhile.
         first = None
@@ -165,7 +165,7 @@ def test_cyclictest_face_status_never_holds_the_end():
     """Item 13, the cyclictest face: its SIGUSR1 block (cyclictest's, by
     its display thread, which the run's end joins) is dropped, not waited
     on, when stderr is a pipe nobody reads: the run ends at its -D."""
-    p, rfd, _, deadline = with_blocked_stderr(["cyclictest", "-t", "32", "-D", "6", "-q"])
+    p, rfd, _, deadline = with_blocked_stderr(["cyclictest", "-t", "16", "-D", "3", "-q"])
     try:
         # Until the run ends (at its -D, or never if a status blocks).
         while p.poll() is None and time.time() < deadline:
