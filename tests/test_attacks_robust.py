@@ -6,6 +6,7 @@ and the temp files a writer killed at the wrong instant leaves.
 
 Nothing here asserts a latency or waits a fixed time: each test waits for
 the event it needs (a thread, a file, a line, the process's end), bounded."""
+import contextlib
 import fcntl
 import json
 import os
@@ -80,11 +81,13 @@ def unread(fd):
     return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), "little")
 
 
-def with_blocked_stderr(args):
+@contextlib.contextmanager
+def blocked_stderr(args):
     """rtlat ARGS with stderr a pipe the test never reads, once its status
     thread is up, and SIGUSR1 sent until the pipe holds more than half its
-    size (a status thread that wrote the next ones would block): (the
-    process, the pipe's read end, its size, the test's deadline)."""
+    size (a status thread that wrote the next ones would block): yields
+    (the process, the pipe's read end, its size, the test's deadline); a
+    run still going at the end is killed and reaped, the pipe closed."""
     rfd, wfd = os.pipe()
     cap = fcntl.fcntl(rfd, fcntl.F_GETPIPE_SZ)
     p = subprocess.Popen([RTLAT, *args], stdout=subprocess.DEVNULL, stderr=wfd)
@@ -96,12 +99,12 @@ def with_blocked_stderr(args):
             p.send_signal(signal.SIGUSR1)
             time.sleep(0.001)
         assert unread(rfd) >= cap // 2, "the statuses never filled the pipe"
-    except BaseException:
-        p.kill()
-        p.wait()
+        yield p, rfd, cap, deadline
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
         os.close(rfd)
-        raise
-    return p, rfd, cap, deadline
 
 
 def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
@@ -110,9 +113,8 @@ def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
     the run ends at its -D, and once stderr is read again the next status
     says how many were dropped."""
     out = tmp_path / "pmq.json"
-    p, rfd, cap, deadline = with_blocked_stderr(
-        ["pmq", "-D", "5", "--checkpoint", "1", "--json", str(out), "-q"])
-    try:
+    args = ["pmq", "-D", "5", "--checkpoint", "1", "--json", str(out), "-q"]
+    with blocked_stderr(args) as (p, rfd, cap, deadline):
         # Keep signalling: the checkpoints must go on meanwhile.
         first = None
         while p.poll() is None and time.time() < deadline:
@@ -151,11 +153,6 @@ def test_status_lines_never_hold_a_blocked_stderr(tmp_path):
         assert "standard error" in note[0], note
         # The run ends at its -D, on its own.
         rc = p.wait(timeout=WAIT_S)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(rfd)
     assert rc == 0
     doc = json.loads(out.read_text())
     assert doc["complete"] is True
@@ -165,18 +162,13 @@ def test_cyclictest_face_status_never_holds_the_end():
     """Item 13, the cyclictest face: its SIGUSR1 block (cyclictest's, by
     its display thread, which the run's end joins) is dropped, not waited
     on, when stderr is a pipe nobody reads: the run ends at its -D."""
-    p, rfd, _, deadline = with_blocked_stderr(["cyclictest", "-t", "16", "-D", "3", "-q"])
-    try:
+    args = ["cyclictest", "-t", "16", "-D", "3", "-q"]
+    with blocked_stderr(args) as (p, _, _, deadline):
         # Until the run ends (at its -D, or never if a status blocks).
         while p.poll() is None and time.time() < deadline:
             p.send_signal(signal.SIGUSR1)
             time.sleep(0.005)
         rc = p.wait(timeout=1)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(rfd)
     assert rc == 0
 
 
