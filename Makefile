@@ -57,14 +57,14 @@ endif
 # library only: the build host's python3, no venv); without python3 the
 # page is left out, said in one line.
 RTLAT_DATE := $(shell sed -n 's/^\#define RTLAT_DATE "\(.*\)"/\1/p' src/core/version.h)
-build/man/.done: $(GEN) $(wildcard report/rtlat_report/*.py)
+build/man/.done: $(GEN) $(wildcard report/rtlat_report/*.py report/rtlat_report/*/*.py)
 	rm -rf build/man && mkdir -p build/man
 	for n in rtlat suite $$($(GEN) --help | awk '/^  [a-z]/ {print $$1}'); do \
 		case $$n in rtlat*) f=$$n ;; *) f=rtlat-$$n ;; esac; \
 		$(GEN) --man $$n > build/man/$$f.1 || exit 1; \
 	done
 	if command -v $(PYTHON) >/dev/null; then \
-		PYTHONPATH=report $(PYTHON) -m rtlat_report.manpage $(RTLAT_DATE) \
+		PYTHONPATH=report $(PYTHON) -m rtlat_report.cli.manpage $(RTLAT_DATE) \
 			> build/man/rtlat-report.1 || exit 1; \
 	else echo "make: no $(PYTHON): rtlat-report(1) left out" >&2; fi
 	touch $@

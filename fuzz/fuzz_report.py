@@ -22,8 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "report"))
-from rtlat_report.load import InputError, load_file  # noqa: E402
-from rtlat_report import plots  # noqa: E402
+from rtlat_report.io import InputError  # noqa: E402
+from rtlat_report.read.rtlat import load_file  # noqa: E402
+from rtlat_report.page import plots  # noqa: E402
 
 # The keys the readers look for, so that the fuzzer reaches them.
 KEYS = ["samples", "min_ns", "avg_ns", "max_ns", "stddev_ns", "percentiles_ns",

@@ -3,7 +3,7 @@
  * manpage.c - man pages and bash completion written from the option
  * tables and the registry, so neither can drift from what rtlat parses:
  * "rtlat --man NAME" (rtlat, a subcommand, suite; rtlat-report's page
- * comes from its own argument parser, report/rtlat_report/manpage.py) and
+ * comes from its own argument parser, report/rtlat_report/cli/manpage.py) and
  * "rtlat --completion" (make man, make install use them).
  */
 #include <errno.h>

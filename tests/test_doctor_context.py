@@ -232,7 +232,7 @@ def test_report_warns_when_contexts_mix(quota_result, tmp_path):
 def test_no_warning_when_alike_or_unrecorded(quota_result):
     """The same place twice, or a run that recorded none (rt-tests, an
     older rtlat): no warning."""
-    from rtlat_report.where import context_warnings
+    from rtlat_report.judge.where import context_warnings
     ctx = quota_result["rtlat"]["context"]
 
     def member(label, c):

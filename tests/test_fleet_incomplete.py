@@ -146,7 +146,7 @@ def test_the_final_write_of_a_run_that_ends_is_unchanged(tmp_path):
 
 
 def kcidb(capsys, tmp_path, *inputs):
-    from rtlat_report import cli
+    from rtlat_report.cli import main as cli
     out = tmp_path / "kcidb.json"
     capsys.readouterr()
     rc = cli.main([str(i) for i in inputs] + ["--kcidb", str(out)])

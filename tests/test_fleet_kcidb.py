@@ -29,7 +29,7 @@ def kcidb(*args):
 def kcidb_here(capsys, *args):
     """The same in this process (rtlat-report starts in a second on a
     loaded machine): (exit status, stderr)."""
-    from rtlat_report import cli
+    from rtlat_report.cli import main as cli
     capsys.readouterr()
     rc = cli.main([str(a) for a in args])
     return rc, capsys.readouterr().err

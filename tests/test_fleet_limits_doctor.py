@@ -53,7 +53,7 @@ def test_every_exceeded_limit_is_said(tmp_path, leakcheck):
     assert (res["svsem-latency-max"], res["svsem-latency-p99"], res["svsem-latency"]) \
         == ("fail", "fail", "fail"), res
     # SQUAD's cases, read from the JSON, as rtlat's LAVA lines say.
-    from rtlat_report.squad import record_cases
+    from rtlat_report.export.squad import record_cases
     sq = {case[0]: case[1] for case in record_cases(rec)}
     assert all(sq[k] == res[k] for k in sq), (sq, res)
     leakcheck()

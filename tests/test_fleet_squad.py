@@ -174,14 +174,15 @@ def squad_starting(tmp_path_factory):
 
 
 def rtlat_report():
-    """This tree's rtlat_report package (cli, squad)."""
+    """This tree's rtlat_report modules (cli.main, export.squad)."""
     sys.path.insert(0, str(ROOT / "report"))
     try:
-        import rtlat_report.cli
-        import rtlat_report.squad
+        import rtlat_report.cli.main
+        import rtlat_report.export.squad
     finally:
         sys.path.pop(0)
-    return rtlat_report
+    return types.SimpleNamespace(cli=rtlat_report.cli.main,
+                                 squad=rtlat_report.export.squad)
 
 
 def report(args, token=TOKEN):

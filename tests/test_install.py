@@ -27,7 +27,7 @@ def help_options(name):
 def man_text(name):
     if name == "rtlat-report":
         # its page comes from its own argument parser, as make man writes it
-        r = subprocess.run([sys.executable, "-m", "rtlat_report.manpage"],
+        r = subprocess.run([sys.executable, "-m", "rtlat_report.cli.manpage"],
                            capture_output=True, text=True)
     else:
         r = run(["--man", name])

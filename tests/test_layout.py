@@ -279,3 +279,108 @@ def test_tests_see_only_explains_face():
     inside = [w for w in ("struct xev", "struct xraw", "struct xtrace",
                           "struct xattr", "struct xspike") if w in face]
     assert not bad and not inside, (bad, inside)
+
+
+# --- rtlat-report (report/rtlat_report): packages are layers -------------
+#
+# Each package imports only from the layers below it (docs/architecture.md,
+# "rtlat-report"): io, then the typed model, the readers, the judgements,
+# the tail statistics, then the page, the exports and merging side by side
+# (none of those three imports another), then the command line on top. No
+# module imports, even inside a function, a module that imports it back.
+
+REPORT = SRC.parent / "report" / "rtlat_report"
+REPORT_RANK = {"io": 0, "model": 1, "read": 2, "judge": 3, "tail": 4,
+               "page": 5, "export": 5, "merge": 5, "cli": 6, "__main__": 7,
+               "__init__": 0}
+
+
+def _report_imports():
+    """{module: {modules it imports}} of rtlat_report, every import
+    statement (those inside functions too), relative ones resolved."""
+    import ast
+    graph = {}
+    for f in sorted(REPORT.rglob("*.py")):
+        parts = f.relative_to(REPORT).with_suffix("").parts
+        mod = ".".join(parts)
+        pkg = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+        deps = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = list(pkg[:len(pkg) - node.level + 1])
+                elif (node.module or "").startswith("rtlat_report"):
+                    base = []
+                    node_mod = node.module.split(".")[1:]
+                    names = [".".join(node_mod)] if node_mod else []
+                    names += [".".join(node_mod + [a.name])
+                              for a in node.names]
+                else:
+                    continue
+                if node.level:
+                    m = base + (node.module.split(".") if node.module else [])
+                    names = [".".join(m)] + [".".join(m + [a.name])
+                                             for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".", 1)[1] for a in node.names
+                         if a.name.startswith("rtlat_report.")]
+            deps |= {n.removesuffix(".__init__") for n in names if n}
+        graph[mod.removesuffix(".__init__")] = deps
+    return {m: {d for d in ds if d in graph and d != m}
+            for m, ds in graph.items()}
+
+
+def _layer(mod):
+    return mod.split(".")[0]
+
+
+def test_report_packages_import_only_below():
+    graph = _report_imports()
+    assert set(map(_layer, graph)) <= set(REPORT_RANK), \
+        f"a package without a layer: {set(map(_layer, graph)) - set(REPORT_RANK)}"
+    bad = []
+    for m, deps in graph.items():
+        for d in deps:
+            lm, ld = _layer(m), _layer(d)
+            if lm == ld or ld == "__init__":
+                continue
+            if REPORT_RANK[ld] >= REPORT_RANK[lm]:
+                bad.append(f"{m} imports {d}")
+    assert not bad, bad
+
+
+def test_report_has_no_import_circle():
+    graph = _report_imports()
+    state, circles = {}, []
+
+    def visit(m, path):
+        state[m] = 1
+        for d in sorted(graph[m]):
+            if state.get(d) == 1:
+                circles.append(" -> ".join(path[path.index(d):] + [d]))
+            elif d not in state:
+                visit(d, path + [d])
+        state[m] = 2
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert not circles, circles
+
+
+def test_report_layer_check_sees_a_circle(tmp_path, monkeypatch):
+    """The two checks above catch what they are for: a reader importing
+    the page, and two modules importing each other."""
+    import shutil
+    copy = tmp_path / "rtlat_report"
+    shutil.copytree(REPORT, copy)
+    (copy / "read" / "rtlat.py").write_text(
+        (copy / "read" / "rtlat.py").read_text() +
+        "\n\ndef _x():\n    from ..page import build  # noqa\n")
+    monkeypatch.setattr(__import__(__name__), "REPORT", copy)
+    graph = _report_imports()
+    assert "page.build" in graph["read.rtlat"]
+    bad = {m for m, ds in graph.items() for d in ds
+           if _layer(d) != _layer(m) and _layer(d) != "__init__" and
+           REPORT_RANK[_layer(d)] >= REPORT_RANK[_layer(m)]}
+    assert bad == {"read.rtlat"}

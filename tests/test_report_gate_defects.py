@@ -18,7 +18,9 @@ from test_report_tail import report, write
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "report"))
-from rtlat_report import load, tail, worst  # noqa: E402
+from rtlat_report.read import rtlat as load  # noqa: E402
+from rtlat_report.tail import analyse as worst  # noqa: E402
+from rtlat_report.tail import fit as tail  # noqa: E402
 
 CELLS = 200                 # rtlat timer's default -H: 200 cells of 1 µs
 EDGES = np.arange(CELLS + 1) * 1000.

@@ -255,7 +255,7 @@ def test_the_file_cap_is_what_rtlat_can_write():
     real output fits the bytes it allows (a short real run); it holds
     the issue's pmq -t 4 --largest 1048576 (35 MiB) many times over."""
     sys.path.insert(0, str(ROOT / "report"))
-    from rtlat_report import load
+    from rtlat_report import io as load
     assert load.LARGEST_MAX_K == define("core/largest.h", "LARGEST_MAX_K")
     assert load.RECORD_MAX_SERIES == define("core/record.h",
                                             "RECORD_MAX_SERIES")

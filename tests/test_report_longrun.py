@@ -16,8 +16,12 @@ import pytest
 import longrun_gen as gen
 from test_report import PROBE, chromium, parse, svg_text, table
 
-from rtlat_report import cli, plots, timeline
-from rtlat_report.load import load_input
+from rtlat_report.cli import main as cli
+from rtlat_report.judge.unfinished import coverage
+from rtlat_report.model import TimelineSeries
+from rtlat_report.page import plots, timeline
+from rtlat_report.read.longrun import name_series
+from rtlat_report.read.rtlat import load_input
 from rtlat_report.merge import merge_runs
 
 GAP_S = 30.0
@@ -148,15 +152,15 @@ def test_merge_with_a_run_stopped_at_a_checkpoint_is_partial(tmp_path):
     m = merge_runs([load_input(str(a), "a"), load_input(str(b), "b")],
                    "m").tests["pmq"]
     assert m.complete is False
-    assert timeline.coverage(m) == (
+    assert coverage(m) == (
         "covers 1 h 40 min of 2 h; a run of the merged set stopped by "
         "SIGKILL or a crash after the last checkpoint")
     assert [s.label for s in m.timeline.series] == ["CPU0", "CPU1"]
     assert m.timeline.gaps == []        # back to back: no gap
     assert len(m.timeline.series[0].rows) == 10
     # Two series on one CPU are told apart by their thread.
-    two = timeline.name_series([timeline.Series("pmq", "receiver", i, 0,
-                                                None) for i in (0, 1)])
+    two = name_series([TimelineSeries("pmq", "receiver", i, 0,
+                                      None) for i in (0, 1)])
     assert [s.label for s in two] == ["thread 0 (CPU0)", "thread 1 (CPU0)"]
 
 

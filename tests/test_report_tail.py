@@ -21,7 +21,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "report"))
-from rtlat_report import cli, load, spikes, tail  # noqa: E402
+from rtlat_report.cli import main as cli  # noqa: E402
+from rtlat_report.read import rtlat as load  # noqa: E402
+from rtlat_report.tail import fit as tail  # noqa: E402
+from rtlat_report.tail import spikes  # noqa: E402
 
 FIX = ROOT / "tests" / "fixtures" / "report" / "tail"
 

@@ -31,7 +31,7 @@ def test_schema_is_draft_2020_12():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     # the package's copy is the schema itself
-    assert (ROOT / "report" / "rtlat_report" / "rtlat.schema.json") \
+    assert (ROOT / "report" / "rtlat_report" / "read" / "rtlat.schema.json") \
         .read_bytes() == (ROOT / "schema" / "rtlat.schema.json").read_bytes()
 
 
@@ -152,7 +152,7 @@ def test_report_checks_every_row_as_jsonschema_does(check_runs):
     (a bad row deep in the list is found, and named where it is), and a
     problem is one short line, not the whole list quoted."""
     import copy
-    from rtlat_report import schema
+    from rtlat_report.read import schema
     doc = json.loads(check_runs["pmq"][1].read_text())
     rows = doc["largest"]["series"][0]["rows"]
     assert len(rows) > 20

@@ -16,7 +16,7 @@ import pytest
 from conftest import RTLAT, ROOT
 
 sys.path.insert(0, str(ROOT / "report"))
-from rtlat_report import load  # noqa: E402
+from rtlat_report.read import rtlat as load  # noqa: E402
 
 # The time line's part of the schema (test_schema.py validates every
 # test's whole output, the timer's time line with its context included).

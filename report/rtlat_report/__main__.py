@@ -2,6 +2,6 @@
 """python -m rtlat_report"""
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

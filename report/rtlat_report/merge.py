@@ -11,11 +11,11 @@ of a run's length (duration, loops, samples) and volatile ones (ports,
 output paths) may differ: a nightly job's last run may be cut short."""
 from dataclasses import replace
 
-from .alerts import differing_settings, plural
-from .model import Round, Run, merge
-from .timeline import (Series, Timeline, duration, incomplete, name_series,
-                       num)
-from .validate import InputError
+from .io import InputError
+from .judge.alerts import differing_settings, plural
+from .judge.unfinished import incomplete
+from .model import Round, Run, Timeline, TimelineSeries, duration, merge
+from .read.longrun import name_series, num
 
 SYSTEM_KEYS = ("host", "kernel", "preempt_model", "machine")
 
@@ -226,7 +226,7 @@ def merge_timelines(tests, offsets):
         if end is not None and off > end + 1e-6:
             tl.gaps.append((end, off))
         for s in t.timeline.series:
-            into = by.setdefault(s.key, Series(
+            into = by.setdefault(s.key, TimelineSeries(
                 test=s.test, name=s.name, thread=s.thread, cpu=s.cpu,
                 threshold_ns=s.threshold_ns))
             into.rows += [[r[0] + off] + r[1:] for r in s.rows]

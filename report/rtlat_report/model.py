@@ -3,6 +3,7 @@
 figures), tests, runs. Every reader turns its file into these, so the
 plots and tables never look at raw JSON."""
 import math
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -283,3 +284,59 @@ def fmt_us(ns):
         return "–"      # None, or what a file had in a number's place
     v = ns / 1000.0
     return f"{v:.2f}" if abs(v) < 100000 else f"{v:.0f}"
+
+
+# --- long runs: the time line ------------------------------------------
+
+@dataclass
+class TimelineSeries:
+    """One series of a time line (a pair's receiver, a CPU). rows:
+    [t_s from the time line's start, wall, n, min, avg, max, p99, over]
+    (ns; None where the step has no sample)."""
+    test: str
+    name: str
+    thread: int
+    cpu: Optional[int]
+    threshold_ns: Optional[float]
+    rows: List[list] = field(default_factory=list)
+    label: str = ""
+
+    @property
+    def key(self):
+        return (self.name, self.thread, self.cpu)
+
+
+@dataclass
+class Timeline:
+    """A test's time line: its step (seconds, as the last run wrote it),
+    merges two by two, the wall clock of t_s 0, the series, and the spans
+    no run covered (merged runs: [from_s, to_s))."""
+    step_s: float
+    merges: int
+    cap: Optional[int]
+    start_wall: Optional[datetime]
+    series: List[TimelineSeries] = field(default_factory=list)
+    gaps: List[tuple] = field(default_factory=list)
+    runs: int = 1
+
+    def end_s(self):
+        ends = [r[0] for s in self.series for r in s.rows]
+        return max(ends) + self.step_s if ends else 0.0
+
+
+def duration(s):
+    """23 h 10 min, 5 min 3 s, 12.5 s, 7 d 2 h."""
+    if s is None:
+        return "?"
+    s = float(s)
+    if s < 60:
+        return f"{s:.3g} s"
+    m = int(round(s)) // 60
+    if m < 60:
+        sec = int(round(s)) % 60
+        return f"{m} min" + (f" {sec} s" if sec else "")
+    h, m = divmod(int(round(s / 60)), 60)
+    if h < 48:
+        return f"{h} h" + (f" {m} min" if m else "")
+    d, h = divmod(h, 24)
+    return f"{d} d" + (f" {h} h" if h else "")

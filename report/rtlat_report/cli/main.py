@@ -4,18 +4,17 @@ directories and JSON files. Exit status: 0 done, 1 the output could not be
 written, 2 bad input (nothing written)."""
 import argparse
 import os
-import stat
 import sys
-import tempfile
 import time
 
-from . import __version__, kcidb, merge, squad, tailopts
-from .load import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, InputError,
-                   Limits, load_input, regular_size, result_files,
-                   too_big, too_much_memory)
-from .verdict import DEFAULT_TOLERANCE, Rule
-
-PROG = "rtlat-report"
+from .. import __version__, merge
+from ..export import kcidb, squad
+from . import tail as tailopts
+from ..io import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, PROG, InputError,
+                  Limits, fail, regular_size, too_big, too_much_memory,
+                  write)
+from ..read.rtlat import load_input, result_files
+from ..judge.verdict import DEFAULT_TOLERANCE, Rule
 
 
 def build_parser():
@@ -155,11 +154,6 @@ def check_counts(args, limits):
         raise mem
 
 
-def fail(msg, status=2):
-    print(f"{PROG}: {msg}", file=sys.stderr)
-    return status
-
-
 def labels_for(args):
     if args.labels is not None:
         labels = [x.strip() for x in args.labels.split(",")]
@@ -231,8 +225,8 @@ def main(argv=None):
         if status is not None and tail_section is None:
             return status
     # matplotlib takes a second to import: only once the input is good.
-    from . import html, markdown
-    from .build import build
+    from ..page import html, markdown
+    from ..page.build import build
     title = args.title or ("rtlat report: " + " vs ".join(labels))
     doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"),
                 Rule(tolerance_pct=args.tolerance))
@@ -252,7 +246,7 @@ def main(argv=None):
 
 
 def render_figures(doc, png_dir):
-    from . import plots
+    from ..page import plots
     if png_dir:
         os.makedirs(png_dir, exist_ok=True)
     for f in doc.figures():
@@ -262,34 +256,3 @@ def render_figures(doc, png_dir):
             plots.to_png(f.fig, f.png_path)
         plots.close(f.fig)
         f.fig = None
-
-
-def write(out, text):
-    """A regular file (or a new path) is written whole or not at all:
-    a temp file beside it, renamed over it. A link is followed and its
-    target replaced, the link kept. A device or FIFO (/dev/null, a pipe
-    a script reads) is written directly: renaming over it would put a
-    regular file in its place (as root, /dev/null for the whole
-    machine). The same rule as rtlat's output files (outfile.c)."""
-    if out == "-":
-        sys.stdout.write(text)
-        return
-    real = os.path.realpath(out)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(real, "w", encoding="utf-8") as f:
-            f.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=".rtlat-report-",
-                               dir=os.path.dirname(real))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, real)
-    except BaseException:
-        os.unlink(tmp)
-        raise

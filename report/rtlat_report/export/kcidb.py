@@ -16,11 +16,12 @@ import os
 import re
 from datetime import datetime, timezone
 
-from . import schema
-from .load import read_json, read_regular, result_files
-from .suite_verdicts import judged, suite_fleet
-from .unfinished import SuiteState, suite_state, test_of, why_unfinished
-from .validate import InputError
+from ..read import schema
+from ..io import InputError, fail, read_regular
+from ..io import write as write_text
+from ..read.rtlat import read_json, result_files
+from ..judge.suite import judged, suite_fleet
+from ..judge.unfinished import SuiteState, suite_state, test_of, why_unfinished
 
 # The KCIDB I/O version written (kcidb-io 141 validates 5.3).
 VERSION = {"major": 5, "minor": 3}
@@ -308,13 +309,11 @@ def kcidb_invalid(doc):
 
 
 def write(out, doc):
-    from .cli import write as write_text
     write_text(out, json.dumps(doc, indent=1) + "\n")
 
 
 def main(opts, limits=None):
     """Exit status: 0 written, 1 not written, 2 bad input."""
-    from .cli import fail
     if not ORIGIN.match(opts.origin or ""):
         return fail(f"--origin: '{opts.origin}' is not accepted: lowercase "
                     "letters, digits and _ (KCIDB's origin)")

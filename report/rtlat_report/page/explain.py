@@ -4,7 +4,7 @@ run-wide, the log of every explained spike) and the doctor's verdicts, as
 document blocks."""
 from . import plots
 from .document import Figure, Note, Section, Table
-from .model import Cause
+from ..model import Cause
 from .plots import fmt_us
 
 VERDICT_CLASS = {"ok": "v-ok", "will add latency": "v-latency",

@@ -7,7 +7,7 @@ import json
 import re
 from importlib import resources
 
-from .validate import InputError
+from ..io import InputError
 
 SCHEMA_FILE = "rtlat.schema.json"
 

@@ -43,9 +43,9 @@ import time
 import urllib.parse
 import uuid
 
-from .load import result_files
-from .suite_verdicts import judged, suite_fleet
-from .unfinished import run_unfinished, suite_state, test_of, why_unfinished
+from ..read.rtlat import result_files
+from ..judge.suite import judged, suite_fleet
+from ..judge.unfinished import run_unfinished, suite_state, test_of, why_unfinished
 
 SUITE = "rtlat"
 # (case figure, JSON key): the order of rtlat --lava's cases

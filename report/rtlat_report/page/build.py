@@ -7,14 +7,14 @@ import re
 from dataclasses import replace
 
 from . import plots, timeline
-from .alerts import cell, comparison_warnings, differing_settings, \
+from ..judge.alerts import cell, comparison_warnings, differing_settings, \
     lost_samples, plural
 from .explain import doctor_blocks, explain_section
 from .document import Alert, Document, Figure, Note, Section, Table
-from .model import PERCENTILES, last_round, merge
+from ..model import PERCENTILES, last_round, merge
 from .plots import fmt_us
-from .verdict import FIGURES, Rule
-from .where import context_warnings
+from ..judge.verdict import FIGURES, Rule
+from ..judge.where import context_warnings
 
 STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
     ["max", "overflow"]

@@ -8,7 +8,10 @@ the highest p99; each marked spike named by its series."""
 import math
 
 from .plots import MARK, WIDE, color, log_y, plt
-from .timeline import MAX_LINES
+
+# Beyond this many series a plot draws their envelope (the highest step
+# max of all, the band of the series' step maxima), not a line each.
+MAX_LINES = 8
 
 UNITS = ((2 * 86400, 86400, "days"), (2 * 3600, 3600, "hours"),
          (120, 60, "minutes"), (0, 1, "seconds"))

@@ -9,7 +9,7 @@ from typing import Optional
 
 from scipy import stats
 
-from . import tail
+from . import fit as tail
 
 TARGET_PROBS = (1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12)
 

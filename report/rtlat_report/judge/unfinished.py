@@ -7,14 +7,14 @@ it stopped and which never started. None of them is a pass: KCIDB has
 ERROR (MISS for a test never started), SQUAD a failed run case and the
 tests never started as skip, each with the reason in words."""
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from .load import INDEX, REGISTRY, read_regular
-from .model import Test
-from .timeline import coverage
-from .validate import InputError
+from ..io import InputError, read_regular
+from ..read.rtlat import INDEX, REGISTRY
+from ..model import Test, duration
 
 
 def run_unfinished(doc) -> Optional[str]:
@@ -116,3 +116,36 @@ def why_unfinished(doc, state: Optional[SuiteState] = None) -> Optional[str]:
     if nf is None:
         return own
     return nf.why + (f"; its file: {own}" if own else "")
+
+
+STOPPED = "stopped by SIGKILL or a crash after the last checkpoint"
+
+
+def _num(x):
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    return float(x) if math.isfinite(x) else None
+
+
+def incomplete(t):
+    """True for a file a checkpoint wrote (the run did not end it)."""
+    return t.complete is False
+
+
+def coverage(t):
+    """'covers 23 h 10 min of 24 h; stopped by SIGKILL or a crash after
+    the last checkpoint (written ...)' for a run that ended at a
+    checkpoint, else None."""
+    if not incomplete(t):
+        return None
+    cp = t.checkpoint or {}
+    covered, planned = _num(cp.get("covered_s")), _num(cp.get("planned_s"))
+    at = cp.get("at_wall")
+    what = f"covers {duration(covered)}" if covered is not None else \
+        "covers an unknown span"
+    what += f" of {duration(planned)}" if planned else \
+        " (the planned length is not recorded)"
+    if getattr(t, "merged_from", 0):
+        return f"{what}; a run of the merged set {STOPPED}"
+    return f"{what}; {STOPPED}" + (f" (written {at})" if isinstance(
+        at, str) else "")

@@ -11,7 +11,7 @@ import copy
 import json
 import os
 
-from .load import INDEX
+from ..read.rtlat import INDEX
 
 # What the suite's judgement of a record is (the figures stay the file's:
 # the suite's own avg went through a summary line, rounded to 0.1 ns).

@@ -8,8 +8,9 @@ import argparse
 import re
 import sys
 
-from . import __version__
-from .cli import PROG, build_parser
+from .. import __version__
+from ..io import PROG
+from .main import build_parser
 
 SEE_ALSO = ["rtlat", "rtlat-suite", "rtlat-timer", "rtlat-pmq", "rtlat-cyclictest"]
 

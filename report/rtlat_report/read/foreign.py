@@ -7,8 +7,9 @@ import json
 import os
 import re
 
-from .model import Dist, Test
-from .validate import InputError, decimal
+from ..model import Dist, Test
+from ..io import InputError
+from .validate import decimal
 
 RTLA = re.compile(rb"^# RTLA (timerlat|osnoise) histogram", re.M)
 

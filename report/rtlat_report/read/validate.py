@@ -7,15 +7,13 @@ a page that shows nonsense without a word."""
 import json
 import math
 
+from ..io import InputError
+
 # rtlat writes int64 nanoseconds; anything beyond is not a measurement.
 LIMIT = 2 ** 63
 # Keys whose values count something (samples, loops, histogram cells).
 COUNTS = {"samples", "cycles", "underflow", "overflow", "buckets",
           "overruns", "msw", "timeoutcount", "num_threads", "events"}
-
-
-class InputError(Exception):
-    """A file or directory the user named cannot be read (exit status 2)."""
 
 
 def _number(v, where):

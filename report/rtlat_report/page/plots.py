@@ -14,7 +14,7 @@ from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
                                LogLocator, NullFormatter,
                                NullLocator)
 
-from .model import PERCENTILES, PCT_VALUE, fmt_us  # noqa: E402
+from ..model import PERCENTILES, PCT_VALUE, fmt_us  # noqa: E402
 
 plt.rcParams.update({
     # Every text is drawn as it is: a '$' in a label, a file name or a

@@ -4,7 +4,7 @@ runs that are not alike (their settings, their length), and samples a run
 lost or could not place (timer overruns, histogram overflows, timeouts)."""
 import re
 
-from .model import fmt_us
+from ..model import fmt_us
 
 # Settings that differ between any two runs without meaning anything:
 # ports and servers chosen at run time, thread ids, output paths, whether

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from .model import PCT_VALUE, PERCENTILES
+from ..model import PCT_VALUE, PERCENTILES
 
 MIN_TAIL = 10
 DEFAULT_TOLERANCE = 10.0

@@ -107,13 +107,13 @@ def check(args, parser):
 
 def plan_only(args):
     """--plan with no input: the run length alone (exit 0)."""
-    from . import plan as planmod
+    from ..tail import plan as planmod
     pc = args.plan_confidence or args.confidence
     pl = planmod.plan(args.plan_level * 1000, args.plan_prob, pc,
                       args.period_us * 1000 if args.period_us else None)
     print(planmod.text(pl))
     if args.summary_json:
-        from . import worst
+        from ..tail import analyse as worst
         worst.write_json(args.summary_json, worst.clean(
             {"format": "rtlat-report tail summary 1",
              "plan": pl.as_json()}))
@@ -123,9 +123,10 @@ def plan_only(args):
 def after_load(args, runs):
     """The analysis of the loaded runs: (section or None, exit status or
     None to go on and write the page)."""
-    from . import gate as gatemod
-    from . import plan as planmod
-    from . import worst
+    from ..tail import gate as gatemod
+    from ..tail import plan as planmod
+    from ..page import tail as tailpage
+    from ..tail import analyse as worst
     analysed = [worst.analyse_run(r, args) for r in runs]
     worst.add_plans(analysed, args)
     g = worst.run_gate(runs, analysed, args) if args.gate else None
@@ -149,6 +150,6 @@ def after_load(args, runs):
         return None, 0
     if g is not None:
         print(gatemod.text(g))
-        return (worst.section(runs, analysed, args) if args.output
+        return (tailpage.section(runs, analysed, args) if args.output
                 else None), g.status
-    return worst.section(runs, analysed, args), None
+    return tailpage.section(runs, analysed, args), None
