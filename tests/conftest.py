@@ -2,12 +2,15 @@
 """Shared fixtures: the binary under test and leak checks."""
 import contextlib
 import functools
+import io
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -376,3 +379,79 @@ def real_cyclictest_json(path):
     NaN, the float it meant. Only for the real one's files: rtlat's must
     parse as they are."""
     return json.loads(re.sub(r":\s*-nan\b", ": NaN", Path(path).read_text()))
+
+
+# ---------------------------------------------------------------------------
+# rtlat-report as the tests run it (issue 48: one report() for every test
+# file) and the committed results the report's tests read instead of live
+# rtlat runs (tests/fixtures/report, made by its make-fixtures script).
+
+FIXTURES = ROOT / "tests" / "fixtures" / "report"
+REPORT = str(Path(sys.executable).parent / "rtlat-report")
+
+
+def _report_main():
+    """rtlat-report's main(), found as the command finds it (its
+    console_scripts entry point), wherever its module lives."""
+    from importlib.metadata import entry_points
+    ep, = entry_points(group="console_scripts", name="rtlat-report")
+    return ep.load()
+
+
+def _set_environ(values):
+    """Set each name to its value in os.environ; None unsets it."""
+    for k, v in values.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+@contextlib.contextmanager
+def _environ(changes):
+    """os.environ with changes ({name: value, or None to unset}) for a
+    with-block."""
+    old = {k: os.environ.get(k) for k in changes}
+    _set_environ(changes)
+    try:
+        yield
+    finally:
+        _set_environ(old)
+
+
+def report(*args, env=None, here=False, limit_as=None, timeout=120):
+    """rtlat-report ARGS: a CompletedProcess (returncode, stdout, stderr).
+    env: changes to the environment ({name: value, or None to unset}).
+    here: its main() in this process (matplotlib imported once: a second
+    saved per call on a loaded machine), else the installed command.
+    limit_as: the command's address space in bytes (RLIMIT_AS; numpy's
+    BLAS then gets one thread, as it reserves address space per CPU)."""
+    args = [str(a) for a in args]
+    env = dict(env or {})
+    if here:
+        out, err = io.StringIO(), io.StringIO()
+        with _environ(env), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            try:
+                rc = _report_main()(args)
+            except SystemExit as e:
+                rc = e.code
+        return subprocess.CompletedProcess(args, rc, out.getvalue(), err.getvalue())
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
+    if limit_as:
+        env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    full = {k: v for k, v in {**os.environ, **env}.items() if v is not None}
+    return subprocess.run([REPORT, *args], capture_output=True, text=True,
+                          timeout=timeout, env=full,
+                          preexec_fn=limit if limit_as else None)
+
+
+# rtlat-report's main() in this process (the imports paid once).
+report_here = functools.partial(report, here=True)
+
+
+def fixture_json(*path):
+    """A committed result (tests/fixtures/report/PATH...) as a dict."""
+    return json.loads(FIXTURES.joinpath(*path).read_text())

@@ -4,57 +4,33 @@
 64-bit counters, inputs that are not regular files (a FIFO blocked
 forever, /dev/zero filled the memory), files and pages of any size. Each
 is a page drawn as it is, or one line on stderr and exit 2; never a
-traceback, never a hang. The input is a real short `rtlat pmq` run."""
+traceback, never a hang. The input is a recorded short `rtlat pmq` run."""
 import copy
 import json
 import os
 import re
-import resource
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import run
+from conftest import FIXTURES as FIX, fixture_json, report
 from test_report import parse, svg_text
 
-ROOT = Path(__file__).resolve().parent.parent
-FIX = ROOT / "tests" / "fixtures" / "report"
-REPORT = str(Path(sys.executable).parent / "rtlat-report")
 MIB = 1 << 20
 CAP = 32 * MIB            # a --max-file-size (the default is far larger)
 MAX_RUNS, MAX_FILES = 16, 256   # --max-runs', --max-files' defaults
 MATH = r"$\x$"            # mathtext: "Unknown symbol: \x"
-
-
-def report(*args, limit_as=None, timeout=60):
-    """rtlat-report ARGS (-o where a test names none: nothing is written
-    in the working directory, even when a refusal fails); limit_as: its
-    address space in bytes (RLIMIT_AS), to show that it allocates nothing
-    big."""
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
-    if "-o" not in args and "--format" not in args:
-        args += ("-o", os.devnull)
-    # numpy's BLAS reserves address space per CPU: one thread, whatever
-    # the machine.
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout, env=env,
-                          preexec_fn=limit if limit_as else None)
+# Where the page of a run that should be refused goes: nowhere, so that
+# nothing is written in the working directory even when a refusal fails.
+NOWHERE = ("-o", os.devnull)
 
 
 @pytest.fixture(scope="module")
-def pmq(tmp_path_factory):
-    """A real short pmq run's JSON (two pairs, with histograms), as a
-    dict to change."""
-    f = tmp_path_factory.mktemp("pmq") / "pmq.json"
-    r = run(["pmq", "-t", "2", "-l", "200", "-i", "1000", "-q", "--json",
-             str(f)])
-    assert r.returncode == 0, r.stderr
-    d = json.loads(f.read_text())
+def pmq():
+    """A recorded short pmq run's JSON (two pairs, with histograms:
+    tests/fixtures/report/pmq-pairs), as a dict to change."""
+    d = fixture_json("pmq-pairs", "pmq.json")
     assert d["thread"]["0"]["receiver"]["latency"]["histogram"]["counts"]
     return d
 
@@ -209,7 +185,7 @@ def test_only_special_files_in_a_directory_is_bad_input(tmp_path):
     d = tmp_path / "res"
     d.mkdir()
     os.mkfifo(d / "zz.json")
-    refused(report(d, timeout=30), f"{d}: no readable result file",
+    refused(report(*NOWHERE, d, timeout=30), f"{d}: no readable result file",
             "zz.json: not a regular file (a FIFO)")
 
 
@@ -239,19 +215,19 @@ def test_a_file_over_the_size_cap_is_refused(tmp_path, pmq):
     big = tmp_path / "big.json"
     with open(big, "wb") as f:
         f.truncate(CAP + 1)
-    refused(report(big, "--max-file-size", "32", limit_as=512 * MIB,
+    refused(report(*NOWHERE, big, "--max-file-size", "32", limit_as=512 * MIB,
                    timeout=30), str(big),
             f"{CAP + 1} bytes, more than --max-file-size 32 MiB allows "
             "(raise it to read this file)")
     os.truncate(big, CAP)
-    refused(report(big, "--max-file-size", "32", timeout=30),
+    refused(report(*NOWHERE, big, "--max-file-size", "32", timeout=30),
             f"{big}: unreadable: not JSON")
     os.truncate(big, CAP + 1)
-    refused(report(big, "--max-file-size", "33", timeout=30),
+    refused(report(*NOWHERE, big, "--max-file-size", "33", timeout=30),
             f"{big}: unreadable: not JSON")
     # Raising --max-file-size raises the total's default (twice it).
     os.truncate(big, 40 * MIB)
-    refused(report(big, "--max-file-size", "41", timeout=60),
+    refused(report(*NOWHERE, big, "--max-file-size", "41", timeout=60),
             f"{big}: unreadable: not JSON")
     # A real file over a cap made small: beside a good one, marked on the
     # page; alone, refused.
@@ -262,7 +238,7 @@ def test_a_file_over_the_size_cap_is_refused(tmp_path, pmq):
     tree, _ = a_page(report(d, "--max-file-size", "1", "-o", out), out)
     assert "pad.json: " + str(len(padded)) + " bytes" in \
         " ".join(tree.itertext())
-    refused(report(d / "pad.json", "--max-file-size", "1"), "pad.json")
+    refused(report(*NOWHERE, d / "pad.json", "--max-file-size", "1"), "pad.json")
 
 
 def test_more_runs_or_files_than_the_caps_are_refused(tmp_path, pmq):
@@ -270,17 +246,17 @@ def test_more_runs_or_files_than_the_caps_are_refused(tmp_path, pmq):
     inputs than --max-runs, or result files than --max-files, are one
     line at once (before a file is read: no matplotlib, 512 MiB)."""
     f = write(tmp_path / "pmq.json", pmq)
-    line = refused(report(*[f] * (MAX_RUNS + 1), limit_as=512 * MIB),
+    line = refused(report(*NOWHERE, *[f] * (MAX_RUNS + 1), limit_as=512 * MIB),
                    f"{MAX_RUNS + 1} inputs: more than --max-runs {MAX_RUNS}")
     assert "raise it" in line
     d = tmp_path / "many"
     d.mkdir()
     for i in range(MAX_FILES + 1):
         shutil.copyfile(f, d / f"pmq{i:04d}.json")
-    refused(report(d, limit_as=512 * MIB),
+    refused(report(*NOWHERE, d, limit_as=512 * MIB),
             f"{MAX_FILES + 1} result files in the inputs: more than "
             f"--max-files {MAX_FILES}")
-    refused(report(d, f, "--max-files", MAX_FILES + 1),
+    refused(report(*NOWHERE, d, f, "--max-files", MAX_FILES + 1),
             f"--max-files {MAX_FILES + 1}")
     # Raised, a page of more runs than the default is drawn.
     out = tmp_path / "r.html"
@@ -298,11 +274,11 @@ def test_files_over_the_total_size_cap_are_refused(tmp_path):
     for i in range(3):
         with open(d / f"t{i}.json", "wb") as f:
             f.truncate(CAP - 1)
-    refused(report(d, "--max-file-size", "32", limit_as=512 * MIB,
+    refused(report(*NOWHERE, d, "--max-file-size", "32", limit_as=512 * MIB,
                    timeout=30),
             f"the inputs' result files hold {3 * (CAP - 1)} bytes: more "
             "than --max-total-size 64 MiB allows")
-    refused(report(d, tmp_path / "res", "--max-total-size", "100",
+    refused(report(*NOWHERE, d, tmp_path / "res", "--max-total-size", "100",
                    "--max-file-size", "1", limit_as=512 * MIB, timeout=30),
             f"{d}: no readable result file: {d}/t0.json: {CAP - 1} bytes, "
             "more than --max-file-size 1 MiB")
@@ -313,7 +289,7 @@ def test_files_over_the_total_size_cap_are_refused(tmp_path):
 @pytest.mark.parametrize("value", ["0", "-1", "x", "1.5"])
 def test_the_caps_take_whole_numbers(tmp_path, pmq, opt, value):
     f = write(tmp_path / "pmq.json", pmq)
-    r = report(f, f"{opt}={value}")
+    r = report(*NOWHERE, f, f"{opt}={value}")
     no_traceback(r)
     assert r.returncode == 2 and re.search(
         rf"argument {opt}: '{re.escape(value)}' is not a whole number",

@@ -19,7 +19,6 @@ server answers are one line and exit 1. No latency value is asserted."""
 import contextlib
 import copy
 import http.server
-import io
 import json
 import os
 import shutil
@@ -28,13 +27,12 @@ import subprocess
 import sys
 import threading
 import time
-import types
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, ROOT, run
+from conftest import RTLAT, ROOT, report, run
 from test_fleet_engines import free_port
 import squad_venv
 
@@ -185,33 +183,10 @@ def rtlat_report():
                                  squad=rtlat_report.export.squad)
 
 
-def report(args, token=TOKEN):
-    """rtlat-report ARGS in this process (its main(), as the command
-    runs it: a Python start apiece would cost a second of the tests'
-    time on a loaded machine), with SQUAD_TOKEN as given: (returncode,
-    stdout, stderr)."""
-    cli = rtlat_report().cli
-    out, err = io.StringIO(), io.StringIO()
-    old = os.environ.pop("SQUAD_TOKEN", None)
-    if token is not None:
-        os.environ["SQUAD_TOKEN"] = token
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                rc = cli.main(list(args))
-            except SystemExit as e:
-                rc = e.code
-    finally:
-        os.environ.pop("SQUAD_TOKEN", None)
-        if old is not None:
-            os.environ["SQUAD_TOKEN"] = old
-    return types.SimpleNamespace(returncode=rc, stdout=out.getvalue(), stderr=err.getvalue())
-
-
 def submit(squad, path, build, *extra, token=TOKEN):
-    return report([str(path), "--squad", squad.url, "--group", GROUP, "--project",
-                   PROJECT, "--build", build, "--environment", "board-1", *extra],
-                  token=token)
+    return report(path, "--squad", squad.url, "--group", GROUP, "--project",
+                  PROJECT, "--build", build, "--environment", "board-1", *extra,
+                  here=True, env={"SQUAD_TOKEN": token})
 
 
 # ---------------------------------------------------------------------------
@@ -371,7 +346,8 @@ def test_results_directory_is_one_submission(squad, runs):
 ], ids=["no-project", "bad-group", "bad-build", "bad-job-id"])
 def test_bad_squad_options_are_exit_2_nothing_sent(runs, argv, says):
     # a closed port: had anything been sent, it would be exit 1
-    r = report([str(runs["base"]), "--squad", f"http://127.0.0.1:{free_port()}", *argv])
+    r = report(runs["base"], "--squad", f"http://127.0.0.1:{free_port()}", *argv,
+               here=True, env={"SQUAD_TOKEN": TOKEN})
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert says in r.stderr, r.stderr
 
@@ -423,8 +399,9 @@ def test_server_error_500_is_one_line_exit_1(runs):
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     try:
-        r = report([str(runs["base"]), "--squad", f"http://127.0.0.1:{srv.server_port}",
-                    "--group", GROUP, "--project", PROJECT])
+        r = report(runs["base"], "--squad", f"http://127.0.0.1:{srv.server_port}",
+                   "--group", GROUP, "--project", PROJECT,
+                   here=True, env={"SQUAD_TOKEN": TOKEN})
     finally:
         srv.shutdown()
         srv.server_close()
@@ -433,8 +410,9 @@ def test_server_error_500_is_one_line_exit_1(runs):
 
 
 def test_closed_port_is_one_line_exit_1(runs):
-    r = report([str(runs["base"]), str(runs["regressed"]), "--squad",
-                f"http://127.0.0.1:{free_port()}", "--group", GROUP, "--project", PROJECT])
+    r = report(runs["base"], runs["regressed"], "--squad",
+               f"http://127.0.0.1:{free_port()}", "--group", GROUP, "--project", PROJECT,
+               here=True, env={"SQUAD_TOKEN": TOKEN})
     assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "cannot reach the server" in r.stderr and "not submitted" in r.stderr
 

@@ -1,34 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rtlat-report: the HTML page from a real suite run and from recorded
-fixtures (comparisons, rt-tests' JSON, edge cases), markdown, PNG export,
-bad input, and a real browser rendering the page."""
+"""rtlat-report: the HTML page of a suite run and of other recorded
+results (comparisons, rt-tests' JSON, edge cases, the timer on every CPU),
+markdown, PNG export, bad input, and a real browser rendering the page.
+Every input is a committed fixture (tests/fixtures/report): no rtlat runs
+here (tests/test_report_e2e.py feeds a live run to the report)."""
 import base64
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import html5lib
 import pytest
 
-from conftest import needs_tracefs, registry, registry_names, run
+from conftest import FIXTURES as FIX, fixture_json, report
 
-ROOT = Path(__file__).resolve().parent.parent
-FIX = ROOT / "tests" / "fixtures" / "report"
-REPORT = str(Path(sys.executable).parent / "rtlat-report")
-PAIRS = tuple(registry_names("pair"))
-# The tests the suite runs, in its order (rtlat --list).
-SUITE = [t for t in registry() if t["suite_order"] is not None]
+# The registry the recorded suite left (rtlat --list's, tests/fixtures/
+# report/suite/registry.json): its tests, and those the suite runs, in its
+# order.
+REGISTRY = fixture_json("suite", "registry.json")["tests"]
+PAIRS = tuple(t["name"] for t in REGISTRY if t["family"] == "pair")
+SUITE = sorted((t for t in REGISTRY if t["suite_order"] is not None),
+               key=lambda t: t["suite_order"])
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-def report(*args, timeout=60):
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def parse(path):
@@ -88,11 +85,12 @@ def expect_test_figures(figs, test):
 
 
 @pytest.fixture(scope="module")
-def suite_dir(suite_run):
-    """A real suite run (--explain): every subcommand's JSON as the suite
-    writes it (conftest.suite_run, shared with tests/test_suite.py)."""
-    r, d, _ = suite_run
-    assert r.returncode == 0, r.stderr
+def suite_dir(tmp_path_factory):
+    """A suite run (--explain), recorded: every subcommand's JSON as the
+    suite writes it (tests/fixtures/report/suite), copied where the page
+    is written beside it."""
+    d = tmp_path_factory.mktemp("suite") / "res"
+    shutil.copytree(FIX / "suite", d)
     return d
 
 
@@ -107,7 +105,6 @@ def test_sections_follow_the_registry_the_suite_left(suite_dir, suite_page):
     """The suite writes rtlat's registry beside its results; the page's
     test sections come in its order, which is rtlat --list's."""
     reg = json.loads((suite_dir / "registry.json").read_text())
-    assert reg == json.loads(run(["--list"]).stdout)
     order = [t["name"] for t in sorted(
         (t for t in reg["tests"] if t["suite_order"] is not None),
         key=lambda t: t["suite_order"])]
@@ -153,14 +150,14 @@ def test_every_section_agrees_with_its_json(suite_dir, suite_page):
         assert f"{t}-hist" in figs, t
 
 
-def test_report_of_a_real_suite_run(suite_page):
+def test_report_of_a_suite_run(suite_page):
     r, out = suite_page
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"report: {out}\n"
     tree, figs = parse(out)
     assert {"overview", "system"} | {f"test-{t['name']}" for t in SUITE} \
         <= sections(tree)
-    for t in PAIRS + tuple(registry_names("timer", suite=True)):
+    for t in PAIRS + tuple(t["name"] for t in SUITE if t["family"] == "timer"):
         expect_test_figures(figs, t)
         # One curve per pair: each pair named in the legend.
         if t in PAIRS:
@@ -415,10 +412,7 @@ def test_explain_and_doctor_in_markdown(tmp_path):
     assert "| timer | timer | latency (CPU0) |" in old.stdout
 
 
-
-
-@needs_tracefs
-def test_report_of_a_live_explain_run(suite_dir, suite_page):
+def test_report_of_an_explain_suite_run(suite_dir, suite_page):
     """The suite ran every test that takes it with --explain: the timer's
     spikes and per-second layer, and each other test's Explain section."""
     x = json.loads((suite_dir / "timer.json").read_text())["explain"]
@@ -430,21 +424,20 @@ def test_report_of_a_live_explain_run(suite_dir, suite_page):
     for t in takes:
         assert f"explain-{t}" in sections(tree), t
     assert "interrupts / s" in svg_text(figs["timer-seconds"])
-    if x["spikes"]:
-        # The worst spike's bar names its first cause inside it, whole or
-        # shortened to the bar ("task rtlat-explain[26918] nice 0, not
-        # pre…" was seen); the spikes' table beside it has it whole.
-        top = x["spikes"][0]["causes"][0]["cause"]
-        shown = svg_text(figs["timer-explain-spikes"])
-        assert top in shown or any(
-            w.endswith("…") and len(w) > 6 and top.startswith(w[:-1])
-            for w in (t.text or "" for t in figs["timer-explain-spikes"].iter(
-                SVG_NS + "text"))), (top, shown)
-        rows = table(tree, "timer: explain: the worst spikes")
-        assert any(top in r for r in rows), rows
-        assert table(tree, "timer: explain: where the time")
-    else:
-        assert "no spike crossed the trigger" in out.read_text()
+    # The recorded run had spikes (explain/none.json is one without): the
+    # worst spike's bar names its first cause inside it, whole or
+    # shortened to the bar ("task rtlat-explain[26918] nice 0, not pre…"
+    # was seen); the spikes' table beside it has it whole.
+    assert x["spikes"]
+    top = x["spikes"][0]["causes"][0]["cause"]
+    shown = svg_text(figs["timer-explain-spikes"])
+    assert top in shown or any(
+        w.endswith("…") and len(w) > 6 and top.startswith(w[:-1])
+        for w in (t.text or "" for t in figs["timer-explain-spikes"].iter(
+            SVG_NS + "text"))), (top, shown)
+    rows = table(tree, "timer: explain: the worst spikes")
+    assert any(top in r for r in rows), rows
+    assert table(tree, "timer: explain: where the time")
     assert table(tree, "rtlat doctor")
 
 
@@ -507,21 +500,18 @@ def test_browser_renders_the_page(tmp_path):
     assert len(im.getcolors(256 * 256) or []) > 20
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two online CPUs")
 def test_timer_on_every_cpu_draws_a_line_per_cpu(tmp_path):
-    """timer -c all: the histogram has a line per CPU (its max in the
-    legend), the percentile table a row per CPU and the whole, and each
-    CPU's seconds get a figure of their own."""
-    d = tmp_path / "res"
-    d.mkdir()
-    r = run(["timer", "-T", "2", "-q", "-c", "all", "--json", str(d / "timer.json")])
-    assert r.returncode == 0, r.stderr
+    """timer -c all (recorded on 2 CPUs): the histogram has a line per CPU
+    (its max in the legend), the percentile table a row per CPU and the
+    whole, and each CPU's seconds get a figure of their own."""
+    d = FIX / "timer-cpus"
     out = report(d, "-o", tmp_path / "r.html")
     assert out.returncode == 0, out.stderr
     tree, figs = parse(tmp_path / "r.html")
     assert {"timer-hist", "timer-cpus"} <= set(figs), sorted(figs)
     legend = svg_text(figs["timer-hist"])
-    ncpu = os.cpu_count()
+    ncpu = len(json.loads((d / "timer.json").read_text())["cpus"])
+    assert ncpu == 2
     for c in range(ncpu):
         assert re.search(rf"CPU{c} \(n=\d+, max [\d.]+ µs\)", legend), legend
     rows = table(tree, "timer: percentiles")[1:]

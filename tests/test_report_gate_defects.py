@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from test_report_tail import report, write
+from conftest import report_here as report
+from test_report_tail import write
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "report"))

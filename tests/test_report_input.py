@@ -6,20 +6,11 @@ fuzz harness (fuzz/fuzz_report.py, make fuzz) runs here briefly too."""
 import json
 import math
 import re
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIX = ROOT / "tests" / "fixtures" / "report"
-REPORT = str(Path(sys.executable).parent / "rtlat-report")
-
-
-def report(*args):
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=60)
+from conftest import FIXTURES as FIX, ROOT, report
 
 
 def a_result():

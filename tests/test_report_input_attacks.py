@@ -11,22 +11,15 @@ import importlib.util
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TAIL = ROOT / "tests" / "fixtures" / "report" / "tail"
-REPORT = str(Path(sys.executable).parent / "rtlat-report")
+from conftest import FIXTURES, ROOT, report
 
-
-def report(*args, env=None, timeout=60):
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout, env=env)
+TAIL = FIXTURES / "tail"
 
 
 def refused(r, path, *words):
@@ -142,7 +135,7 @@ def test_kcidb_says_when_kcidb_io_did_not_check_the_document(tmp_path):
     (shim / "__init__.py").write_text(
         "raise ImportError('No module named kcidb_io (hidden by a test)')\n")
     out = tmp_path / "doc.json"
-    env = dict(os.environ, PYTHONPATH=str(shim.parent))
+    env = {"PYTHONPATH": str(shim.parent)}
     r = report(DOCTOR, "--kcidb", out, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stderr.splitlines() == [f"rtlat-report: --kcidb: {out} is "
@@ -227,21 +220,6 @@ def test_the_jsonschema_floor_is_what_debian_12_has():
 MIB = 1 << 20
 
 
-def limited(limit_as):
-    """A preexec_fn giving rtlat-report limit_as bytes of address space
-    (numpy's BLAS reserves some per CPU: one thread)."""
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
-    return limit
-
-
-def report_in(limit_as, *args):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=60, env=env,
-                          preexec_fn=limited(limit_as))
-
-
 def define(header, name):
     """A #define's value in rtlat's C sources."""
     m = re.search(rf"^#define\s+{name}\s+(.+?)\s*(?:/\*.*)?$",
@@ -252,8 +230,9 @@ def define(header, name):
 def test_the_file_cap_is_what_rtlat_can_write():
     """Item 17: --max-file-size's default is derived from rtlat's own
     limits, as the C sources have them, and each row and cell of rtlat's
-    real output fits the bytes it allows (a short real run); it holds
-    the issue's pmq -t 4 --largest 1048576 (35 MiB) many times over."""
+    output fits the bytes it allows (a recorded short run:
+    tests/fixtures/report/pmq-pairs); it holds the issue's pmq -t 4
+    --largest 1048576 (35 MiB) many times over."""
     sys.path.insert(0, str(ROOT / "report"))
     from rtlat_report import io as load
     assert load.LARGEST_MAX_K == define("core/largest.h", "LARGEST_MAX_K")
@@ -263,15 +242,7 @@ def test_the_file_cap_is_what_rtlat_can_write():
     assert load.HIST_MAX_CELLS == define("timer/timer.c", "MAX_CELLS")
     assert load.Limits().file_bytes >= load.RTLAT_MAX_BYTES > \
         4 * load.LARGEST_MAX_K * load.ROW_BYTES
-    from conftest import run
-    f = Path(os.environ.get("TMPDIR", "/tmp")) / f"cap-{os.getpid()}.json"
-    try:
-        r = run(["pmq", "-t", "2", "-l", "300", "-i", "200", "-q",
-                 "--largest", "100", "--json", str(f)])
-        assert r.returncode == 0, r.stderr
-        text = f.read_text()
-    finally:
-        f.unlink(missing_ok=True)
+    text = (FIXTURES / "pmq-pairs" / "pmq.json").read_text()
     rows = re.findall(r"^ *\[ -?\d+, -?[\d.]+, (?:-?\d+|null) \],?\n", text,
                       re.M)
     cells = re.findall(r"^ *\[ -?\d+, \d+ \],?\n", text, re.M)
@@ -291,7 +262,7 @@ def test_a_file_as_big_as_rtlat_writes_is_read_a_hostile_one_refused(
         w.truncate(40 * MIB)
     refused(report(f, "-o", tmp_path / "r.html"), f, "unreadable: not JSON")
     os.truncate(f, 10 << 30)
-    refused(report_in(512 * MIB, f, "-o", tmp_path / "r.html"), f,
+    refused(report(f, "-o", tmp_path / "r.html", limit_as=512 * MIB), f,
             f"{10 << 30} bytes: reading takes about 327680 MiB of memory, "
             "more than the ", " MiB this process may have (RLIMIT_AS)")
     r = report(f, "-o", tmp_path / "r.html")
@@ -304,7 +275,7 @@ def test_a_file_as_big_as_rtlat_writes_is_read_a_hostile_one_refused(
     for i in range(3):
         with open(d / f"t{i}.json", "wb") as w:
             w.truncate(8 * MIB)
-    r = report_in(512 * MIB, d, "-o", tmp_path / "r.html")
+    r = report(d, "-o", tmp_path / "r.html", limit_as=512 * MIB)
     assert r.returncode == 2 and r.stderr.splitlines() == [
         f"rtlat-report: the inputs' result files: {24 * MIB} bytes: reading "
         "takes about 768 MiB of memory, more than the "

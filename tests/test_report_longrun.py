@@ -14,9 +14,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import longrun_gen as gen
+from conftest import report_here
 from test_report import PROBE, chromium, parse, svg_text, table
 
-from rtlat_report.cli import main as cli
 from rtlat_report.judge.unfinished import coverage
 from rtlat_report.model import TimelineSeries
 from rtlat_report.page import plots, timeline
@@ -44,7 +44,8 @@ def examples(tmp_path_factory):
 
 
 def render(*args):
-    assert cli.main([str(a) for a in args]) == 0
+    r = report_here(*args)
+    assert r.returncode == 0, r.stderr
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +63,6 @@ def day_stopped(examples):
     render(examples / "day.json", examples / "stopped.json", "-o",
            examples / "day-stopped.html")
     return examples / "day-stopped.html"
-
-
-def report(capsys, *args):
-    """rtlat-report in this process (matplotlib imported once): (status,
-    stderr)."""
-    rc = cli.main([str(a) for a in args])
-    return rc, capsys.readouterr().err
 
 
 def test_merged_histogram_equals_one_run_over_the_same_samples(known):
@@ -131,13 +125,14 @@ def test_merged_page_shows_one_run_with_the_whole_runs_figures(known_pages):
     ({"priority": 80}, "setting priority: 99 vs 80"),
 ])
 def test_merge_refuses_runs_that_differ_naming_the_difference(
-        tmp_path, capsys, change, words):
+        tmp_path, change, words):
     data = gen.samples(threads=1, steps=4, per_step=5)
     a = gen.write(tmp_path / "a.json", gen.result(data))
     b = gen.write(tmp_path / "b.json", gen.result(
         data, start=gen.START + gen.timedelta(hours=1), settings=change))
     out = tmp_path / "r.html"
-    rc, err = report(capsys, "--merge", a, b, "-o", out)
+    r = report_here("--merge", a, b, "-o", out)
+    rc, err = r.returncode, r.stderr
     assert rc == 2 and not out.exists()
     assert len(err.strip().splitlines()) == 1, err
     assert words in err and "b.json" in err and "a.json" in err
@@ -164,15 +159,16 @@ def test_merge_with_a_run_stopped_at_a_checkpoint_is_partial(tmp_path):
     assert [s.label for s in two] == ["thread 0 (CPU0)", "thread 1 (CPU0)"]
 
 
-def test_merge_refuses_overlapping_runs_and_two_labels(tmp_path, capsys):
+def test_merge_refuses_overlapping_runs_and_two_labels(tmp_path):
     data = gen.samples(threads=1, steps=4, per_step=5)
     a = gen.write(tmp_path / "a.json", gen.result(data))
     b = gen.write(tmp_path / "b.json", gen.result(
         data, start=gen.START + gen.timedelta(seconds=60)))
-    rc, err = report(capsys, "--merge", a, b, "-o", tmp_path / "r.html")
-    assert rc == 2 and "overlap" in err and len(err.splitlines()) == 1
-    rc, err = report(capsys, "--merge", a, b, "--labels", "x,y")
-    assert rc == 2 and "one name" in err
+    r = report_here("--merge", a, b, "-o", tmp_path / "r.html")
+    assert r.returncode == 2 and "overlap" in r.stderr and \
+        len(r.stderr.splitlines()) == 1
+    r = report_here("--merge", a, b, "--labels", "x,y")
+    assert r.returncode == 2 and "one name" in r.stderr
 
 
 def test_merge_of_suite_directories_keeps_each_test(known, tmp_path):

@@ -6,19 +6,12 @@ output files are (SPEC 8). Renaming a temp file over the output made
 /dev/null with a regular file."""
 import os
 import stat
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FIX = ROOT / "tests" / "fixtures" / "report" / "edge" / "one-sample.json"
-REPORT = str(Path(sys.executable).parent / "rtlat-report")
+from conftest import FIXTURES, report
 
-
-def report(*args):
-    return subprocess.run([REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=120)
+FIX = FIXTURES / "edge" / "one-sample.json"
 
 
 def test_a_fifo_is_written_into_and_stays_a_fifo(tmp_path):

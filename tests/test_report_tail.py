@@ -7,39 +7,24 @@ refusals give words, not numbers; --gate's exit codes; the foreign
 inputs. A longer sweep (every tail through both formats, 1000 seeds
 each; minutes) runs on demand: RTLAT_TAIL_SWEEP=1 pytest
 tests/test_report_tail.py."""
-import contextlib
-import io
 import json
 import math
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import report_here
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "report"))
-from rtlat_report.cli import main as cli  # noqa: E402
 from rtlat_report.read import rtlat as load  # noqa: E402
 from rtlat_report.tail import fit as tail  # noqa: E402
 from rtlat_report.tail import spikes  # noqa: E402
 
 FIX = ROOT / "tests" / "fixtures" / "report" / "tail"
-
-
-def report(*args):
-    """rtlat-report's main() in this process (the imports paid once): its
-    exit status, stdout and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = cli.main([str(a) for a in args])
-        except SystemExit as e:
-            rc = e.code
-    return subprocess.CompletedProcess(args, rc, out.getvalue(),
-                                       err.getvalue())
 
 
 # --- the known tails ---------------------------------------------------------
@@ -261,8 +246,8 @@ def write(tmp_path, name, obj):
 
 def summary(tmp_path, *inputs, extra=()):
     out = tmp_path / "s.json"
-    r = report(*inputs, "--summary-json", out, "-o", tmp_path / "r.html",
-               *extra)
+    r = report_here(*inputs, "--summary-json", out, "-o", tmp_path / "r.html",
+                    *extra)
     assert r.returncode == 0, r.stderr
     return json.loads(out.read_text()), (tmp_path / "r.html").read_text()
 
@@ -424,36 +409,36 @@ def test_gate_exit_codes(tmp_path):
     base = runs_for_gate(tmp_path, "base.json", 200000, 5000., 1)
     noise = runs_for_gate(tmp_path, "noise.json", 200000, 5000., 2)
     worse = runs_for_gate(tmp_path, "worse.json", 200000, 5000., 3, 60)
-    r = report(base, worse, "--gate", "--levels", "50,80")
+    r = report_here(base, worse, "--gate", "--levels", "50,80")
     assert r.returncode == 3, r.stdout + r.stderr
     assert "worse" in r.stdout
-    r = report(base, noise, "--gate", "--levels", "50,80")
+    r = report_here(base, noise, "--gate", "--levels", "50,80")
     assert r.returncode == 0, r.stdout + r.stderr
     s1 = runs_for_gate(tmp_path, "s1.json", 300, 5000., 4)
     s2 = runs_for_gate(tmp_path, "s2.json", 300, 5000., 5)
-    r = report(s1, s2, "--gate", "--levels", "50,80")
+    r = report_here(s1, s2, "--gate", "--levels", "50,80")
     assert r.returncode == 125, r.stdout + r.stderr
     assert "too short" in r.stdout
-    r = report(base, "--gate")
+    r = report_here(base, "--gate")
     assert r.returncode == 2 and "--gate" in r.stderr
 
 
 def test_plan_without_and_with_a_run(tmp_path):
-    r = report("--plan", "--plan-level", "100", "--plan-prob", "1e-9",
-               "--period-us", "1000")
+    r = report_here("--plan", "--plan-level", "100", "--plan-prob", "1e-9",
+                    "--period-us", "1000")
     assert r.returncode == 0, r.stderr
     assert "2.996e+09 cycles" in r.stdout and "34.7 days" in r.stdout
     p = runs_for_gate(tmp_path, "p.json", 100000, 5000., 1)
     out = tmp_path / "plan.json"
-    r = report(p, "--plan", "--plan-level", "100", "--plan-prob", "1e-6",
-               "--summary-json", out)
+    r = report_here(p, "--plan", "--plan-level", "100", "--plan-prob", "1e-6",
+                    "--summary-json", out)
     assert r.returncode == 0, r.stderr
     pl = json.loads(out.read_text())["runs"][0]["series"][0]["plan"]
     assert pl["cycles_needed_without_spike"] == pytest.approx(2.9957e6,
                                                               rel=1e-3)
     assert pl["run_cycles"] == 100000 and pl["met_by_count"] is False
     assert pl["more_cycles_without_spike"] > 0
-    r = report("--plan-prob", "2")
+    r = report_here("--plan-prob", "2")
     assert r.returncode == 2 and "--plan-prob" in r.stderr
 
 

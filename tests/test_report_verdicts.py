@@ -4,17 +4,17 @@ ratio (regression / improvement / within noise / n too small), --tolerance
 as rtlat --baseline's, and the Overview's warning boxes for runs that are
 not alike and for overruns and histogram overflows.
 
-The inputs are real results of this build (rtlat pmq and rtlat timer,
-run once per module) whose figures are then set in Python: every assertion
-is on constructed numbers, never on a latency measured on this machine."""
+The inputs are recorded results (tests/fixtures/report/checks: rtlat pmq
+and rtlat timer) whose figures are then set in Python: every assertion is
+on constructed numbers, never on a latency measured on this machine."""
 import copy
 import json
 import re
 
 import pytest
 
-from conftest import run
-from test_report import page, report, section, table, tables
+from conftest import fixture_json, report
+from test_report import page, section, table, tables
 
 FIGS = ("min", "avg", "stddev", "p50", "p90", "p99", "p99.9", "p99.99",
         "max")
@@ -25,17 +25,10 @@ BASE = {"min_ns": 2000, "avg_ns": 4000, "stddev_ns": 1000, "p50": 3000,
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory):
-    """{test: JSON} of a real pmq and timer run of this build."""
-    d = tmp_path_factory.mktemp("real")
-    out = {}
-    for name, args in (("pmq", ["pmq", "-l", "2000", "-i", "100"]),
-                       ("timer", ["timer", "-T", "1"])):
-        f = d / f"{name}.json"
-        r = run(args + ["-q", "--json", str(f)], timeout=120)
-        assert r.returncode == 0, r.stderr
-        out[name] = json.loads(f.read_text())
-    return out
+def real():
+    """{test: JSON} of a recorded pmq and timer run (one pair, one CPU)."""
+    return {name: fixture_json("checks", f"{name}.json")
+            for name in ("pmq", "timer")}
 
 
 def stats(data):

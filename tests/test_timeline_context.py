@@ -13,7 +13,7 @@ import sys
 import jsonschema
 import pytest
 
-from conftest import RTLAT, ROOT
+from conftest import FIXTURES, RTLAT, ROOT
 
 sys.path.insert(0, str(ROOT / "report"))
 from rtlat_report.read import rtlat as load  # noqa: E402
@@ -79,9 +79,11 @@ def test_each_step_and_cpu_has_the_counters(runs):
                 assert set(r.values()) - {0, r["t_s"], r["n"]} <= {None}
 
 
-def test_report_reads_the_counters_from_the_time_line(runs):
-    _, path = runs["all"]
-    t = load.load_file(str(path))
+def test_report_reads_the_counters_from_the_time_line():
+    """rtlat-report's reading of them, from a recorded 3-s timer run on
+    both CPUs (tests/fixtures/report/timer-cpus: the runs above are
+    rtlat's side)."""
+    t = load.load_file(str(FIXTURES / "timer-cpus" / "timer.json"))
     assert [s.t for s in t.layer] == [1, 2, 3]
     assert all(s.irqs is not None and s.softirqs is not None for s in t.layer)
     assert [name for name, _ in t.extra["cpu_seconds"]] == \

@@ -366,24 +366,17 @@ def test_pairs_request_bintime_sync(kernel):
     assert i["bounded_rounds"] <= 10 and i["bound_ns"] == 1500000
 
 
-def report(tmp_path, *args):
-    from test_report import parse, report as rtlat_report
-    out = tmp_path / "k.html"
-    r = rtlat_report(*args, "-o", out)
-    assert r.returncode == 0, r.stderr
-    return out, parse(out)
-
-
 def test_stock_vs_rt_report_in_a_browser(tmp_path):
     """The two kernels' suites in one report: every test's section, both
     kernels in each plot and table, rendered by headless Chromium (the
     DOM probed, a screenshot taken: build/kernels/stock-vs-rt.png)."""
-    from test_report import PROBE, chromium, sections, svg_text
+    from test_report import PROBE, chromium, page, sections, svg_text
     rt = results("rt") / "suite"
     stock = RES / "stock" / "suite"
     runs = [stock, rt] if stock.exists() else [rt]
     labels = "stock,PREEMPT_RT" if stock.exists() else "PREEMPT_RT"
-    out, (tree, figs) = report(tmp_path, *runs, "--labels", labels)
+    out = tmp_path / "k.html"
+    tree, figs = page(out, *runs, "--labels", labels)
     # Every result the suite left (registry.json is rtlat --list and
     # index.json the suite's index of its tests, not results).
     tests = {p.stem for p in rt.glob("*.json")
