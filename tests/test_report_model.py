@@ -76,6 +76,23 @@ def test_model_test_keeps_no_raw_dict():
     assert "suite" in _fields("Run")
 
 
+def test_architecture_describes_every_report_layer():
+    """docs/architecture.md's report side names every package and module
+    at the top of rtlat_report (its layers), and says the path of a series
+    and where to add a reader, a figure, an export."""
+    doc = (REPORT.parent.parent / "docs" / "architecture.md").read_text()
+    i = doc.index("## rtlat-report: the report side")
+    side = doc[i:doc.index("\n## ", i + 1)]
+    names = {p.name + "/" for p in REPORT.iterdir()
+             if p.is_dir() and (p / "__init__.py").exists()} | \
+        {p.name for p in REPORT.glob("*.py")
+         if p.name not in ("__init__.py", "__main__.py")}
+    assert [n for n in sorted(names) if n not in side] == []
+    for words in ("The path of one series", "A reader", "A figure",
+                  "An export", "tests/test_layout.py"):
+        assert words in side, words
+
+
 def test_merged_run_tail_takes_every_runs_largest_samples(tmp_path):
     """--merge's tail statistics read the merged run's largest samples
     and time line (the model's), not the first run's keys: a spike of the
