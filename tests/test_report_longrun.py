@@ -97,10 +97,9 @@ def test_merged_histogram_equals_one_run_over_the_same_samples(known):
         assert [r[2:] for r in sm.rows] == [r[2:] for r in sw.rows]
         assert [r[0] for r in sm.rows] == \
             [r[0] + (GAP_S if r[0] >= half else 0) for r in sw.rows]
-    top = {s["thread"]: [r[0] for r in s["rows"]]
-           for s in m.largest["series"]}
-    assert top == {s["thread"]: [r[0] for r in s["rows"]]
-                   for s in w.largest["series"]}
+    top = {s.thread: [r[0] for r in s.rows] for s in m.largest.series}
+    assert top == {s.thread: [r[0] for r in s.rows]
+                   for s in w.largest.series}
     assert m.complete is True and "merged from 2 runs" in m.notes[0]
 
 

@@ -86,8 +86,8 @@ def test_report_reads_the_counters_from_the_time_line():
     t = load.load_file(str(FIXTURES / "timer-cpus" / "timer.json"))
     assert [s.t for s in t.layer] == [1, 2, 3]
     assert all(s.irqs is not None and s.softirqs is not None for s in t.layer)
-    assert [name for name, _ in t.extra["cpu_seconds"]] == \
-        [f"CPU{c}" for c in range(len(t.extra["cpu_seconds"]))]
+    assert [name for name, _ in t.cpu_seconds] == \
+        [f"CPU{c}" for c in range(len(t.cpu_seconds))]
     assert t.seconds and all(mn <= avg <= mx for _, mn, avg, mx in t.seconds)
 
 

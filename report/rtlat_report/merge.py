@@ -14,8 +14,9 @@ from dataclasses import replace
 from .io import InputError
 from .judge.alerts import differing_settings, plural
 from .judge.unfinished import incomplete
-from .model import Round, Run, Timeline, TimelineSeries, duration, merge
-from .read.longrun import name_series, num
+from .model import (Checkpoint, Largest, Round, Run,
+                    Timeline, TimelineSeries, duration, merge)
+from .read.longrun import name_series
 
 SYSTEM_KEYS = ("host", "kernel", "preempt_model", "machine")
 
@@ -40,8 +41,7 @@ def labels(args):
 
 
 def start_of(t):
-    w = t.extra.get("wall") or (None, None)
-    return w[0]
+    return t.wall_start
 
 
 def difference(a, b):
@@ -79,14 +79,14 @@ def difference(a, b):
 def span_s(t):
     """How long a run measured: its checkpoint's covered_s, its time
     line's end, its wall clock, or its planned duration."""
-    if incomplete(t) and num((t.checkpoint or {}).get("covered_s")):
-        return num(t.checkpoint["covered_s"])
+    if incomplete(t) and t.checkpoint and t.checkpoint.covered_s:
+        return t.checkpoint.covered_s
     if t.timeline and t.timeline.series:
         return t.timeline.end_s()
-    s, e = t.extra.get("wall") or (None, None)
+    s, e = t.wall_start, t.wall_end
     if s and e and e > s:
         return (e - s).total_seconds()
-    return num(t.settings.get("duration_s"))
+    return t.settings.duration_s
 
 
 def merge_runs(runs, label):
@@ -133,7 +133,7 @@ def merge_test(members):
                              f"before {tests[i - 1].path} ends: the runs "
                              "overlap (not consecutive runs of one machine)")
     m = replace(first, path=" + ".join(t.path for t in tests),
-                notes=list(first.notes), extra=dict(first.extra),
+                notes=list(first.notes), timeouts=dict(first.timeouts),
                 dists=[merge(d.name, [t.dists[j] for t in tests])
                        for j, d in enumerate(first.dists)])
     m.rounds = merge_rounds(tests)
@@ -144,13 +144,13 @@ def merge_test(members):
     m.layer = [replace(s, t=s.t + off) for t, off in zip(tests, offsets)
                for s in t.layer]
     for k in ("overruns", "msw"):
-        vals = [t.extra.get(k) for t in tests if t.extra.get(k) is not None]
+        vals = [getattr(t, k) for t in tests if getattr(t, k) is not None]
         if vals:
-            m.extra[k] = sum(vals)
-    m.extra["cpu_seconds"] = [
-        (name, shifted_seconds([dict(t.extra.get("cpu_seconds") or [])
-                                .get(name) for t in tests], offsets) or [])
-        for name, _ in first.extra.get("cpu_seconds") or []]
+            setattr(m, k, sum(vals))
+    m.cpu_seconds = [
+        (name, shifted_seconds([dict(t.cpu_seconds).get(name)
+                                for t in tests], offsets) or [])
+        for name, _ in first.cpu_seconds]
     m.seconds_summary = {}
     if any(t.explain for t in tests):
         m.explain = None
@@ -162,14 +162,12 @@ def merge_test(members):
     m.complete = not stopped
     covered = sum(span_s(t) or 0 for t in tests)
     if stopped:
-        planned = sum(num(t.settings.get("duration_s")) or
+        planned = sum(t.settings.duration_s or
                       span_s(t) or 0 for t in tests)
-        m.checkpoint = {"covered_s": covered, "planned_s": planned,
-                        "at_wall": None}
+        m.checkpoint = Checkpoint(covered_s=covered, planned_s=planned)
     m.merged_from = len(tests)
-    w0 = (first.extra.get("wall") or (None, None))[0]
-    wl = (tests[-1].extra.get("wall") or (None, None))[1]
-    m.extra["wall"] = (w0, wl)
+    w0, wl = first.wall_start, tests[-1].wall_end
+    m.wall_start, m.wall_end = w0, wl
     m.notes.insert(0, f"merged from {plural(len(tests), 'run')}"
                    + (f", {w0:%Y-%m-%d %H:%M:%S} to {wl:%Y-%m-%d %H:%M:%S} "
                       "UTC" if w0 and wl else "")
@@ -238,22 +236,16 @@ def merge_timelines(tests, offsets):
 def merge_largest(tests, offsets):
     """Each series' k largest samples of all the runs (t_s from the first
     run's start)."""
-    have = [(t.largest, off) for t, off in zip(tests, offsets)
-            if isinstance(t.largest, dict)]
+    have = [(t.largest, off) for t, off in zip(tests, offsets) if t.largest]
     if not have:
         return None
-    k = max(int(num(x.get("k")) or 0) for x, _ in have)
+    k = max(x.k for x, _ in have)
     by = {}
     for x, off in have:
-        for s in x.get("series") or []:
-            key = (s.get("series"), s.get("thread"), s.get("cpu"))
-            into = by.setdefault(key, dict(s, rows=[], seen=0))
-            into["seen"] += int(num(s.get("seen")) or 0)
-            into["rows"] += [[r[0], r[1] + off, r[2]] for r in
-                             s.get("rows") or [] if isinstance(r, list)
-                             and len(r) == 3 and num(r[0]) is not None
-                             and num(r[1]) is not None]
+        for s in x.series:
+            into = by.setdefault(s.key, replace(s, rows=[], seen=0))
+            into.seen += s.seen or 0
+            into.rows += [(r[0], r[1] + off, r[2]) for r in s.rows]
     for s in by.values():
-        s["rows"] = sorted(s["rows"], key=lambda r: -r[0])[:k]
-    return {"k": k, "columns": ["ns", "t_s", "cpu"],
-            "series": list(by.values())}
+        s.rows = sorted(s.rows, key=lambda r: -r[0])[:k]
+    return Largest(k=k, series=list(by.values()))

@@ -5,7 +5,7 @@ plots and tables never look at raw JSON."""
 import math
 from datetime import datetime
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 PERCENTILES = ("p50", "p90", "p99", "p99.9", "p99.99")
 PCT_VALUE = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99.9": 99.9,
@@ -31,6 +31,9 @@ class Dist:
     range_end_ns: Optional[float] = None
     underflow: int = 0
     overflow: int = 0
+    # The CPU it measured on where the reader knows it: its time line and
+    # largest samples are the series of that CPU (series_for).
+    cpu: Optional[int] = None
 
     @property
     def has_hist(self):
@@ -72,6 +75,8 @@ def merge(name, dists):
     out = Dist(name=name)
     if not dists:
         return out
+    if len({d.cpu for d in dists}) == 1:
+        out.cpu = dists[0].cpu
     n = sum(d.samples for d in dists)
     out.samples = n
     out.min_ns = _extreme(min, [d.min_ns for d in dists])
@@ -204,7 +209,7 @@ class Test:
     cmdline: str = ""
     start_time: str = ""
     return_code: Optional[int] = None
-    settings: Dict[str, object] = field(default_factory=dict)
+    settings: "Settings" = field(default_factory=lambda: Settings())
     system: Dict[str, object] = field(default_factory=dict)
     # rtlat's "context": bare metal, container, VM (where.py)
     context: Dict[str, object] = field(default_factory=dict)
@@ -213,7 +218,6 @@ class Test:
     seconds: Optional[List[Tuple[float, float, float, float]]] = None
     seconds_summary: Dict[str, dict] = field(default_factory=dict)
     rounds: List[Round] = field(default_factory=list)
-    extra: Dict[str, object] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
     explain: Optional[Explain] = None
     layer: List[Second] = field(default_factory=list)
@@ -221,13 +225,29 @@ class Test:
     # False: the series measure different things (no "all" of them)
     alike: bool = True
     elapsed_s: Optional[float] = None   # how long it measured (fleet)
-    # Long runs (timeline.py): the time line ("timeline"), the largest
-    # samples ("largest"), and whether the file is the final write
-    # ("complete"; False with "checkpoint": the run stopped after it).
-    timeline: Optional[object] = None
-    largest: Optional[dict] = None
+    # How long the run lasted as another tool's output states it (rtla's
+    # "duration"); rtlat's own files say it in settings.duration_s.
+    stated_s: Optional[float] = None
+    # The wall clock of the run's start and end (rtlat's start/end_rfc3339,
+    # rt-tests' start/end_time): merging orders runs by them.
+    wall_start: Optional[datetime] = None
+    wall_end: Optional[datetime] = None
+    # timer: each CPU's seconds of timer -c LIST [(name, [(t, min, avg,
+    # max)])], overruns, mode switches (msw), its -h histograms' cells.
+    cpu_seconds: List[Tuple[str, list]] = field(default_factory=list)
+    overruns: Optional[int] = None
+    msw: Optional[int] = None
+    cells: Optional["Cells"] = None
+    # pair tests: {series: receive timeouts} where there were some
+    timeouts: Dict[str, int] = field(default_factory=dict)
+    # Long runs: the time line, the largest samples, and whether the file
+    # is the final write (complete; False with a checkpoint: the run
+    # stopped after it).
+    timeline: Optional["Timeline"] = None
+    largest: Optional["Largest"] = None
     complete: Optional[bool] = None
-    checkpoint: Optional[dict] = None
+    checkpoint: Optional["Checkpoint"] = None
+    merged_from: int = 0    # merge.py: how many runs it was made of
 
     def headlines(self):
         """(name, distribution) rows that summarise the test: its
@@ -275,6 +295,72 @@ class Run:
     # The suite's order of tests, from the registry.json it leaves beside
     # its results (rtlat --list); empty for a single file.
     order: List[str] = field(default_factory=list)
+    # A suite's results directory: what its index.json says (None: no
+    # index, or not a directory).
+    suite: Optional["SuiteIndex"] = None
+
+
+@dataclass
+class Settings:
+    """What a test was run with. The named fields are what the report
+    computes with; shown is every setting of the file flattened
+    ("layout.client_cpu": value), kept only to be listed on the page and
+    compared key by key between runs (judge/alerts.py): nothing reads a
+    figure out of it."""
+    duration_s: Optional[float] = None  # the length asked for
+    # The cycle period (ns): rtlat's period_us/interval_us, cyclictest's -i
+    period_ns: Optional[float] = None
+    shown: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class Cells:
+    """timer -h's histograms: how many samples (avg), seconds' minima and
+    maxima fell beyond the last cell, and the cells' number and width."""
+    avg: int = 0
+    min: int = 0
+    max: int = 0
+    cells: Optional[float] = None
+    bucket_ns: Optional[float] = None
+
+
+@dataclass
+class Checkpoint:
+    """A checkpoint's record in a file written before the run's end: the
+    span it covers, the span planned (None: not recorded) and when it was
+    written (RFC 3339 as the file has it; None for a merged run)."""
+    covered_s: Optional[float] = None
+    planned_s: Optional[float] = None
+    at_wall: Optional[str] = None
+
+
+@dataclass
+class SuiteTest:
+    """A test of a suite's index: its name and state (done, running,
+    pending, not run)."""
+    name: str
+    state: str
+
+
+@dataclass
+class SuiteIndex:
+    """A suite's index.json (read once, read/rtlat.py read_suite):
+    readable False when it is there but cannot be read; complete False
+    when the suite did not reach its end; its tests in order; when it was
+    last written (its checkpoint); its verdict and thresholds; series:
+    {test: its series} from the registry beside it. fleet: the suite's
+    judgement of each record, kept as the file has it because the exports
+    lay it verbatim over each test's document (judge/suite.py)."""
+    readable: bool = True
+    complete: Optional[bool] = None
+    tests: Optional[List[SuiteTest]] = None     # None: the index has no list
+
+    at_wall: Optional[str] = None
+    verdict: Optional[str] = None
+    max_latency_us: Optional[float] = None
+    max_p99_us: Optional[float] = None
+    series: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    fleet: Optional[Mapping[str, object]] = None
 
 
 def fmt_us(ns):
@@ -286,7 +372,55 @@ def fmt_us(ns):
     return f"{v:.2f}" if abs(v) < 100000 else f"{v:.0f}"
 
 
-# --- long runs: the time line ------------------------------------------
+# --- long runs: the time line and the largest samples --------------------
+
+class SeriesKey(NamedTuple):
+    """What names a series in the time line and the largest samples
+    alike: its series name ("latency"), thread and CPU (None: not one)."""
+    series: str
+    thread: int
+    cpu: Optional[int]
+
+
+def series_for(entries, cpu, place, alone):
+    """The entry (TimelineSeries, LargestSeries) of one of a test's
+    distributions: the one on its CPU (cpu: the Dist's), else the one of
+    its thread (place: its place among the test's series), else the only
+    one where the test has one series (alone); None."""
+    if cpu is not None:
+        for e in entries:
+            if e.cpu == cpu:
+                return e
+    for e in entries:
+        if e.thread == place:
+            return e
+    return entries[0] if len(entries) == 1 and alone else None
+
+
+@dataclass
+class LargestSeries:
+    """The k largest samples of one series: rows (ns, t_s from the
+    start, CPU or None), largest first as the file has them, and how many
+    samples they were taken from (seen; None: not said)."""
+    test: str
+    name: str
+    thread: int
+    cpu: Optional[int]
+    seen: Optional[int] = None
+    rows: List[Tuple[float, float, Optional[int]]] = field(
+        default_factory=list)
+
+    @property
+    def key(self):
+        return SeriesKey(self.name, self.thread, self.cpu)
+
+
+@dataclass
+class Largest:
+    """A test's largest samples (--largest K): K and each series'."""
+    k: int
+    series: List[LargestSeries] = field(default_factory=list)
+
 
 @dataclass
 class TimelineSeries:
@@ -300,10 +434,12 @@ class TimelineSeries:
     threshold_ns: Optional[float]
     rows: List[list] = field(default_factory=list)
     label: str = ""
+    # the timer's always-on layer: each step's context as rates per second
+    layer: List[Second] = field(default_factory=list)
 
     @property
     def key(self):
-        return (self.name, self.thread, self.cpu)
+        return SeriesKey(self.name, self.thread, self.cpu)
 
 
 @dataclass

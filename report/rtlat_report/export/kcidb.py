@@ -17,9 +17,10 @@ import re
 from datetime import datetime, timezone
 
 from ..read import schema
-from ..io import InputError, fail, read_regular
+from ..io import InputError, fail
 from ..io import write as write_text
-from ..read.rtlat import read_json, result_files
+from ..read.rtlat import read_document, result_files
+from ..read.suite import read_suite
 from ..judge.suite import judged, suite_fleet
 from ..judge.unfinished import SuiteState, suite_state, test_of, why_unfinished
 
@@ -87,14 +88,16 @@ def _seconds(t):
     return datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
 
 
-def read_inputs(paths, limits=None):
+def read_inputs(paths, limits=None, suites=None):
     """[(path, data)] of every rtlat result file in the inputs, checked
     strictly against rtlat's JSON Schema: a KCIDB test must not stand on
     a half file. InputError (one line) for anything else. A results
     directory's files carry the suite's verdicts (suite_verdicts.py)."""
     found = []
+    suites = {} if suites is None else suites
     for p in paths:
-        suite = suite_fleet(p)
+        suites[p] = read_suite(p)
+        suite = suite_fleet(suites[p])
         if os.path.isdir(p):
             names = [os.path.join(p, f) for f in result_files(p)]
             if not names:
@@ -104,7 +107,7 @@ def read_inputs(paths, limits=None):
         else:
             raise InputError(f"{p}: no such file or directory")
         for f in names:
-            data = read_json(f, read_regular(f, limits))
+            data = read_document(f, limits)[1]
             if not schema.is_rtlat(data):
                 raise InputError(f"{f}: unreadable: not an rtlat result "
                                  "(no \"rtlat\" section): --kcidb takes "
@@ -264,12 +267,16 @@ def suite_left(opts, build_id, state, data):
     return out
 
 
-def document(opts, inputs):
+def document(opts, inputs, suites=None):
     """The KCIDB I/O document of [(path, data)] (of opts.inputs: a
-    results directory says what its suite left undone)."""
+    results directory says what its suite left undone; suites: {input:
+    its SuiteIndex} as read_inputs read them)."""
     checkout, build = identity(opts, inputs[0][1])
     tests = []
-    states = {os.path.abspath(p): suite_state(p) for p in opts.inputs}
+    suites = suites if suites is not None else \
+        {p: read_suite(p) for p in opts.inputs}
+    states = {os.path.abspath(p): suite_state(suites.get(p))
+              for p in opts.inputs}
     for path, data in inputs:
         state = states.get(os.path.dirname(os.path.abspath(path)))
         tests += tests_of(opts, build["id"], path, data,
@@ -318,7 +325,8 @@ def main(opts, limits=None):
         return fail(f"--origin: '{opts.origin}' is not accepted: lowercase "
                     "letters, digits and _ (KCIDB's origin)")
     try:
-        doc = document(opts, read_inputs(opts.inputs, limits))
+        suites = {}
+        doc = document(opts, read_inputs(opts.inputs, limits, suites), suites)
     except InputError as e:
         return fail(str(e))
     why = kcidb_invalid(doc)

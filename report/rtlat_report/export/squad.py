@@ -43,7 +43,9 @@ import time
 import urllib.parse
 import uuid
 
-from ..read.rtlat import result_files
+from ..io import InputError
+from ..read.rtlat import read_document, result_files
+from ..read.suite import read_suite
 from ..judge.suite import judged, suite_fleet
 from ..judge.unfinished import run_unfinished, suite_state, test_of, why_unfinished
 
@@ -220,7 +222,7 @@ def tests_and_metrics(cases, suite=SUITE):
 # ---------------------------------------------------------------------------
 # One input: its documents, metadata and attachments.
 
-def read_input(path):
+def read_input(path, suite_index=None):
     """(test name, [(file name, bytes, document)]) of a JSON file or a
     results directory (every result *.json in it, each with the suite's
     verdicts of its records from the directory's index.json)."""
@@ -231,15 +233,14 @@ def read_input(path):
         names = [path]
     for f in names:
         try:
-            with open(f, "rb") as fh:
-                raw = fh.read()
-            doc = json.loads(raw)
-        except (OSError, ValueError) as e:
+            raw, doc = read_document(f, checked=False)
+        except InputError as e:
             raise SquadError(f"{f}: cannot read a run's JSON: {e}") from e
         if not isinstance(doc, dict):
             raise SquadError(f"{f}: not a run's JSON (no object)")
         files.append((os.path.basename(f), raw, doc))
-    suite = suite_fleet(path)
+    suite = suite_fleet(read_suite(path) if suite_index is None
+                        else suite_index)
     files = [(n, raw, judged(d, suite)) for n, raw, d in files]
     docs = [d for _, _, d in files if d.get("fleet")]
     if not docs:
@@ -607,13 +608,14 @@ def slug_of(text):
 
 def submission(path, args):
     """(url, fields, files, summary) of one input."""
-    test, files = read_input(path)
+    index = read_suite(path)
+    test, files = read_input(path, index)
     job_id = args.job_id or identity(files)
     meta = metadata(test, files, job_id)
-    suite = suite_fleet(path)
+    suite = suite_fleet(index)
     tests, metrics = tests_and_metrics(run_cases(
         [d for _, _, d in files], test, suite and suite.get("verdict"),
-        suite_state(path)), args.suite)
+        suite_state(index)), args.suite)
     build = args.build or slug_of(meta.get("kernel_release"))
     env = args.environment or slug_of("-".join(
         x for x in (meta.get("machine"), meta.get("hostname")) if x))

@@ -35,10 +35,10 @@ def differing_settings(members, skip_length=False):
     runs of one test, volatile ones left out."""
     keys = []
     for _, _, t in members:
-        keys += [k for k in t.settings if k not in keys]
+        keys += [k for k in t.settings.shown if k not in keys]
     out = []
     for k in keys:
-        vals = [cell(t.settings.get(k)) for _, _, t in members]
+        vals = [cell(t.settings.shown.get(k)) for _, _, t in members]
         if len(set(vals)) > 1 and not VOLATILE.search(k) and \
                 not (skip_length and LENGTH.search(k)):
             out.append((k, vals))
@@ -54,9 +54,8 @@ def seconds_of(t):
     requested duration."""
     if t.elapsed_s:
         return t.elapsed_s
-    v = t.settings.get("duration_s")
-    return float(v) if isinstance(v, (int, float)) and \
-        not isinstance(v, bool) and v > 0 else None
+    v = t.settings.duration_s
+    return v if v and v > 0 else None
 
 
 def differs(a, b):
@@ -112,8 +111,8 @@ def lost_samples(runs):
 
 def test_losses(t):
     out = []
-    if t.extra.get("overruns"):
-        out.append(f"{plural(t.extra['overruns'], 'timer overrun')} "
+    if t.overruns:
+        out.append(f"{plural(t.overruns, 'timer overrun')} "
                    "(periods that passed without a sample: the thread "
                    "woke a period late or more)")
     late = [f"{plural(r.load_processes, 'load')}: {r.overruns}"
@@ -129,14 +128,14 @@ def test_losses(t):
         if d.bucket_ns and d.underflow:
             out.append(f"{d.name}: {d.underflow} samples below the "
                        "histogram")
-    cells = t.extra.get("cells") or {}
-    if cells.get("avg") or cells.get("max"):
-        n, ns = t.extra.get("cells_of") or (None, None)
+    c = t.cells
+    if c and (c.avg or c.max):
+        n, ns = c.cells, c.bucket_ns
         size = f" ({n:g} cells of {fmt_us(ns)} µs)" if n and ns else ""
         out.append(f"the -h histograms{size} overflowed: "
-                   f"{plural(cells.get('avg', 0), 'sample')} beyond the "
-                   f"last cell, and {cells.get('max', 0)} of the seconds' "
+                   f"{plural(c.avg, 'sample')} beyond the "
+                   f"last cell, and {c.max} of the seconds' "
                    "maxima (histograms.avg/max.overflow)")
-    for name, n in (t.extra.get("timeouts") or {}).items():
+    for name, n in t.timeouts.items():
         out.append(f"{name}: {n} receive timeouts")
     return out

@@ -8,10 +8,6 @@ them, holds its figures as measured but no threshold. The converters
 judgement of its records laid over it, so a results directory gives the
 same tests with the same pass/fail as a single run with those thresholds."""
 import copy
-import json
-import os
-
-from ..read.rtlat import INDEX
 
 # What the suite's judgement of a record is (the figures stay the file's:
 # the suite's own avg went through a summary line, rounded to 0.1 ns).
@@ -22,20 +18,11 @@ SETTINGS = ("max_latency", "max_p99", "max_latency_us", "max_p99_us",
             "baseline", "tolerance_pct")
 
 
-def suite_fleet(path):
-    """The suite's "fleet" of a results directory's index.json, or None
-    (not a directory, no index, an index of before the verdicts were kept
-    there, or one that cannot be read)."""
-    if not os.path.isdir(path):
-        return None
-    try:
-        with open(os.path.join(path, INDEX), encoding="utf-8") as f:
-            fleet = json.load(f).get("fleet")
-    except (OSError, ValueError, AttributeError):
-        return None
-    if not isinstance(fleet, dict) or not isinstance(fleet.get("series"), list):
-        return None
-    return fleet
+def suite_fleet(index):
+    """The suite's "fleet" of a results directory's index.json (index: a
+    SuiteIndex, read/rtlat.py read_suite), or None (no index, an index of
+    before the verdicts were kept there, or one that cannot be read)."""
+    return index.fleet if index is not None else None
 
 
 def _key(rec):

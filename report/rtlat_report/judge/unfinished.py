@@ -6,15 +6,11 @@ index.json says whether its suite finished, which test was running when
 it stopped and which never started. None of them is a pass: KCIDB has
 ERROR (MISS for a test never started), SQUAD a failed run case and the
 tests never started as skip, each with the reason in words."""
-import json
-import math
-import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from ..io import InputError, read_regular
-from ..read.rtlat import INDEX, REGISTRY
-from ..model import Test, duration
+from ..model import Checkpoint, Test, duration
+from ..read.longrun import read_checkpoint
 
 
 def run_unfinished(doc) -> Optional[str]:
@@ -22,9 +18,8 @@ def run_unfinished(doc) -> Optional[str]:
     finish: covers 3 s of 1 min; ..."), or None."""
     if not isinstance(doc, dict) or doc.get("complete") is not False:
         return None
-    cp = doc.get("checkpoint")
     t = Test(key="", name="", kind="", path="", complete=False,
-             checkpoint=cp if isinstance(cp, dict) else None)
+             checkpoint=read_checkpoint(doc.get("checkpoint")))
     return f"the run did not finish: {coverage(t)}"
 
 
@@ -54,43 +49,20 @@ class SuiteState:
     not_started: List[NotFinished] = field(default_factory=list)
 
 
-def _json(path):
-    """path's JSON, None if it is not a regular file that holds some
-    (read_regular: never a FIFO's wait, never past the cap)."""
-    try:
-        return json.loads(read_regular(path))
-    except (InputError, ValueError):
+def suite_state(index) -> Optional[SuiteState]:
+    """The suite's end as its index.json says it (index: a SuiteIndex,
+    read/rtlat.py read_suite); None without an index that can be read."""
+    if index is None or index.tests is None:
         return None
-
-
-def _series(path) -> Dict[str, Tuple[str, ...]]:
-    """{test: its series} of the registry beside the results."""
-    reg = _json(os.path.join(path, REGISTRY))
-    tests = reg.get("tests") if isinstance(reg, dict) else None
-    return {str(t["name"]): tuple(str(s) for s in t.get("series") or ())
-            for t in tests or () if isinstance(t, dict) and t.get("name")}
-
-
-def suite_state(path) -> Optional[SuiteState]:
-    """The suite's end as path's index.json says it; None when path is
-    not a results directory with an index that can be read."""
-    if not os.path.isdir(path):
-        return None
-    index = _json(os.path.join(path, INDEX))
-    tests = index.get("tests") if isinstance(index, dict) else None
-    if not isinstance(tests, list):
-        return None
-    tests = [t for t in tests if isinstance(t, dict) and t.get("name")]
-    running = [str(t["name"]) for t in tests if t.get("state") == "running"]
-    left = [str(t["name"]) for t in tests
-            if t.get("state") in ("pending", "not run")]
-    complete = index.get("complete") is not False
+    tests = index.tests
+    running = [t.name for t in tests if t.state == "running"]
+    left = [t.name for t in tests if t.state in ("pending", "not run")]
+    complete = index.complete is not False
     if complete and not left:
         return SuiteState()
-    series = _series(path)
-    cp = index.get("checkpoint") if isinstance(index.get("checkpoint"), dict) else {}
-    at = f" (its index was last written {cp['at_wall']})" if \
-        isinstance(cp.get("at_wall"), str) else ""
+    series = index.series
+    at = f" (its index was last written {index.at_wall})" if \
+        index.at_wall is not None else ""
     if complete:
         why = ("the suite ended before running every test (a stop signal "
                "or an error)")
@@ -121,12 +93,6 @@ def why_unfinished(doc, state: Optional[SuiteState] = None) -> Optional[str]:
 STOPPED = "stopped by SIGKILL or a crash after the last checkpoint"
 
 
-def _num(x):
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    return float(x) if math.isfinite(x) else None
-
-
 def incomplete(t):
     """True for a file a checkpoint wrote (the run did not end it)."""
     return t.complete is False
@@ -138,14 +104,13 @@ def coverage(t):
     checkpoint, else None."""
     if not incomplete(t):
         return None
-    cp = t.checkpoint or {}
-    covered, planned = _num(cp.get("covered_s")), _num(cp.get("planned_s"))
-    at = cp.get("at_wall")
+    cp = t.checkpoint or Checkpoint()
+    covered, planned, at = cp.covered_s, cp.planned_s, cp.at_wall
     what = f"covers {duration(covered)}" if covered is not None else \
         "covers an unknown span"
     what += f" of {duration(planned)}" if planned else \
         " (the planned length is not recorded)"
-    if getattr(t, "merged_from", 0):
+    if t.merged_from:
         return f"{what}; a run of the merged set {STOPPED}"
     return f"{what}; {STOPPED}" + (f" (written {at})" if isinstance(
         at, str) else "")

@@ -306,8 +306,8 @@ def slug(key):
 def settings_tables(members):
     keys = []
     for _, _, t in members:
-        keys += [k for k in t.settings if k not in keys]
-    rows = [[k] + [cell(t.settings.get(k)) for _, _, t in members]
+        keys += [k for k in t.settings.shown if k not in keys]
+    rows = [[k] + [cell(t.settings.shown.get(k)) for _, _, t in members]
             for k in keys]
     diff = [[k] + vals for k, vals in differing_settings(members)]
     header = ["setting"] + [r.label for _, r, _ in members]
@@ -412,7 +412,7 @@ def cpu_seconds_figure(key, members):
     one colour per CPU and run: which CPU had the worst second, when."""
     curves = [((f"{r.label} {name}" if len(members) > 1 else name), rows)
               for _, r, t in members for name, rows in
-              t.extra.get("cpu_seconds") or []]
+              t.cpu_seconds]
     if len(curves) < 2:
         return []
     curves = [(label, rows, plots.color(i))
@@ -450,7 +450,7 @@ def timer_blocks(key, members):
                             [fmt_us(m.get(k)) for k in
                              ("min_ns", "avg_ns", "max_ns", "stddev_ns")])
         rows.append([r.label, "overruns / msw",
-                     cell(t.extra.get("overruns")), cell(t.extra.get("msw")),
+                     cell(t.overruns), cell(t.msw),
                      "", ""])
     out.append(Table(f"{key}: per-second figures (µs)",
                      ["run", "figure", "min", "avg", "max", "stddev"], rows,

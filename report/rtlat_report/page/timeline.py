@@ -8,7 +8,7 @@ spirit of OSADL's continuous-monitoring plots (max per step on a log
 axis, the threshold drawn, spikes marked) and said in words at the top."""
 from ..judge.unfinished import coverage, incomplete
 from ..model import duration
-from ..read.longrun import num, wall
+from ..read.longrun import wall
 from .document import Alert, Figure, Note, Table
 
 MARKED = 5          # without a threshold: the largest few steps marked
@@ -81,19 +81,11 @@ def largest_table(key, members):
     when (from the start), the CPU."""
     rows = []
     for _, r, t in members:
-        x = t.largest or {}
-        for s in x.get("series") or []:
-            if not isinstance(s, dict):
-                continue
-            for row in s.get("rows") or []:
-                if isinstance(row, list) and len(row) == 3 and \
-                        num(row[0]) is not None:
-                    rows.append([r.label, f"{s.get('series')} "
-                                 f"{s.get('thread')}", _us(num(row[0])),
-                                 duration(num(row[1])) if num(row[1])
-                                 is not None else "–",
-                                 "–" if row[2] is None else str(row[2]),
-                                 str(s.get("seen", "–"))])
+        for s in t.largest.series if t.largest else []:
+            for ns, t_s, cpu in s.rows:
+                rows.append([r.label, f"{s.name} {s.thread}", _us(ns),
+                             duration(t_s), "–" if cpu is None else str(cpu),
+                             "–" if s.seen is None else str(s.seen)])
     if not rows:
         return []
     return [Table(f"{key}: the largest samples of each series (µs; when: "

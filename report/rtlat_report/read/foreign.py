@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Readers of results rtlat did not make, beside those of load.py (rt-tests'
+"""Readers of results rtlat did not make, beside those of rtlat.py (rt-tests'
 JSON, cyclictest's -h text): `rtla timerlat hist` (and osnoise hist) text
 and jitterdebugger's results.json. Each becomes a Test of histogram
 distributions, so every figure (and the tail analysis) reads them."""
@@ -56,7 +56,7 @@ def read_rtla_hist(path, text):
              kind="cyclic", path=path, tool="rtla hist output")
     dur = _duration(text)
     if dur:
-        t.extra["duration_s"] = float(dur)
+        t.stated_s = float(dur)
 
     def cell(key, j):
         v = foot.get(key, [])
@@ -116,7 +116,7 @@ def read_jitterdebugger(path, data):
     for k in sorted(data["cpu"], key=int):
         c = data["cpu"][k]
         rows = sorted(_bins(path, f"cpu.{k}.histogram", c["histogram"]))
-        d = Dist(name=f"CPU{k}")
+        d = Dist(name=f"CPU{k}", cpu=int(k))
         d.bins = [(a * 1000.0, b) for a, b in rows]
         d.bucket_ns = 1000.0
         d.samples = sum(b for _, b in rows)

@@ -12,9 +12,11 @@ import shlex
 import stat
 
 from . import foreign
-from ..model import Cause, Check, Dist, Explain, Round, Run, Second, Spike, Test
+from ..model import (Cause, Cells, Check, Dist, Explain, Round, Run, Second,
+                     Settings, Spike, Test)
 from . import schema
-from .longrun import read_longrun
+from .longrun import LAYER, read_longrun
+from .suite import INDEX, REGISTRY, json_of, read_suite, registry_order
 from ..io import InputError, NotRegular, read_regular
 from .validate import check, check_dists, decimal
 
@@ -35,11 +37,18 @@ def obj(x, *keys):
     return x if isinstance(x, dict) else {}
 
 
-def dist_from_stats(name, s):
+def cpu_of(x):
+    """A CPU number as the file has it, or None."""
+    v = num(x)
+    return int(v) if v is not None and v == int(v) and v >= 0 else None
+
+
+def dist_from_stats(name, s, cpu=None):
     """rtlat's statistics object: samples, min/avg/max/stddev_ns,
     percentiles_ns, histogram {origin_ns, bucket_ns, buckets, underflow,
     overflow, counts [[start_ns, count]...]}."""
-    d = Dist(name=name, samples=int(num(s.get("samples")) or 0))
+    d = Dist(name=name, samples=int(num(s.get("samples")) or 0),
+             cpu=cpu_of(cpu))
     if d.samples > 0:
         d.min_ns, d.avg_ns = num(s.get("min_ns")), num(s.get("avg_ns"))
         d.max_ns, d.stddev_ns = num(s.get("max_ns")), num(s.get("stddev_ns"))
@@ -65,9 +74,9 @@ def _hist_into(d, h):
                     and num(r[0]) is not None and num(r[1]))
 
 
-def dist_from_us(name, samples, o):
+def dist_from_us(name, samples, o, cpu=None):
     """rt-tests' figures: min/avg/max in microseconds, no histogram."""
-    d = Dist(name=name, samples=int(samples or 0))
+    d = Dist(name=name, samples=int(samples or 0), cpu=cpu_of(cpu))
     if d.samples > 0:
         d.min_ns, d.avg_ns, d.max_ns = (
             None if num(o.get(k)) is None else num(o.get(k)) * 1000
@@ -89,11 +98,12 @@ def read_pair(t, data):
         cpu = rcv.get("cpu", snd.get("cpu"))
         name = f"pair {i} (CPU{cpu})" if cpu is not None else f"pair {i}"
         if "latency" in rcv:
-            t.dists.append(dist_from_stats(name, obj(rcv, "latency")))
+            t.dists.append(dist_from_stats(name, obj(rcv, "latency"), cpu))
         else:
-            t.dists.append(dist_from_us(name, num(snd.get("samples")), rcv))
+            t.dists.append(dist_from_us(name, num(snd.get("samples")), rcv,
+                                        cpu))
         if num(rcv.get("timeoutcount")):
-            t.extra.setdefault("timeouts", {})[name] = int(rcv["timeoutcount"])
+            t.timeouts[name] = int(rcv["timeoutcount"])
     if t.dists and not any(d.has_hist for d in t.dists):
         t.notes.append("no histogram in this file (rt-tests' JSON has only "
                        "min/avg/max): figures not drawn")
@@ -118,7 +128,7 @@ def read_cyclic(t, data):
     cells = cyclictest_range(t.cmdline)
     for i, th in threads(data):
         name = f"thread {i} (CPU{th.get('cpu', '?')})"
-        d = dist_from_us(name, num(th.get("cycles")), th)
+        d = dist_from_us(name, num(th.get("cycles")), th, th.get("cpu"))
         if unit == 1.0 and d.samples:
             d.min_ns, d.avg_ns, d.max_ns = (num(th.get(k)) for k in
                                             ("min", "avg", "max"))
@@ -135,63 +145,56 @@ def read_cyclic(t, data):
                        "-h N for one): figures not drawn")
 
 
-def timer_steps(data):
-    """The timer's series in its time line, CPU by CPU (thread order):
-    {cpu: (seconds rows (t, min, avg, max) of the steps with samples,
-    the always-on layer from the steps' context columns)}. Empty for a
-    file without (an older rtlat's per_second, --timeline 0)."""
+def timer_steps(timeline):
+    """The timer's series in its time line (read once, read/longrun.py),
+    CPU by CPU in thread order: {cpu: (seconds rows (t, min, avg, max) of
+    the steps with samples, the always-on layer from the steps' context
+    columns)}. Empty for a file without (an older rtlat's per_second,
+    --timeline 0)."""
     out = {}
-    series = obj(data, "timeline").get("series")
-    for s in sorted((s for s in series if isinstance(s, dict)
-                     and s.get("test") == "timer"),
-                    key=lambda s: num(s.get("thread")) or 0) \
-            if isinstance(series, list) else []:
-        steps = [st for st in s.get("steps") if isinstance(st, list)
-                 and len(st) >= 6 and num(st[2])] \
-            if isinstance(s.get("steps"), list) else []
-        out[num(s.get("cpu"))] = (
-            seconds_from_json([[st[0]] + st[3:6] for st in steps]),
-            layer_from_context(s))
+    for s in sorted((s for s in timeline.series if s.test == "timer"),
+                    key=lambda s: s.thread) if timeline else []:
+        rows = [(r[0], *r[3:6]) for r in s.rows
+                if r[2] and None not in r[3:6]]
+        out[s.cpu] = (rows or None, s.layer)
     return out
 
 
-def timer_cpus(t, data):
+def timer_cpus(t, data, steps):
     """timer -c LIST: a distribution per CPU (the histogram's one line
     each) and each CPU's seconds; False for a one-CPU file."""
     cpus = [c for c in data.get("cpus") or [] if isinstance(c, dict)]
     if len(cpus) < 2:
         return False
     per = []
-    steps = timer_steps(data)
     for c in cpus:
         name = f"CPU{c.get('cpu', '?')}"
-        t.dists.append(dist_from_stats(name, obj(c, "latency")))
-        rows = steps.get(num(c.get("cpu")), (None,))[0] or \
+        t.dists.append(dist_from_stats(name, obj(c, "latency"), c.get("cpu")))
+        rows = steps.get(cpu_of(c.get("cpu")), (None,))[0] or \
             seconds_from_json(obj(c, "per_second").get("seconds"))
         if rows:
             per.append((name, rows))
-    t.extra["cpu_seconds"] = per
+    t.cpu_seconds = per
     return True
 
 
 def read_timer(t, data):
     cpu = obj(data, "settings").get("cpu")
     name = f"latency (CPU{cpu})" if cpu is not None else "latency"
-    if not timer_cpus(t, data):
-        t.dists.append(dist_from_stats(name, obj(data, "latency")))
+    steps = timer_steps(t.timeline)
+    if not timer_cpus(t, data, steps):
+        t.dists.append(dist_from_stats(name, obj(data, "latency"), cpu))
     secs = obj(data, "seconds")
     t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
                          if obj(secs, k)}
-    first = next(iter(timer_steps(data).values()), (None, []))
+    first = next(iter(steps.values()), (None, []))
     t.seconds = seconds_from_json(secs.get("series")) or first[0] or \
         seconds_from_json(obj(data, "per_second").get("seconds"))
-    for k in ("overruns", "msw"):
-        if num(data.get(k)) is not None:
-            t.extra[k] = int(data[k])
+    t.overruns, t.msw = integer(data.get("overruns")), integer(data.get("msw"))
     h = obj(data, "histograms")     # -h's cells: {avg, min, max: overflow}
-    t.extra["cells"] = {k: int(num(obj(h, k).get("overflow")) or 0)
-                        for k in ("avg", "min", "max")}
-    t.extra["cells_of"] = (num(h.get("cells")), num(h.get("bucket_ns")))
+    t.cells = Cells(**{k: int(num(obj(h, k).get("overflow")) or 0)
+                       for k in ("avg", "min", "max")},
+                    cells=num(h.get("cells")), bucket_ns=num(h.get("bucket_ns")))
 
 
 def timer_seconds_beside(t, limits):
@@ -244,8 +247,8 @@ def seconds_from_text(json_path, limits=None):
 
 def read_request(t, data):
     req = obj(data, "request")
-    t.settings.update(flatten(obj(req, "settings")))
-    t.settings.update(flatten(obj(req, "layout"), "layout."))
+    t.settings.shown.update(flatten(obj(req, "settings")))
+    t.settings.shown.update(flatten(obj(req, "layout"), "layout."))
     rounds = req.get("rounds") if isinstance(req.get("rounds"), list) else []
     for i, r in enumerate(x for x in rounds if isinstance(x, dict)):
         series = {k: dist_from_stats(k, v)
@@ -310,36 +313,6 @@ def read_explain(x):
         spikes=[spike(r) for r in rows("spikes")],
         where=causes(x.get("where")), other_ns=num(x.get("other_ns")) or 0,
         log=[spike(r, main=True) for r in rows("log")])
-
-
-LAYER = (("irqs", "irqs"), ("steal_ms", "steal_ms"),
-         ("psi_some_us", "cpu_pressure_some_us"),
-         ("nivcsw", "involuntary_switches"))
-
-
-def layer_from_context(s):
-    """The always-on layer of a timer's time line series: each step's
-    context row (its seconds of readings, then the counters' increase)
-    as rates per second, at the step's t_s."""
-    cols, rows, steps = (s.get(k) for k in ("context_columns", "context", "steps"))
-    if not all(isinstance(x, list) for x in (cols, rows, steps)):
-        return []
-    at = {c: i for i, c in enumerate(cols) if isinstance(c, str)}
-    out = []
-    for st, row in zip(steps, rows):
-        t = num(st[0]) if isinstance(st, list) and st else None
-        secs = num(row[0]) if isinstance(row, list) and row else None
-        if t is None or not secs:
-            continue
-
-        def per(k, row=row, secs=secs):
-            i = at.get(k)
-            v = num(row[i]) if i is not None and i < len(row) else None
-            return None if v is None else v / secs
-        soft = [per(c) for c in at if c.startswith("softirq_")]
-        out.append(Second(t=t, softirqs=sum(soft) if soft and None not in soft
-                          else None, **{f: per(k) for f, k in LAYER}))
-    return out
 
 
 def read_layer(rows):
@@ -568,6 +541,29 @@ def read_hist_text(path, text):
     return t
 
 
+def period_ns(t):
+    """The cycle period in ns: the file's settings (rtlat: period_us,
+    interval_us), cyclictest's -i (default 1000 µs); None."""
+    for k in ("period_us", "interval_us"):
+        v = t.settings.shown.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+            return float(v) * 1000
+    if t.tool.startswith("rt-tests") or t.kind == "cyclic":
+        try:
+            argv = shlex.split(t.cmdline)
+        except ValueError:
+            argv = []
+        for i, a in enumerate(argv):
+            m = re.match(r"^(?:-i|--interval)=?(\d*)$", a)
+            if m:
+                v = m.group(1) or (argv[i + 1] if i + 1 < len(argv) else "")
+                if v.isdigit():
+                    return float(v) * 1000
+        if argv and "cyclictest" in argv[0]:
+            return 1e6
+    return None
+
+
 def load_file(path, key=None, limits=None):
     """One result file as a Test. Raises InputError if it cannot be read
     (not a regular file, larger than limits allow) or holds no result."""
@@ -582,6 +578,8 @@ def load_file(path, key=None, limits=None):
     # Another tool's text is read by hand: its figures are checked here
     # as validate.check() checks a JSON file's before it is read.
     check_dists(t)
+    t.settings.duration_s = num(t.settings.shown.get("duration_s"))
+    t.settings.period_ns = period_ns(t)
     return t
 
 
@@ -609,13 +607,12 @@ def _test_of(path, key, data, limits=None):
     t.start_time = str(data.get("start_time") or "")
     rc = num(data.get("return_code"))
     t.return_code = None if rc is None else int(rc)
-    t.settings = flatten(obj(data, "settings"))
+    t.settings = Settings(shown=flatten(obj(data, "settings")))
     t.system = system_of(data)
     t.context = obj(rl, "context")
     t.rt = obj(data, "rt") or None
+    read_longrun(t, data)
     READERS[t.kind](t, data)
-    # the shared "largest" and "timeline" keys, for worst.py
-    t.extra["tail_inputs"] = {k: data.get(k) for k in ("largest", "timeline")}
     if t.kind == "timer":
         timer_seconds_beside(t, limits)
     if t.kind != "doctor":
@@ -624,33 +621,30 @@ def _test_of(path, key, data, limits=None):
         t.explain = read_explain(data["explain"])
     # The timer's counters: its time line's context (an older rtlat's
     # per_second where there is none).
-    t.layer = next((ly for _, ly in timer_steps(data).values() if ly), None) \
-        or read_layer(obj(data, "per_second").get("seconds"))
+    t.layer = next((ly for _, ly in timer_steps(t.timeline).values() if ly),
+                   None) or read_layer(obj(data, "per_second").get("seconds"))
     rows = obj(data, "fleet").get("series")
     secs = [num(r.get("seconds")) for r in rows if isinstance(r, dict)
             and num(r.get("seconds"))] if isinstance(rows, list) else []
     t.elapsed_s = max(secs) if secs else None
-    read_longrun(t, data)
     return t
 
 
-REGISTRY = "registry.json"
-# rtlat suite's index of its tests (done or not, complete or not): not a result.
-INDEX = "index.json"
-
-
-def read_registry(path):
-    """The tests in the suite's order from rtlat's registry (rtlat --list,
-    which the suite writes beside its results), those it does not run
-    after; [] when there is none or it cannot be read (the report then
-    keeps the order the results come in)."""
+def read_document(path, limits=None, checked=True):
+    """(bytes, JSON document) of a result file as the exports take it:
+    the document itself, not the model, because they copy its fields
+    verbatim (KCIDB's misc and output files, SQUAD's metadata and
+    attachments) and lay the suite's verdicts over it (judge/suite.py).
+    checked: validated as the page's inputs are (read_json); else only
+    parsed (SQUAD takes any run's JSON with "fleet"; what it is not, it
+    says itself). InputError naming the file and why."""
+    raw = read_regular(path, limits)
+    if checked:
+        return raw, read_json(path, raw)
     try:
-        tests = json.loads(read_regular(path).decode("utf-8"))["tests"]
-        ranked = sorted(tests, key=lambda t: (t.get("suite_order") is None,
-                                              t.get("suite_order") or 0))
-        return [str(t["name"]) for t in ranked]
-    except (InputError, ValueError, KeyError, TypeError):
-        return []
+        return raw, json.loads(raw)
+    except (ValueError, RecursionError) as e:
+        raise InputError(str(e)) from e
 
 
 def result_files(path):
@@ -711,7 +705,9 @@ def load_input(path, label, limits=None):
     if os.path.isdir(path):
         remove_dead_temp_files(path)
         files = result_files(path)
-        run.order = read_registry(os.path.join(path, REGISTRY))
+        reg = json_of(os.path.join(path, REGISTRY))
+        run.order = registry_order(reg)
+        run.suite = read_suite(path, reg)
         bad = []
         for f in files:
             try:

@@ -2,13 +2,12 @@
 """How bad will it get, for the report: each series' spike rates, tail fit
 and return levels (spikes.py, tail.py), the run-length plan (plan.py), the
 gate (gate.py); the page's section, the --summary-json object and the
-command line's --levels, --plan, --gate. The inputs' "largest" and
-"timeline" keys (the shared JSON formats) are read when present."""
+command line's --levels, --plan, --gate. A test's largest samples and
+time line (model.Largest, model.Timeline, as read/ read them) are used
+where the file has them."""
 import json
 import math
-import os
 import re
-import shlex
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -16,9 +15,9 @@ from . import gate as gatemod
 from . import plan as planmod
 from . import fit as tail
 from . import spikes
-from ..io import InputError, read_regular, write
+from ..io import write
 from ..judge.unfinished import incomplete
-from ..model import duration
+from ..model import Checkpoint, duration, series_for
 from ..read.rtlat import INDEX
 
 HOUR, DAY, WEEK = 3600.0, 86400.0, 7 * 86400.0
@@ -40,83 +39,37 @@ class Series:
 
 
 def period_of(t, override_us=None):
-    """The cycle period in ns: the option, the reader's, the file's
-    settings (rtlat: period_us), cyclictest's -i (default 1000 µs)."""
+    """The cycle period in ns: the option, else the file's (read/: its
+    settings, cyclictest's -i)."""
     if override_us:
         return override_us * 1000
-    if t.extra.get("period_ns"):
-        return float(t.extra["period_ns"])
-    for k in ("period_us", "interval_us"):
-        v = t.settings.get(k)
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
-            return float(v) * 1000
-    if t.tool.startswith("rt-tests") or t.kind == "cyclic":
-        try:
-            argv = shlex.split(t.cmdline)
-        except ValueError:
-            argv = []
-        for i, a in enumerate(argv):
-            m = re.match(r"^(?:-i|--interval)=?(\d*)$", a)
-            if m:
-                v = m.group(1) or (argv[i + 1] if i + 1 < len(argv) else "")
-                if v.isdigit():
-                    return float(v) * 1000
-        if argv and "cyclictest" in argv[0]:
-            return 1e6
-    return None
-
-
-def _pick(rows, i, d, n_dists):
-    """The shared-format series row of dist i (name d.name): by CPU when
-    the name says it, else by thread index, else the only one."""
-    m = re.search(r"CPU(\d+)", d.name)
-    if m:
-        for r in rows:
-            if r.get("cpu") == int(m.group(1)):
-                return r
-    for r in rows:
-        if r.get("thread") == i:
-            return r
-    return rows[0] if len(rows) == 1 and n_dists == 1 else None
+    return t.settings.period_ns
 
 
 def series_of(t, args):
     """TailData of each of a test's distributions with what the file adds
-    (largest samples, time line, period, duration)."""
-    tin = t.extra.get("tail_inputs") or {}
-    largest = tin.get("largest") if isinstance(tin.get("largest"),
-                                               dict) else {}
-    timeline = tin.get("timeline") if isinstance(tin.get("timeline"),
-                                                 dict) else {}
-    lrows = [r for r in largest.get("series") or [] if isinstance(r, dict)]
-    trows = [r for r in timeline.get("series") or [] if isinstance(r, dict)]
-    step_s = timeline.get("step_s")
+    (largest samples, time line, period, duration): each distribution's
+    series of the time line and the largest samples (model.series_for:
+    by CPU, else by thread)."""
+    largest = t.largest.series if t.largest else []
+    timeline = t.timeline.series if t.timeline else []
+    step_s = t.timeline.step_s if t.timeline else None
     period = period_of(t, args.period_us)
-    dur = t.extra.get("duration_s") or t.settings.get("duration_s")
+    dur = t.stated_s or t.settings.duration_s
     dists = [d for d in t.dists if d.samples > 0]
     out = []
     for i, d in enumerate(dists):
-        lr = _pick(lrows, i, d, len(dists))
+        alone = len(dists) == 1
+        lr = series_for(largest, d.cpu, i, alone)
         ex = times = seen = None
-        if lr and isinstance(lr.get("rows"), list):
-            good = [r for r in lr["rows"] if isinstance(r, list) and
-                    len(r) >= 2 and all(isinstance(x, (int, float))
-                                        for x in r[:2])]
-            ex = [r[0] for r in good]
-            times = [r[1] for r in good]
-            seen = lr.get("seen") if isinstance(lr.get("seen"), int) \
-                else None
-        tr = _pick(trows, i, d, len(dists))
-        steps = None
-        if tr and isinstance(tr.get("steps"), list):
-            steps = [(s[0], s[2] or 0, s[5]) for s in tr["steps"]
-                     if isinstance(s, list) and len(s) >= 6]
-        td = tail.tail_data(d, ex, seen, times, period,
-                            float(dur) if isinstance(dur, (int, float))
-                            else None, steps,
-                            float(step_s) if isinstance(step_s, (int, float))
-                            else None)
-        out.append(td)
+        if lr:
+            ex = [r[0] for r in lr.rows]
+            times = [r[1] for r in lr.rows]
+            seen = lr.seen
+        tr = series_for(timeline, d.cpu, i, alone)
+        steps = [(r[0], r[2], r[5]) for r in tr.rows] if tr else None
+        out.append(tail.tail_data(d, ex, seen, times, period, dur, steps,
+                                  step_s))
     return out
 
 
@@ -289,8 +242,8 @@ def ended(run, side):
     out = []
     for t in run.tests.values():
         if incomplete(t):
-            cp = t.checkpoint or {}
-            cov, plan = cp.get("covered_s"), cp.get("planned_s")
+            cp = t.checkpoint or Checkpoint()
+            cov, plan = cp.covered_s, cp.planned_s
             out.append(("did not finish", f"{t.key}: its file is a "
                         "checkpoint, not the run's end (covers "
                         f"{duration(cov)}" +
@@ -308,18 +261,15 @@ def ended(run, side):
 def suite_ended(run):
     """A suite's results directory whose index.json says complete false:
     the tests it did not finish."""
-    path = os.path.join(run.path, INDEX)
-    if not os.path.isdir(run.path) or not os.path.exists(path):
+    idx = run.suite
+    if idx is None:
         return []
-    try:
-        idx = json.loads(read_regular(path).decode("utf-8"))
-    except (InputError, ValueError):
+    if not idx.readable:
         return [("did not finish", f"the suite's {INDEX} cannot be read")]
-    if not isinstance(idx, dict) or idx.get("complete") is not False:
+    if idx.complete is not False:
         return []
-    tests = idx.get("tests") if isinstance(idx.get("tests"), list) else []
-    todo = [str(t.get("name")) for t in tests if isinstance(t, dict) and
-            t.get("state") in ("pending", "running")]
+    todo = [t.name for t in idx.tests or [] if t.state in ("pending",
+                                                            "running")]
     return [("did not finish", f"the suite's {INDEX} says it did not reach "
              "its end" + (f" (not done: {', '.join(todo)})" if todo
                           else ""))]
