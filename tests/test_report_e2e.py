@@ -33,12 +33,15 @@ def suite_dir(suite_run):
 
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
-    """Two short pmq runs, one after the other (what --merge joins)."""
+    """Two short pmq runs, one after the other (what --merge joins),
+    pinned (-a): an unpinned pair's series is named by the CPU it ended
+    on, and runs whose series differ are not merged."""
     d = tmp_path_factory.mktemp("two")
     out = []
     for name in ("a", "b"):
         f = d / f"{name}.json"
-        r = run(["pmq", "-l", "300", "-i", "500", "-q", "--json", str(f)])
+        r = run(["pmq", "-a", "-l", "300", "-i", "500", "-q", "--json",
+                 str(f)])
         assert r.returncode == 0, r.stderr
         out.append(f)
     return out
