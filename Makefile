@@ -347,7 +347,7 @@ install-report:
 	ln -sf $(REPORT_VENV)/bin/rtlat-report $(DESTDIR)$(BINDIR)/rtlat-report
 
 # Separate from install so it never clobbers an installed rt-tests. The
-# names come from the registry (src/tests.c) through rtlat --list-compat.
+# names come from the registry (src/registry.c) through rtlat --list-compat.
 install-compat: install-bin $(GEN)
 	names=$$($(GEN) --list-compat) && test -n "$$names" && \
 	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; \

@@ -198,16 +198,26 @@ def _circles(graph):
 
 def calls_inside(folder):
     """{file: {file it calls: [symbols]}} of one folder of src/."""
-    objs = {}
-    for c in sorted(folder.glob("*.c")):
-        o = BUILD / folder.name / (c.stem + ".o")
-        assert o.exists() and o.stat().st_mtime >= c.stat().st_mtime, \
-            f"{o}: missing or older than {c}: run make first"
-        objs[c.stem] = _nm(o)
-    owner = {s: n for n, (defined, _) in objs.items() for s in defined}
-    graph = {n: {} for n in objs}
-    for n, (_, used) in objs.items():
-        for s in sorted(used):
+    return call_graph({c.stem: c for c in sorted(folder.glob("*.c"))})
+
+
+def call_graph(nodes):
+    """{node: {node it calls: [symbols]}}, nodes {name: .c file or a list
+    of them} read from make's objects."""
+    defined, used = {}, {}
+    for n, files in nodes.items():
+        defined[n], used[n] = set(), set()
+        for c in files if isinstance(files, list) else [files]:
+            o = BUILD / c.relative_to(SRC).with_suffix(".o")
+            assert o.exists() and o.stat().st_mtime >= c.stat().st_mtime, \
+                f"{o}: missing or older than {c}: run make first"
+            d, u = _nm(o)
+            defined[n] |= d
+            used[n] |= u
+    owner = {s: n for n in nodes for s in defined[n]}
+    graph = {n: {} for n in nodes}
+    for n in nodes:
+        for s in sorted(used[n]):
             if owner.get(s, n) != n:
                 graph[n].setdefault(owner[s], []).append(s)
     return graph
@@ -279,3 +289,57 @@ def test_tests_see_only_explains_face():
     inside = [w for w in ("struct xev", "struct xraw", "struct xtrace",
                           "struct xattr", "struct xspike") if w in face]
     assert not bad and not inside, (bad, inside)
+
+
+# Calls between folders (issue 48): with the top-level files (main.c,
+# manpage.c, registry.c) as the folder "." above every other, a call
+# from one folder into another must follow the include direction
+# (ALLOWED), and the folders' graph of calls must have no circle (the
+# suite took the registry's table and the registry the suite's options).
+TOP = "."
+
+
+def may_include(name):
+    if name == TOP:
+        return {d.name for d in folders()} | {TOP}
+    return ALLOWED.get(name, HARNESS) | {name}
+
+
+def calls_between_folders():
+    """{folder: {folder it calls: [symbols]}} over every object of src/."""
+    nodes = {}
+    for c in sorted(SRC.rglob("*.c")):
+        rel = c.relative_to(SRC)
+        nodes.setdefault(TOP if len(rel.parts) == 1 else rel.parts[0], []).append(c)
+    return call_graph(nodes)
+
+
+def test_calls_between_folders_follow_the_layers_and_make_no_circle():
+    graph = calls_between_folders()
+    up = [f"{a} -> {b}: {syms}" for a, calls in sorted(graph.items())
+          for b, syms in sorted(calls.items()) if b not in may_include(a)]
+    circles = _circles({a: set(calls) for a, calls in graph.items()})
+    assert not up and not circles, (up, circles)
+
+
+def test_no_extern_declaration_in_a_c_file():
+    """What one unit offers another is declared in its header, never by
+    hand in the file that uses it (main.c's suite_title, the test table's
+    test_pmq...)."""
+    bad = []
+    for f in sorted(SRC.rglob("*.c")):
+        text = COMMENT.sub(" ", f.read_text())
+        for m in re.finditer(r"^\s*extern\b[^;]*;", text, re.M):
+            bad.append(f"{f.relative_to(SRC)}: {' '.join(m.group(0).split())}")
+        # A function of another unit declared by hand at file scope.
+        for m in re.finditer(r"^(?!static\b)[a-z][\w \*]*\b(\w+)\([^;{]*\);",
+                             text, re.M):
+            bad.append(f"{f.relative_to(SRC)}: {' '.join(m.group(0).split())}")
+    assert not bad, bad
+
+
+def test_the_registry_owns_the_test_table():
+    assert (SRC / "registry.c").exists() and (SRC / "registry.h").exists()
+    assert not (SRC / "tests.c").exists()
+    assert "tests[]" in (SRC / "registry.h").read_text()
+    assert "const tests[]" not in (SRC / "harness" / "test.h").read_text()

@@ -16,6 +16,7 @@
 #include "harness/results.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"
+#include "bintime/bintime_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const bt_series[] = { "gap", NULL };

@@ -12,6 +12,7 @@
 #include "harness/test.h"
 #include "core/tracefs.h"
 #include "doctor/doctor_context.h"
+#include "doctor/doctor_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const doctor_series[] = { NULL };

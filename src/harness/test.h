@@ -13,7 +13,7 @@
  * run owns its struct fleet and hands it the test's name and series.
  *
  * Adding a test: one file with its struct test_ops, one row in tests[]
- * (src/tests.c).
+ * (src/registry.c).
  */
 #ifndef RTLAT_TEST_H
 #define RTLAT_TEST_H
@@ -288,13 +288,5 @@ bool run_compat(const struct test_run *t);
 /* Run by rtlat suite (its summary pipe, RTLAT_SUMMARY_FD): the suite
  * says what runs, the test's own "running" lines are left out. */
 bool run_in_suite(void);
-
-/* The registry (src/tests.c), NULL-terminated. */
-extern const struct test_ops *const tests[];
-const struct test_ops *test_find(const char *name);
-/* The registry as JSON (rtlat --list, the suite's registry.json). */
-void tests_list_json(FILE *f);
-/* The registry as plain lines for shell scripts (rtlat --list-plain). */
-void tests_list_plain(FILE *f);
 
 #endif

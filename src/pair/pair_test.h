@@ -11,6 +11,8 @@
 #include "pair/pair.h"
 
 extern const struct opt pair_opts[];
+/* The pair tests' rows in the registry (registry.c), rtlat sync's too. */
+extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 int pair_check(struct test_run *t);
 int pair_setup(struct test_run *t);
 int pair_rt_apply(struct test_run *t);

@@ -30,6 +30,7 @@
 #include "harness/results.h"
 #include "core/rtsetup.h"
 #include "harness/test.h"
+#include "request/request_test.h"
 
 static const char *const prio_modes[] = { "propagate", "fixed", NULL };
 

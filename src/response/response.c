@@ -16,6 +16,7 @@
 #include "core/stats.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"
+#include "response/response_test.h"
 
 /* Histogram: 10000 buckets per block, up to four blocks. */
 #define RESP_BUCKETS_PER_BLOCK	10000

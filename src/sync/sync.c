@@ -15,6 +15,7 @@
 #include "sync/sync_inversion.h"
 #include "sync/sync_switch.h"
 #include "core/sysinfo.h"
+#include "sync/sync_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const sync_series[] = { "cost", "handoff", "blocking", NULL };

@@ -20,8 +20,6 @@
 
 #define SWITCH_INTERVAL_US 10
 
-extern const struct test_ops test_ptsem, test_svsem;
-
 /* The pair test's own option, as if given on its command line. */
 static int pair_type_opts(const struct sync_config *c, const char *prog,
 			  struct test_run *pt)

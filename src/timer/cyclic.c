@@ -20,6 +20,7 @@
 #include "core/tracefs.h"
 #include "timer/cyclic.h"
 #include "timer/timer_run.h"
+#include "timer/timer_test.h"
 
 /* cyclictest's batch and idle are not real-time: refused, and so not
  * among the choices (the error lists exactly what is accepted). */

@@ -24,6 +24,7 @@
 #include "timer/timer_ckpt.h"
 #include "timer/timer_wait.h"
 #include "core/tracefs.h"
+#include "timer/timer_test.h"
 
 #define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */
 #define MIN_PERIOD_US	10LL

@@ -8,6 +8,7 @@
 #include "core/opts.h"
 #include "harness/test.h"
 #include "suite/suite.h"
+#include "registry.h"
 #include "unit.h"
 
 UNIT_TEST(parse_ll_strict)
@@ -171,7 +172,7 @@ static bool rows_are_offsets(const struct opt *t, size_t size)
  * a config the run owns (no row holds an address). */
 UNIT_TEST(every_table_bound_by_offset)
 {
-	struct opt *suite = suite_options(NULL);
+	struct opt *suite = suite_options(NULL, tests);
 	int i;
 
 	for (i = 0; tests[i]; i++) {

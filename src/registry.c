@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests.c - the registry: every test rtlat has, in the order --help lists
+ * registry.c - the registry: every test rtlat has, in the order --help lists
  * them and rtlat suite runs them. main.c dispatches from it (subcommand
  * and compatible name), rtlat suite takes its tests and their short
  * arguments from it, and "make install-compat" its compatible names
@@ -14,13 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/json.h"
-#include "harness/test.h"
-#include "suite/suite.h"
-
-extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
-extern const struct test_ops test_timer, test_cyclictest, test_request;
-extern const struct test_ops test_bintime, test_response, test_sync;
-extern const struct test_ops test_doctor;
+#include "bintime/bintime_test.h"
+#include "doctor/doctor_test.h"
+#include "pair/pair_test.h"
+#include "request/request_test.h"
+#include "response/response_test.h"
+#include "sync/sync_test.h"
+#include "timer/timer_test.h"
+#include "registry.h"
 
 const struct test_ops *const tests[] = {
 	&test_pmq,
@@ -37,6 +38,11 @@ const struct test_ops *const tests[] = {
 	NULL,
 };
 
+const struct suite_registry registry = {
+	.tests = tests,
+	.list_json = tests_list_json,
+};
+
 const struct test_ops *test_find(const char *name)
 {
 	int i;
@@ -50,7 +56,7 @@ const struct test_ops *test_find(const char *name)
 /* The suite's arguments for t at its defaults (--duration, -p). */
 static const char *suite_args_default(const struct test_ops *t, char *buf, size_t len)
 {
-	struct opt *tbl = suite_options(NULL);
+	struct opt *tbl = suite_options(NULL, tests);
 
 	buf[0] = '\0';
 	if (!tbl)	/* out of memory: no arguments said */
