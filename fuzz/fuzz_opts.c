@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
 #include "suite/suite.h"
 #include "registry.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "manpage.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
 #include "suite/suite.h"
 #include "registry.h"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "manpage.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/status.h"
 #include "harness/test.h"
-#include "core/version.h"
+#include "util/version.h"
 #include "registry.h"
 
 

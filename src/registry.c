@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
+#include "util/json.h"
 #include "bintime/bintime_test.h"
 #include "doctor/doctor_test.h"
 #include "pair/pair_test.h"

@@ -7,7 +7,14 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-LIBRARY = {"core"}
+# The library, by role, in layers of its own (issue 48): util (options,
+# CPU lists, JSON, files, time format) at the bottom, measure (clocks,
+# statistics, histograms, largest samples, time line, records, TSC, FFT)
+# over it, system (real-time setup, cleanup, stop signals, tracefs,
+# system information, context, preflight, output files) over both.
+UTIL = {"util"}
+MEASURE = UTIL | {"measure"}
+LIBRARY = MEASURE | {"system"}
 BELOW_HARNESS = LIBRARY | {"explain", "fleet"}
 HARNESS = BELOW_HARNESS | {"harness"}
 # The determinism benchmarks' shared threads, waits and JSON (bench.c).
@@ -15,7 +22,9 @@ DETERMINISM = HARNESS | {"determinism"}
 # What each folder may include besides itself; any other folder is a test
 # (a wing) and may include the harness and what lies below it.
 ALLOWED = {
-    "core": set(),
+    "util": set(),
+    "measure": UTIL,
+    "system": MEASURE,
     "explain": LIBRARY,
     "fleet": LIBRARY,	# test names and series reach it as data
     "harness": BELOW_HARNESS,
@@ -32,6 +41,14 @@ NO_MUTABLE_STATICS = ("fleet", "suite")
 
 def folders():
     return sorted(d for d in SRC.iterdir() if d.is_dir())
+
+
+def test_the_library_is_split_by_role():
+    """No catch-all core/: each folder of the library is one layer."""
+    names = {d.name for d in folders()}
+    assert "core" not in names and LIBRARY <= names, names
+    for d in LIBRARY:
+        assert set(ALLOWED[d]) < LIBRARY, d
 
 
 def test_includes_name_their_folder_and_never_run_back_up():

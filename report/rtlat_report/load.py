@@ -20,9 +20,9 @@ from .timeline import read_longrun
 from .validate import InputError, check, check_dists, decimal
 
 # The largest JSON rtlat writes, from its own limits: for each series and
-# thread (at most RECORD_MAX_SERIES in a run, src/core/record.h) its
-# --largest rows (at most LARGEST_MAX_K, src/core/largest.h), its time
-# line's steps (TL_CAP_DEFAULT, src/core/timeline.h) and its histogram's
+# thread (at most RECORD_MAX_SERIES in a run, src/measure/record.h) its
+# --largest rows (at most LARGEST_MAX_K, src/measure/largest.h), its time
+# line's steps (TL_CAP_DEFAULT, src/measure/timeline.h) and its histogram's
 # cells (the timer's -H at most HIST_MAX_CELLS), each at the most bytes
 # rtlat writes one in (every figure at its widest, as indented). A file
 # past it is no rtlat result (tests/test_report_input_attacks.py checks
@@ -839,7 +839,7 @@ def result_files(path):
 
 
 # rtlat writes each output beside it as NAME.tmp-PID-N, holding an flock
-# on it, and renames it into place (src/core/outfile.c).
+# on it, and renames it into place (src/system/outfile.c).
 TEMP_FILE = re.compile(r".+\.tmp-([1-9]\d{0,9})-\d+")
 
 

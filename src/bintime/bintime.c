@@ -9,10 +9,10 @@
 #include <string.h>
 #include "bintime/bintime.h"
 #include "bintime/bintime_loop.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/json.h"
-#include "core/opts.h"
+#include "util/json.h"
+#include "util/opts.h"
 #include "harness/results.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"

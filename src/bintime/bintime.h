@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 #include "determinism/bench.h"
-#include "core/record.h"
-#include "core/stats.h"
-#include "core/tsc.h"
+#include "measure/record.h"
+#include "measure/stats.h"
+#include "measure/tsc.h"
 
 struct explain_src;
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include "bintime/bintime.h"
 #include "bintime/bintime_loop.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
 
 /*

@@ -6,7 +6,7 @@
 #define RTLAT_BINTIME_LOOP_H
 
 #include <stdint.h>
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "bintime/bintime.h"
 
 /* The measuring loop (bintime_loop.c). */

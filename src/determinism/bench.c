@@ -4,10 +4,10 @@
 #include <signal.h>
 #include <unistd.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
+#include "measure/clock.h"
+#include "util/json.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/test.h"
 
 volatile sig_atomic_t bench_stop;

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * doctor.c - "rtlat doctor": the preflight checks (src/core/preflight.c)
+ * doctor.c - "rtlat doctor": the preflight checks (src/system/preflight.c)
  * with a verdict and a fix each. Exit 0 when nothing prevents real-time
  * work, 1 otherwise. The checks run in setup, before rtlat's own
  * real-time settings (mlockall, cpu_dma_latency) are applied.
  */
 #include <stdio.h>
-#include "core/json.h"
-#include "core/preflight.h"
+#include "util/json.h"
+#include "system/preflight.h"
 #include "harness/results.h"
 #include "harness/test.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 #include "doctor/doctor_context.h"
 #include "doctor/doctor_test.h"
 

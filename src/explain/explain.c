@@ -16,14 +16,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_attr.h"
 #include "explain/explain_trace.h"
-#include "core/opts.h"
-#include "core/sysinfo.h"
-#include "core/tracefs.h"
+#include "util/opts.h"
+#include "system/sysinfo.h"
+#include "system/tracefs.h"
 
 #define WINDOW_EVENTS	8192
 /* Events this long before the expected wake-up give the state in force. */

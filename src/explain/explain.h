@@ -115,7 +115,7 @@ struct tl_ctx;
 /*
  * The always-on layer: system counters for one CPU, read once a second by
  * a non-RT thread, each second's increase handed to the caller as a time
- * line context row (core/timeline.h: the time line keeps and merges them
+ * line context row (measure/timeline.h: the time line keeps and merges them
  * with its steps; no store of the layer's own).
  */
 #define LAYER_SOFTIRQS 10

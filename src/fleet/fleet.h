@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/types.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 struct stats;
 struct json;

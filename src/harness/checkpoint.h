@@ -5,7 +5,7 @@
  * and valid while the run measures, so that a run killed at hour 23 of 24
  * (SIGKILL, a crash, a power cut) leaves its results up to the last
  * checkpoint. Each file is written aside, fsynced, renamed over the last
- * one and its directory fsynced (core/outfile.c). The JSON says
+ * one and its directory fsynced (system/outfile.c). The JSON says
  * "complete": false and "checkpoint": {"at_wall", "covered_s",
  * "planned_s"}; the final write "complete": true, "checkpoint": null.
  *
@@ -25,7 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 #define CHECKPOINT_DEFAULT_S	600	/* when the run is planned > 1 h */
 #define CHECKPOINT_LONG_S	3600

@@ -6,8 +6,8 @@
  */
 #include <pthread.h>
 #include <signal.h>
-#include "core/clock.h"
-#include "core/stopsig.h"
+#include "measure/clock.h"
+#include "system/stopsig.h"
 #include "harness/status.h"
 #include "harness/test.h"
 

@@ -23,11 +23,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fleet/fleet.h"
-#include "core/largest.h"
-#include "core/opts.h"
-#include "core/record.h"
+#include "measure/largest.h"
+#include "util/opts.h"
+#include "measure/record.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/checkpoint.h"
 
 /* The settings every test has, embedded in its config. */

@@ -11,18 +11,18 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"
 #include "pair/pair_stream.h"
 #include "pair/pair_test.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 
 #define MAX_PAIRS	1024
 #define MAX_INTERVAL_US	3600000000LL	/* one hour */

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/test.h"
 
 struct explain_src;

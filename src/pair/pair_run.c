@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "pair/pair.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"

@@ -7,8 +7,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include "core/clock.h"
-#include "core/json.h"
+#include "measure/clock.h"
+#include "util/json.h"
 #include "pair/pair.h"
 #include "pair/pair_run.h"
 #include "pair/pair_stream.h"

@@ -6,7 +6,7 @@
 #ifndef RTLAT_PAIR_TEST_H
 #define RTLAT_PAIR_TEST_H
 
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
 #include "pair/pair.h"
 

@@ -12,13 +12,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/cleanup.h"
+#include "measure/clock.h"
+#include "system/cleanup.h"
 #include "explain/explain.h"
 #include "pair/pair.h"
 #include "pair/pair_worker.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 
 static struct pair_shared *shared_of(const struct pair *p)
 {

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/clock.h"
-#include "core/cleanup.h"
-#include "core/opts.h"
+#include "measure/clock.h"
+#include "system/cleanup.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_test.h"
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
 
 #define MQ_LIMITS "/proc/sys/fs/mqueue/"
 #define STREAM_DEPTH 10

@@ -4,7 +4,7 @@
  * (ptsematest), threads (rtlat sync -f: processes): --type picks one of four ops tables
  * (ptsem.h), one file each.
  */
-#include "core/opts.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_test.h"
 #include "pair/ptsem.h"

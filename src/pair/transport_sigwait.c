@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_test.h"
 

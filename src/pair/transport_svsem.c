@@ -5,8 +5,8 @@
  */
 #include <errno.h>
 #include <sys/sem.h>
-#include "core/cleanup.h"
-#include "core/opts.h"
+#include "system/cleanup.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_test.h"
 

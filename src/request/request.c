@@ -17,10 +17,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "request/request.h"
 #include "request/request_client.h"
 #include "request/request_layout.h"
@@ -28,7 +28,7 @@
 #include "request/request_spawn.h"
 #include "request/request_net.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/test.h"
 #include "request/request_test.h"
 

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "core/opts.h"
-#include "core/outfile.h"
+#include "util/opts.h"
+#include "system/outfile.h"
 #include "request/request_series.h"
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/test.h"
 
 #define REQ_MAX_LOADS		64

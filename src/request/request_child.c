@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "core/cleanup.h"
+#include "system/cleanup.h"
 #include "request/request.h"
 #include "request/request_child.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 
 void req_fail(struct req_shared *sh, const char *fmt, ...)
 {

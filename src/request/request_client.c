@@ -16,12 +16,12 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
 #include "request/request.h"
 #include "request/request_child.h"
 #include "request/request_client.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "request/request_proto.h"
 
 /* The server sleeps --sleep; a reply later than this plus the sleep is a

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <sched.h>
 #include <stdlib.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "request/request.h"
 #include "request/request_layout.h"
 

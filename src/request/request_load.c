@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/fft.h"
+#include "measure/clock.h"
+#include "measure/fft.h"
 #include "request/request.h"
 #include "request/request_child.h"
 #include "request/request_load.h"

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "request/request.h"
 #include "request/request_client.h"
 #include "request/request_load.h"
@@ -25,7 +25,7 @@
 #include "request/request_spawn.h"
 #include "request/request_net.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/test.h"
 
 /* What results_summary() reports (rtlat --list). */

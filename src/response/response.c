@@ -7,13 +7,13 @@
 #include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/opts.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "util/opts.h"
 #include "response/response.h"
 #include "response/response_work.h"
 #include "harness/results.h"
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"
 #include "response/response_test.h"

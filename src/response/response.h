@@ -8,7 +8,7 @@
 #define RTLAT_RESPONSE_H
 
 #include <stdint.h>
-#include "core/fft.h"
+#include "measure/fft.h"
 
 enum work_kind { WORK_ADD, WORK_COPY, WORK_WHETSTONE, WORK_FFT };
 

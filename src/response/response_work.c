@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/sysinfo.h"
+#include "measure/clock.h"
+#include "system/sysinfo.h"
 #include "response/response.h"
 #include "response/response_work.h"
 

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "fleet/fleet.h"
-#include "core/opts.h"
-#include "core/outfile.h"
-#include "core/preflight.h"
-#include "core/stopsig.h"
+#include "util/opts.h"
+#include "system/outfile.h"
+#include "system/preflight.h"
+#include "system/stopsig.h"
 #include "harness/status.h"
 #include "harness/test.h"
 #include "suite/suite.h"

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 struct test_ops;
 

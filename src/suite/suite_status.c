@@ -4,7 +4,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "harness/test.h"
 #include "suite/suite_status.h"
 

@@ -6,15 +6,15 @@
 #include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/opts.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "util/opts.h"
 #include "harness/results.h"
 #include "sync/sync.h"
 #include "sync/sync_cost.h"
 #include "sync/sync_inversion.h"
 #include "sync/sync_switch.h"
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
 #include "sync/sync_test.h"
 
 /* What results_summary() reports (rtlat --list). */

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/test.h"
 
 enum sync_test { SYNC_ALL, SYNC_COST, SYNC_SWITCH, SYNC_INVERSION };

@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <string.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "pair/pair.h"
 #include "pair/pair_run.h"
 #include "sync/sync.h"

@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <time.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "sync/sync.h"
 #include "sync/sync_inversion.h"
 

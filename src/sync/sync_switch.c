@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "pair/pair.h"
 #include "pair/pair_run.h"
 #include "pair/pair_test.h"

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/clock.h"
-#include "core/opts.h"
-#include "core/rtsetup.h"
-#include "core/cleanup.h"
-#include "core/tracefs.h"
+#include "measure/clock.h"
+#include "util/opts.h"
+#include "system/rtsetup.h"
+#include "system/cleanup.h"
+#include "system/tracefs.h"
 #include "timer/cyclic.h"
 #include "timer/timer_run.h"
 #include "timer/timer_test.h"

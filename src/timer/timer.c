@@ -13,17 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "core/opts.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "timer/timer_json.h"
 #include "timer/timer_output.h"
 #include "timer/timer_run.h"
 #include "timer/timer_ckpt.h"
 #include "timer/timer_wait.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 #include "timer/timer_test.h"
 
 #define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */

@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <time.h>
 #include "explain/explain.h"
-#include "core/histogram.h"
-#include "core/stats.h"
+#include "measure/histogram.h"
+#include "measure/stats.h"
 #include "harness/test.h"
 
 #define TIMER_WARMUP_S		1

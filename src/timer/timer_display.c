@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/record.h"
-#include "core/timeline.h"
+#include "measure/clock.h"
+#include "measure/record.h"
+#include "measure/timeline.h"
 #include "timer/timer_display.h"
 #include "timer/timer_output.h"
 #include "timer/timer_summary.h"

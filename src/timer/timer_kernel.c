@@ -22,12 +22,12 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/opts.h"
-#include "core/rtsetup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
+#include "system/rtsetup.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_sample.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 /* A line longer than this is not timerlat's: dropped. */
 #define TL_LINE 512

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "core/histogram.h"
+#include "measure/histogram.h"
 #include "timer/timer.h"
 
 extern const char *const timer_mode_names[];

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "core/opts.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 #include "harness/results.h"
 #include "timer/timer_display.h"
 #include "timer/timer_kernel.h"

@@ -12,10 +12,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/rtsetup.h"
+#include "measure/clock.h"
+#include "system/rtsetup.h"
 #include "timer/timer_sample.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 /* Involuntary context switches of this thread: Linux's nearest thing to
  * a Xenomai mode switch (something took the CPU from the sampler). */

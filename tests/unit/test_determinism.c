@@ -6,7 +6,7 @@
 #include "bintime/bintime_loop.h"
 #include "response/response.h"
 #include "response/response_work.h"
-#include "core/fft.h"
+#include "measure/fft.h"
 #include "sync/sync.h"
 #include "sync/sync_switch.h"
 #include "unit.h"

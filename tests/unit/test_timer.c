@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "timer/timer.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_run.h"

@@ -3,7 +3,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/largest.h"
+#include "measure/largest.h"
 
 size_t largest_bytes(uint32_t k)
 {

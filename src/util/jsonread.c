@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/jsonread.h"
+#include "util/jsonread.h"
 
 struct reader {
 	const unsigned char *p, *start, *end;

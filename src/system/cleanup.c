@@ -17,7 +17,7 @@
 #include <sys/sem.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
+#include "system/cleanup.h"
 
 #define CL_MAX 4096
 #define CL_NAME 120

@@ -15,11 +15,11 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/context.h"
-#include "core/json.h"
-#include "core/preflight.h"
-#include "core/sysinfo.h"
-#include "core/tracefs.h"
+#include "system/context.h"
+#include "util/json.h"
+#include "system/preflight.h"
+#include "system/sysinfo.h"
+#include "system/tracefs.h"
 
 const char *const verdict_names[] = {
 	"ok", "will add latency", "prevents real-time",

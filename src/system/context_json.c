@@ -7,9 +7,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core/context.h"
-#include "core/json.h"
-#include "core/jsonread.h"
+#include "system/context.h"
+#include "util/json.h"
+#include "util/jsonread.h"
 
 static void json_ll_or_null(struct json *j, const char *key, long long v)
 {

@@ -2,7 +2,7 @@
 /* stopsig.c - the signals that end a run (see stopsig.h). */
 #include <signal.h>
 #include <string.h>
-#include "core/stopsig.h"
+#include "system/stopsig.h"
 
 static volatile sig_atomic_t early_signal;
 static void (*stop_handler)(int);

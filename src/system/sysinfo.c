@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "core/json.h"
-#include "core/opts.h"
-#include "core/sysinfo.h"
+#include "util/json.h"
+#include "util/opts.h"
+#include "system/sysinfo.h"
 
 const char *sysinfo_read_line(const char *path, char *buf, size_t len)
 {

@@ -2,7 +2,7 @@
 /* stats.c - streaming statistics and percentiles (see stats.h). */
 #include <math.h>
 #include <stdint.h>
-#include "core/stats.h"
+#include "measure/stats.h"
 
 const double stats_pct[STATS_NPCT] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
 const char *const stats_pct_name[STATS_NPCT] = {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 int parse_ll(const char *s, long long *out)
 {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "core/fft.h"
+#include "measure/fft.h"
 
 /* The cosine and sine tables (count entries each): 0 or -ENOMEM, with
  * both NULL. */

@@ -27,6 +27,8 @@
  * fs.protected_symlinks rule, applied here whatever that sysctl says,
  * since rtlat resolves the links itself.
  *
+ * The walk, outfile_check and outfile_create are util/files.c's.
+ *
  * A failed or short write is reported as one line naming the option and
  * the file; the caller exits 1.
  */
@@ -36,11 +38,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-/* A temp file is NAME.tmp-PID-N; the next writer of NAME removes those
- * of a writer that no longer runs (as rtlat-report does in a results
- * directory, load.py). */
-#define OUTFILE_TMP_MARK	".tmp-"
+#include "util/files.h"
 
 struct outfile {
 	const char *opt;		/* "--json", "-g"... for messages */
@@ -52,30 +50,11 @@ struct outfile {
 	char tmp[PATH_MAX + 32];	/* its path, for the cleanup registry */
 };
 
-/*
- * Before a run: can path be written at all? Walks it as outfile_open does
- * (the symlink rule above) and probes the directory by creating and
- * removing a file there (access() says yes to root on /proc and /sys).
- * Returns 0, or -1 with the reason in why.
- */
-int outfile_check(const char *path, char *why, size_t len);
 /* Open for writing; NULL after printing "prog: OPT PATH: reason". */
 FILE *outfile_open(struct outfile *of, const char *prog, const char *opt,
 		   const char *path);
 /* Flush, close and rename into place; -1 after printing the one line. */
 int outfile_close(struct outfile *of, const char *prog);
-/*
- * Read fd to its end (a pipe: until every writer closed it), going on
- * after EINTR, into buf as a NUL-terminated string of at most cap - 1
- * bytes. Returns the length.
- */
-size_t read_text(int fd, char *buf, size_t cap);
-/*
- * A file written in place as it grows (the suite's logs): path walked as
- * above, then its last target created or truncated (O_NOFOLLOW, mode
- * 0644). Returns the fd (O_CLOEXEC), or -1 with the reason in why.
- */
-int outfile_create(const char *path, char *why, size_t len);
 /*
  * Can path be rewritten whole, again and again (a checkpoint's)? A
  * regular file, a path not there yet or a link to either: yes. "-"

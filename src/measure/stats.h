@@ -11,7 +11,7 @@
 #define RTLAT_STATS_H
 
 #include <stdint.h>
-#include "core/histogram.h"
+#include "measure/histogram.h"
 
 struct stats {
 	uint64_t n;

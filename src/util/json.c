@@ -2,7 +2,7 @@
 /* json.c - streaming JSON writer (see json.h). */
 #include <math.h>
 #include <string.h>
-#include "core/json.h"
+#include "util/json.h"
 
 /*
  * A writer's file (an output file, a memory stream) is its thread's

@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-#include "core/json.h"
-#include "core/largest.h"
-#include "core/timeline.h"
+#include "util/json.h"
+#include "measure/largest.h"
+#include "measure/timeline.h"
 
 /* The measuring side of one series and thread (shared memory). */
 struct rec_series {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rfc3339.c - RFC 3339 UTC times (see rfc3339.h). */
 #include <stdio.h>
-#include "core/rfc3339.h"
+#include "util/rfc3339.h"
 
 char *rfc3339_format(char *buf, size_t len, const struct timespec *ts)
 {

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/opts.h"
-#include "core/outfile.h"
-#include "core/version.h"
+#include "util/opts.h"
+#include "util/files.h"
+#include "util/version.h"
 
 static void opt_name(char *buf, size_t len, const struct opt *o)
 {

@@ -12,8 +12,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-#include "core/context.h"
-#include "core/sysinfo.h"
+#include "system/context.h"
+#include "system/sysinfo.h"
 
 /* The boot time (/proc/stat btime), or -1. */
 static long long boot_time(void)

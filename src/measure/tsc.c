@@ -4,8 +4,8 @@
  * CLOCK_MONOTONIC, cycles <-> ns.
  */
 #include <math.h>
-#include "core/clock.h"
-#include "core/tsc.h"
+#include "measure/clock.h"
+#include "measure/tsc.h"
 
 #if TSC_ARCH && !defined(__aarch64__)
 #include <cpuid.h>

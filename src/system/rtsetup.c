@@ -12,9 +12,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/json.h"
-#include "core/rtsetup.h"
+#include "system/cleanup.h"
+#include "util/json.h"
+#include "system/rtsetup.h"
 
 #define RT_MAX_REASONS 16
 #define RT_REASON_LEN 200

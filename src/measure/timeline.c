@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/timeline.h"
+#include "measure/timeline.h"
 
 int64_t tl_bin_top(unsigned int b)
 {

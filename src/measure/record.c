@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "core/clock.h"
-#include "core/record.h"
+#include "measure/clock.h"
+#include "measure/record.h"
 
 #define RECORD_POLL_NS	(100 * NSEC_PER_MSEC)
 #define RECORD_STACK	(128 * 1024)

@@ -8,7 +8,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/histogram.h"
+#include "measure/histogram.h"
 
 size_t hist_bytes(uint32_t nbuckets)
 {

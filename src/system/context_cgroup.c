@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/context.h"
-#include "core/sysinfo.h"
+#include "system/context.h"
+#include "system/sysinfo.h"
 
 const char *ctx_path(char *buf, size_t len, const char *path)
 {
