@@ -360,3 +360,36 @@ def test_the_registry_owns_the_test_table():
     assert not (SRC / "tests.c").exists()
     assert "tests[]" in (SRC / "registry.h").read_text()
     assert "const tests[]" not in (SRC / "harness" / "test.h").read_text()
+
+
+ROW_PROGRAM = """#include "util/opts.h"
+static long long interval;
+const struct opt rows[] = {
+%s,
+	OPT_END
+};
+"""
+
+
+def compiles(row, src=SRC):
+    import subprocess
+    r = subprocess.run(["cc", "-std=gnu11", "-D_GNU_SOURCE", f"-I{src}",
+                        "-fsyntax-only", "-x", "c", "-"],
+                       input=ROW_PROGRAM % row, capture_output=True, text=True)
+    return r.returncode == 0, r.stderr
+
+
+def test_an_option_row_by_position_does_not_compile():
+    """Issue 48: an option row is written with its fields named, so its
+    minimum and its default cannot swap unseen. The same row by position,
+    with the minimum (1) and the default (10) swapped, is refused by the
+    compiler, not only warned about."""
+    named = ('{ .short_name = \'i\', .long_name = "interval", .type = OPT_INT, '
+             '.arg = OPT_ARG_REQUIRED, .argname = "US", .min = 1, '
+             '.max = 1000, .dflt = 10, .dest = &interval, .help = "us" }')
+    swapped = ('{ \'i\', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 10, 1000, '
+               '1, &interval, "us", NULL, NULL }')
+    ok, err = compiles(named)
+    assert ok, err
+    ok, err = compiles(swapped)
+    assert not ok and "error:" in err, err

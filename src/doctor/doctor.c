@@ -32,13 +32,15 @@ struct doctor_run {
 };
 
 static const struct opt doctor_opts[] = {
-	{ 'c', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct doctor_config, cpus),
-	  "the CPUs a test will measure on (\"1\", \"2-3\"): the doctor checks that the cpuset it got holds them",
-	  NULL, "cpus" },
+	{ .short_name = 'c', .long_name = "cpus", .type = OPT_CPU_LIST,
+	  .arg = OPT_ARG_REQUIRED, .argname = "LIST",
+	  .dest = OPT_AT(struct doctor_config, cpus),
+	  .help = "the CPUs a test will measure on (\"1\", \"2-3\"): the doctor checks that the cpuset it got holds them",
+	  .key = "cpus" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct doctor_config, common),
 			 "write the checks to FILE as JSON"),
-	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, NULL },
+	{ .long_name = "help", .type = OPT_HELP, .arg = OPT_ARG_NONE,
+	  .help = "print this help" },
 	OPT_END
 };
 

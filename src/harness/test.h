@@ -47,18 +47,17 @@ struct test_common {
 /* --explain and --explain-over, in the tables of the tests that take them
  * (the test notes its spikes: run_explain_new()). */
 #define TEST_EXPLAIN_OPTS(c)							\
-	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(c)->explain,	\
-	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", \
-	  NULL, NULL },							\
-	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0,	\
-	  &(c)->explain_over_us,						\
-	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", \
-	  NULL, NULL }
+	{ .long_name = "explain", .type = OPT_FLAG, .arg = OPT_ARG_NONE, \
+	  .dest = &(c)->explain,					\
+	  .help = "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance" }, \
+	{ .long_name = "explain-over", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "US", .max = 10000000, .dest = &(c)->explain_over_us, \
+	  .help = "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up" }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
-	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(c)->json, json_help, NULL, NULL },					\
+	{ .long_name = "json", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->json, .help = json_help },	\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
@@ -68,14 +67,16 @@ struct test_common {
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */
 #define RUN_RECORD_OPTS(c)							\
-	{ 0, "timeline", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
-	  OPT_MAX_DURATION_S, OPT_AUTO, &(c)->timeline_s,			\
-	  "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; the timer: 1s up to an hour or until stopped, each step with its CPU's interrupts, softirqs, steal, pressure and involuntary switches; past 10000 steps, steps merge two by two)", \
-	  NULL, "timeline_s" },							\
-	{ 0, "largest", OPT_INT, OPT_ARG_REQUIRED, "K", 0, LARGEST_MAX_K,	\
-	  LARGEST_DEFAULT_K, &(c)->largest,					\
-	  "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
-	  NULL, "largest" }
+	{ .long_name = "timeline", .type = OPT_DURATION, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "TIME", .max = OPT_MAX_DURATION_S, .dflt = OPT_AUTO, \
+	  .dest = &(c)->timeline_s,					\
+	  .help = "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; the timer: 1s up to an hour or until stopped, each step with its CPU's interrupts, softirqs, steal, pressure and involuntary switches; past 10000 steps, steps merge two by two)", \
+	  .key = "timeline_s" },					\
+	{ .long_name = "largest", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "K", .max = LARGEST_MAX_K, .dflt = LARGEST_DEFAULT_K, \
+	  .dest = &(c)->largest,					\
+	  .help = "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
+	  .key = "largest" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)

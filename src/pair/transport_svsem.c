@@ -19,8 +19,10 @@ struct svsem_config {
 };
 
 static const struct opt svsem_opts[] = {
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct svsem_config, fork),
-	  "fork two processes per pair instead of creating threads", NULL, NULL },
+	{ .short_name = 'f', .long_name = "fork", .type = OPT_FLAG,
+	  .arg = OPT_ARG_OPTIONAL, .argname = "OPT",
+	  .dest = OPT_AT(struct svsem_config, fork),
+	  .help = "fork two processes per pair instead of creating threads" },
 	OPT_END
 };
 

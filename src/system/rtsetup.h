@@ -20,12 +20,12 @@ struct json;
  * strict, no_mlock and no_dma (pointers).
  */
 #define RT_OPT_ENTRIES(strict, no_mlock, no_dma)				\
-	{ 0, "strict", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, strict,		\
-	  "fail if a real-time setting cannot be applied", NULL, NULL },	\
-	{ 0, "no-mlock", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_mlock,	\
-	  "do not lock memory", NULL, NULL },					\
-	{ 0, "no-dma-latency", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, no_dma,	\
-	  "do not hold /dev/cpu_dma_latency at 0", NULL, NULL }
+	{ .long_name = "strict", .type = OPT_FLAG, .arg = OPT_ARG_NONE, .dest = strict, \
+	  .help = "fail if a real-time setting cannot be applied" },	\
+	{ .long_name = "no-mlock", .type = OPT_FLAG, .arg = OPT_ARG_NONE, \
+	  .dest = no_mlock, .help = "do not lock memory" },		\
+	{ .long_name = "no-dma-latency", .type = OPT_FLAG, .arg = OPT_ARG_NONE, \
+	  .dest = no_dma, .help = "do not hold /dev/cpu_dma_latency at 0" }
 
 struct rt_options {
 	bool no_mlock;

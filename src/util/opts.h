@@ -55,9 +55,18 @@ enum opt_arg {
 	OPT_ARG_OPTIONAL,
 };
 
+/*
+ * A row of a table, written with designated initializers only:
+ * { .short_name = 'i', .long_name = "interval", .type = OPT_INT, ...,
+ * .min = 1, .max = 1000000, .dflt = 1000, ... }. The long name comes
+ * first and the short one second, so that a row written by position (where
+ * a minimum and a default can swap unseen) does not compile: a character
+ * does not make a name, nor a string a number (tests/test_layout.py
+ * shows it).
+ */
 struct opt {
-	int short_name;			/* 0: long only */
 	const char *long_name;		/* NULL: short only */
+	int short_name;			/* 0: long only */
 	enum opt_type type;
 	enum opt_arg arg;
 	const char *argname;		/* "USEC" in the help */
@@ -87,28 +96,31 @@ struct opt {
 /* The rows most tests have, with their JSON settings keys. */
 #define OPT_MAX_DURATION_S (3650LL * 86400)	/* -D: ten years */
 #define OPT_ROW_HELP								\
-	{ 'h', "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,		\
-	  "print this help", NULL, NULL }
+	{ .short_name = 'h', .long_name = "help", .type = OPT_HELP, .arg = OPT_ARG_NONE, \
+	  .help = "print this help" }
 /* Every test's (TEST_COMMON_OPTS) and rtlat suite's, under every
  * compatible name too: rt-tests' tools answer --version with their
  * version and exit 0 (2.x: the usage, whose first line it is). */
 #define OPT_ROW_VERSION								\
-	{ 0, "version", OPT_VERSION, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,	\
-	  "print rtlat's version and exit", NULL, NULL }
-#define OPT_ROW_DURATION(type, field, dflt, help)				\
-	{ 'D', "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
-	  OPT_MAX_DURATION_S, dflt, OPT_AT(type, field), help, NULL, "duration_s" }
-#define OPT_ROW_LOOPS(type, field, max, dflt, help)				\
-	{ 'l', "loops", OPT_INT, OPT_ARG_REQUIRED, "LOOPS", 0, max, dflt,	\
-	  OPT_AT(type, field), help, NULL, "loops" }
-#define OPT_ROW_PRIO(type, field, min, max, dflt, help)			\
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", min, max, dflt,	\
-	  OPT_AT(type, field), help, NULL, "priority" }
-#define OPT_ROW_QUIET(type, field, help)					\
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,			\
-	  OPT_AT(type, field), help, NULL, NULL }
+	{ .long_name = "version", .type = OPT_VERSION, .arg = OPT_ARG_NONE, \
+	  .help = "print rtlat's version and exit" }
+#define OPT_ROW_DURATION(cfg, field, def, text)				\
+	{ .short_name = 'D', .long_name = "duration", .type = OPT_DURATION, \
+	  .arg = OPT_ARG_REQUIRED, .argname = "TIME", .max = OPT_MAX_DURATION_S, \
+	  .dflt = def, .dest = OPT_AT(cfg, field), .help = text, .key = "duration_s" }
+#define OPT_ROW_LOOPS(cfg, field, hi, def, text)				\
+	{ .short_name = 'l', .long_name = "loops", .type = OPT_INT,	\
+	  .arg = OPT_ARG_REQUIRED, .argname = "LOOPS", .max = hi, .dflt = def, \
+	  .dest = OPT_AT(cfg, field), .help = text, .key = "loops" }
+#define OPT_ROW_PRIO(cfg, field, lo, hi, def, text)			\
+	{ .short_name = 'p', .long_name = "prio", .type = OPT_INT,	\
+	  .arg = OPT_ARG_REQUIRED, .argname = "PRIO", .min = lo, .max = hi, \
+	  .dflt = def, .dest = OPT_AT(cfg, field), .help = text, .key = "priority" }
+#define OPT_ROW_QUIET(cfg, field, text)					\
+	{ .short_name = 'q', .long_name = "quiet", .type = OPT_FLAG,	\
+	  .arg = OPT_ARG_NONE, .dest = OPT_AT(cfg, field), .help = text }
 
-#define OPT_END { 0, NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, NULL, NULL, NULL, NULL }
+#define OPT_END { .long_name = NULL, .short_name = 0 }
 
 /*
  * Parse argv against tbl (terminated by OPT_END). Returns the index of the

@@ -60,12 +60,14 @@ static bool t_flag;
 static struct opt *table(void)
 {
 	static struct opt tbl[] = {
-		{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 100, 0, &t_int,
-		  "interval", NULL, NULL },
-		{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, 8, -1, &t_opt,
-		  "threads", NULL, NULL },
-		{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &t_flag,
-		  "quiet", NULL, NULL },
+		{ .short_name = 'i', .long_name = "interval", .type = OPT_INT,
+		  .arg = OPT_ARG_REQUIRED, .argname = "US", .min = 1, .max = 100,
+		  .dest = &t_int, .help = "interval" },
+		{ .short_name = 't', .long_name = "threads", .type = OPT_INT,
+		  .arg = OPT_ARG_OPTIONAL, .argname = "NUM", .min = 1, .max = 8,
+		  .dflt = -1, .dest = &t_opt, .help = "threads" },
+		{ .short_name = 'q', .long_name = "quiet", .type = OPT_FLAG,
+		  .arg = OPT_ARG_NONE, .dest = &t_flag, .help = "quiet" },
 		OPT_END
 	};
 	t_int = t_opt = 0;
