@@ -281,13 +281,28 @@ def folders_of_tests():
 
 
 def test_each_test_folder_has_a_model_header_with_no_function():
-    """A test folder's FOLDER.h is its bottom: types and inlines only; each
-    .c declares what it offers in a header of its own."""
+    """A test folder's FOLDER_types.h is its bottom: types and inlines
+    only; each .c declares what it offers in a header of its own."""
     bad = {}
     for d in folders_of_tests():
-        model = d / f"{d.name}.h"
+        model = d / f"{d.name}_types.h"
         if model.exists() and declarations(model):
             bad[str(model.relative_to(SRC))] = declarations(model)
+    assert not bad, bad
+
+
+TYPES = re.compile(r"^(?:struct|enum|union|typedef)\b", re.M)
+
+
+def test_model_headers_are_named_types():
+    """Issue 48: a header that only declares data types (and their inline
+    helpers) for several units is a model header, NAME_types.h; a
+    NAME_types.h declares no function or object."""
+    bad = []
+    for h in sorted(SRC.rglob("*.h")):
+        model = not declarations(h) and TYPES.search(h.read_text())
+        if bool(model) != h.name.endswith("_types.h"):
+            bad.append(str(h.relative_to(SRC)))
     assert not bad, bad
 
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 #include "bintime/bintime_loop.h"
 #include "measure/clock.h"
 #include "explain/explain.h"

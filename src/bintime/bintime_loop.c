@@ -6,7 +6,7 @@
  * statistics, in ns.
  */
 #include <math.h>
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 #include "bintime/bintime_loop.h"
 #include "measure/clock.h"
 #include "explain/explain.h"

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "measure/stats.h"
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 
 /* The measuring loop (bintime_loop.c). */
 void bt_loop(struct bench_thread *bt);

@@ -15,7 +15,7 @@
 #include "measure/clock.h"
 #include "explain/explain.h"
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"
 #include "pair/pair_stream.h"

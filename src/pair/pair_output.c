@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "measure/clock.h"
 #include "util/json.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "harness/results.h"
 

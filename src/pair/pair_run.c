@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "system/cleanup.h"
 #include "measure/clock.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"
 #include "pair/pair_worker.h"

@@ -8,7 +8,7 @@
 
 #include "util/opts.h"
 #include "harness/test.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 extern const struct opt pair_opts[];
 /* The pair tests' rows in the registry (registry.c), rtlat sync's too. */

@@ -15,7 +15,7 @@
 #include "measure/clock.h"
 #include "system/cleanup.h"
 #include "explain/explain.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_worker.h"
 #include "system/rtsetup.h"
 #include "system/tracefs.h"

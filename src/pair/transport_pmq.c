@@ -14,7 +14,7 @@
 #include "measure/clock.h"
 #include "system/cleanup.h"
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 #include "system/sysinfo.h"
 

@@ -5,7 +5,7 @@
  * (ptsem.h), one file each.
  */
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 #include "pair/ptsem.h"
 

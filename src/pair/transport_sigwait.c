@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 
 struct sigwait_config {

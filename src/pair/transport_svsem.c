@@ -7,7 +7,7 @@
 #include <sys/sem.h>
 #include "system/cleanup.h"
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 
 struct svsem_priv {

@@ -21,7 +21,7 @@
 #include "measure/clock.h"
 #include "explain/explain.h"
 #include "util/opts.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_client.h"
 #include "request/request_layout.h"
 #include "request/request_run.h"

@@ -9,7 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "system/cleanup.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "system/rtsetup.h"
 

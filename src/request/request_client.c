@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "measure/clock.h"
 #include "explain/explain.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_client.h"
 #include "system/rtsetup.h"

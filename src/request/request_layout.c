@@ -9,7 +9,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include "util/opts.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_layout.h"
 
 static void priorities(struct req_layout *l)

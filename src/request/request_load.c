@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "measure/clock.h"
 #include "measure/fft.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_load.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "measure/clock.h"
 #include "util/json.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_client.h"
 #include "request/request_output.h"
 #include "harness/results.h"

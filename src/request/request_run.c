@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "system/cleanup.h"
 #include "measure/clock.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_client.h"
 #include "request/request_load.h"
 #include "request/request_output.h"

@@ -32,7 +32,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "measure/clock.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_server.h"
 #include "request/request_proto.h"

@@ -10,7 +10,7 @@
 #include "measure/clock.h"
 #include "util/json.h"
 #include "util/opts.h"
-#include "response/response.h"
+#include "response/response_types.h"
 #include "response/response_work.h"
 #include "harness/results.h"
 #include "measure/stats.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "measure/clock.h"
 #include "system/sysinfo.h"
-#include "response/response.h"
+#include "response/response_types.h"
 #include "response/response_work.h"
 
 #define COPY_CHUNK	(64 * 1024)

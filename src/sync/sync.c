@@ -10,7 +10,7 @@
 #include "util/json.h"
 #include "util/opts.h"
 #include "harness/results.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_cost.h"
 #include "sync/sync_inversion.h"
 #include "sync/sync_switch.h"

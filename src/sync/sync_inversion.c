@@ -14,7 +14,7 @@
 #include <time.h>
 #include "determinism/bench.h"
 #include "measure/clock.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_inversion.h"
 
 #define INV_BUCKET_NS	1000

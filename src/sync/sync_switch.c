@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "util/opts.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_run.h"
 #include "pair/pair_test.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_switch.h"
 
 #define SWITCH_INTERVAL_US 10

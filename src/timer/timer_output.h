@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "measure/histogram.h"
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 extern const char *const timer_mode_names[];
 void timer_banner(FILE *f, const struct timer_run *run);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "measure/clock.h"
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_run.h"
 #include "timer/timer_sample.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * timer.h - "rtlat timer" (Xenomai latency): a SCHED_FIFO sampling thread
+ * timer_types.h - "rtlat timer" (Xenomai latency): a SCHED_FIFO sampling thread
  * wakes at start + k*period and records wake-up - expected. Per-second
  * results go to a non-RT display thread through a lock-free ring; the
  * sampling thread never formats or writes.
@@ -10,8 +10,8 @@
  * others in its own header (timer_run.h, timer_output.h, ...); timer.c
  * and cyclic.c, the two faces' options and test_ops, sit on top.
  */
-#ifndef RTLAT_TIMER_H
-#define RTLAT_TIMER_H
+#ifndef RTLAT_TIMER_TYPES_H
+#define RTLAT_TIMER_TYPES_H
 
 #include <pthread.h>
 #include <sched.h>

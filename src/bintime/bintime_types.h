@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bintime.h - rtlat bintime: one SCHED_FIFO thread per CPU reads
+ * bintime_types.h - rtlat bintime: one SCHED_FIFO thread per CPU reads
  * CLOCK_MONOTONIC (or the TSC: --clock tsc) in a tight loop; the gaps
  * between reads are the loop itself or the time the kernel kept the
  * thread from running.
  */
-#ifndef RTLAT_BINTIME_H
-#define RTLAT_BINTIME_H
+#ifndef RTLAT_BINTIME_TYPES_H
+#define RTLAT_BINTIME_TYPES_H
 
 #include <stdint.h>
 #include "determinism/bench.h"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * request.h - the request test's model (rtlat request, trltp): the
+ * request_types.h - the request test's model (rtlat request, trltp): the
  * settings, the CPU layout, the state shared by main, client, server and
  * load processes, and their inline helpers; no function of its own.
  * Each .c declares what it offers the others in its own header
  * (request_run.h, request_client.h, ...); request.c, the options and
  * test_ops, sits on top.
  */
-#ifndef RTLAT_REQUEST_H
-#define RTLAT_REQUEST_H
+#ifndef RTLAT_REQUEST_TYPES_H
+#define RTLAT_REQUEST_TYPES_H
 
 #include <signal.h>
 #include <stdbool.h>

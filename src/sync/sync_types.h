@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sync.h - rtlat sync: test 1, a semaphore's cost (post then wait, one
+ * sync_types.h - rtlat sync: test 1, a semaphore's cost (post then wait, one
  * thread, sync_cost.c); test 2, ping-pong through the pair harness and
  * the context-switch estimate (sync_switch.c); test 3, priority inversion
  * (sync_inversion.c).
  */
-#ifndef RTLAT_SYNC_H
-#define RTLAT_SYNC_H
+#ifndef RTLAT_SYNC_TYPES_H
+#define RTLAT_SYNC_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pair.h - the pair-test harness, written once for pmq, sigwait, svsem and
+ * pair_types.h - the pair-test harness, written once for pmq, sigwait, svsem and
  * ptsem. A test is only a transport: how a sender hands off to a receiver
  * (open/send/receive/close). Threads or processes, affinity, priorities,
  * pacing, statistics, output, JSON and cleanup are the harness's.
@@ -15,8 +15,8 @@
  * the transports (transport_*.c), each a test's options and test_ops,
  * sit on top.
  */
-#ifndef RTLAT_PAIR_H
-#define RTLAT_PAIR_H
+#ifndef RTLAT_PAIR_TYPES_H
+#define RTLAT_PAIR_TYPES_H
 
 #include <pthread.h>
 #include <signal.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * response.h - rtlat response: a block of work calibrated to about
+ * response_types.h - rtlat response: a block of work calibrated to about
  * --block ms, run again and again at SCHED_FIFO on one CPU; how much its
  * execution time varies. The works are in response_work.c.
  */
-#ifndef RTLAT_RESPONSE_H
-#define RTLAT_RESPONSE_H
+#ifndef RTLAT_RESPONSE_TYPES_H
+#define RTLAT_RESPONSE_TYPES_H
 
 #include <stdint.h>
 #include "measure/fft.h"
