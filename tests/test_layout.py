@@ -408,3 +408,35 @@ def test_an_option_row_by_position_does_not_compile():
     assert ok, err
     ok, err = compiles(swapped)
     assert not ok and "error:" in err, err
+
+
+# One concurrency idiom per shared field (issue 48): C11 atomics
+# (<stdatomic.h>), never a volatile flag. What may stay volatile: inline
+# assembly, the one flag a signal handler alone writes and its own thread
+# alone reads (stopsig.c, before main), and the compiler sinks that keep
+# response's work from being optimized away (no thread reads them).
+VOLATILE_KEPT = {
+    "system/stopsig.c": ["static volatile sig_atomic_t early_signal;"],
+    "response/response_work.c": ["volatile uint64_t work_sink;",
+                                 "volatile double work_fsink;"],
+}
+ATOMIC_DECL = re.compile(r"^\s*(?:_Atomic\b|atomic_\w+\s+\**\w)[^;(]*;", re.M)
+
+
+def test_no_volatile_flag_and_every_atomic_field_says_who_uses_it():
+    bad, undocumented = [], []
+    for f in sorted(SRC.rglob("*.[ch]")):
+        rel = str(f.relative_to(SRC))
+        text = f.read_text()
+        code = COMMENT.sub(" ", LITERAL.sub('""', text))
+        for line in code.split("\n"):
+            if re.search(r"\bvolatile\b", line) and \
+                    not re.search(r"__asm__\s+volatile|asm\s+volatile", line) and \
+                    line.strip() not in VOLATILE_KEPT.get(rel, []):
+                bad.append(f"{rel}: {line.strip()}")
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if ATOMIC_DECL.match(line) and "/*" not in line and \
+                    not lines[i - 1].strip().endswith("*/"):
+                undocumented.append(f"{rel}:{i + 1}: {line.strip()}")
+    assert not bad and not undocumented, (bad, undocumented)

@@ -20,6 +20,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "fleet/fleet.h"
@@ -209,9 +210,11 @@ struct test_run {
 int run_test(const struct test_ops *ops, int argc, char **argv);
 
 /* Set once a stop signal arrived (STOP_BY_HANDLER). */
-extern volatile sig_atomic_t run_stop_requested;
+/* The stop handler writes it (a lock-free atomic: async-signal-safe),
+ * every thread reads it. */
+extern atomic_int run_stop_requested;
 /* Also set *flag on a stop signal (and now, if one came already). */
-void run_stop_flag(volatile sig_atomic_t *flag);
+void run_stop_flag(atomic_int *flag);
 /* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came.
  * A status signal that came meanwhile is noted for run_status_take. */
 bool run_stop_wait(int64_t ns);

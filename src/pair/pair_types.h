@@ -19,7 +19,9 @@
 #define RTLAT_PAIR_TYPES_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,13 +32,18 @@ struct explain_src;
 struct json;
 struct pair_run;
 
-/* Flags shared by the main process and every worker (shared memory). */
+/*
+ * Flags shared by the main process and every worker (shared memory;
+ * lock-free atomics, address-free, so processes share them too).
+ */
 struct pair_shared {
-	volatile sig_atomic_t stop;
-	volatile int go;
-	volatile int break_hit;
-	volatile int break_pair;
-	volatile int64_t break_ns;
+	atomic_int stop;	/* set by the stop handler, main, a worker; read by all */
+	atomic_int go;		/* set by main once all are up; read by workers */
+	/* -b: the receiver that hit it stores the pair and the time, then
+	 * break_hit (release); main reads them at the end. */
+	atomic_int break_hit;	/* the receivers write, main reads */
+	atomic_int break_pair;	/* the receiver that hit -b writes, main reads */
+	_Atomic int64_t break_ns;	/* the receiver that hit -b writes, main reads */
 };
 
 enum pair_role { ROLE_SENDER = 0, ROLE_RECEIVER = 1 };
@@ -48,10 +55,10 @@ struct pair_worker {
 	pthread_t thread;
 	int cpu;		/* requested CPU, -1: any */
 	int prio;
-	volatile int cur_cpu;	/* last CPU seen running on */
-	volatile int started;
+	atomic_int cur_cpu;	/* the worker writes (last CPU seen), main reads */
+	atomic_int started;	/* the worker writes, main reads */
 	int created;		/* thread created (threads mode) */
-	volatile int finished;
+	atomic_int finished;	/* the worker writes, main reads */
 };
 
 #define PAIR_MAX_SIZES 32
@@ -61,13 +68,15 @@ struct pair {
 	int64_t interval_ns;
 	uint64_t loops;			/* 0: until stopped */
 	struct pair_worker w[2];	/* ROLE_SENDER, ROLE_RECEIVER */
-	volatile int64_t t_send;
-	volatile uint64_t cycles;
-	volatile uint64_t timeouts;	/* transports with timeouts (pmq -T) */
-	volatile int error;		/* errno of a fatal transport error */
+	_Atomic int64_t t_send;		/* the sender writes, the receiver reads */
+	_Atomic uint64_t cycles;	/* the receiver writes, main reads (status) */
+	/* transports with timeouts (pmq -T): the receiver writes, main reads */
+	_Atomic uint64_t timeouts;
+	atomic_int error;		/* errno of a fatal transport error: a worker writes, main reads */
 	struct stats lat;		/* receiver's series, ns */
 	struct rec_series *rec;		/* --timeline, --largest; or NULL */
-	volatile int64_t t_first, t_last; /* stream: first, last receive */
+	/* stream: first, last receive; the receiver writes, main reads */
+	_Atomic int64_t t_first, t_last;
 	void *priv;			/* transport state, shared memory */
 	struct explain_src *xsrc;	/* --explain: the receiver's; or NULL */
 	struct pair_run *run;
@@ -165,12 +174,26 @@ static inline bool pair_is_fork(const struct pair *p)
  * race (ThreadSanitizer, make check-tsan). */
 static inline bool pair_stopping(const struct pair_run *run)
 {
-	return __atomic_load_n(&run->shared->stop, __ATOMIC_RELAXED);
+	return atomic_load_explicit(&run->shared->stop, memory_order_relaxed);
 }
 
 static inline void pair_stop(struct pair_run *run)
 {
-	__atomic_store_n(&run->shared->stop, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&run->shared->stop, 1, memory_order_relaxed);
+}
+
+/* A field with one writer (its worker) that others only read for its
+ * value: relaxed, so the measuring path has no barrier and no locked
+ * read-modify-write. */
+static inline void pair_count(_Atomic uint64_t *n)
+{
+	atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+static inline void pair_note_cpu(struct pair_worker *w)
+{
+	atomic_store_explicit(&w->cur_cpu, sched_getcpu(), memory_order_relaxed);
 }
 
 #endif

@@ -11,6 +11,7 @@
 #define RTLAT_REQUEST_TYPES_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -92,18 +93,21 @@ struct req_cstat {
 struct req_round {
 	int nclients, nloads;
 	struct req_cstat *c;		/* nclients of them (shared memory) */
-	volatile int done;		/* client 0 has its samples */
+	atomic_int done;		/* client 0 has its samples: it writes, main reads */
 };
 
-/* In shared memory: seen by main and every forked process. */
+/*
+ * In shared memory: seen by main and every forked process (lock-free
+ * atomics, address-free, so processes share them).
+ */
 struct req_shared {
-	volatile sig_atomic_t stop;
-	volatile sig_atomic_t server_stop;	/* after the client stopped */
-	volatile int round;		/* round asked by main; -1: none yet */
-	volatile int client_ready[REQ_MAX_CLIENTS];
-	volatile int busy[REQ_MAX_CLIENTS];	/* client recording */
-	volatile int load_ready[REQ_MAX_LOADS];
-	volatile int error;
+	atomic_int stop;	/* the stop handler and main write; all read */
+	atomic_int server_stop;	/* after the client stopped: main writes, the server reads */
+	atomic_int round;	/* round asked by main; -1: none yet; processes read */
+	atomic_int client_ready[REQ_MAX_CLIENTS];	/* each client writes its own, main reads */
+	atomic_int busy[REQ_MAX_CLIENTS];	/* client recording: it writes, the loads read */
+	atomic_int load_ready[REQ_MAX_LOADS];	/* each load writes its own, main reads */
+	atomic_int error;	/* a process that failed writes (msg first), main reads */
 	char msg[256];
 	struct req_round rounds[];	/* cfg.rounds of them */
 };
@@ -116,7 +120,7 @@ struct req_server {
 	int listen_fd;
 	int64_t sleep_ns;
 	int64_t idle_ns;		/* silent client limit */
-	volatile sig_atomic_t *stop;
+	atomic_int *stop;		/* set by the stop handler, read by the server's loop */
 	bool verbose;			/* log connects and disconnects */
 	int max_clients;		/* connections served at once */
 	int own_prio;			/* threads start here; --server-priority fixed */

@@ -3,6 +3,7 @@
  * response.c - "rtlat response": options, the run (calibrate, then time
  * each block) and its report. The works are in response_work.c.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ struct resp_run {
 	struct bench_thread thread;
 	uint64_t units;
 	double ns_per_unit;
-	volatile int calibrated;
+	atomic_int calibrated;	/* the measuring thread writes, main reads */
 	struct work work;
 	const char *error;
 };

@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* stopsig.c - the signals that end a run (see stopsig.h). */
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include "system/stopsig.h"
 
 static volatile sig_atomic_t early_signal;
 static void (*stop_handler)(int);
-static unsigned int stop_count;
-static int last_signal;
-static pid_t forward_pid;
+/* The handler writes these (lock-free atomics, async-signal-safe), any
+ * thread reads them; forward_pid is written by the main thread. */
+static atomic_uint stop_count;	/* the handler counts */
+static atomic_int last_signal;	/* the handler writes, all read */
+static _Atomic pid_t forward_pid;	/* main writes, the handler reads */
 
 /* Every stop signal after stopsig_install: counted, noted, forwarded,
  * then the test's. */
 static void on_stop(int sig)
 {
-	pid_t pid = __atomic_load_n(&forward_pid, __ATOMIC_SEQ_CST);
+	pid_t pid = atomic_load(&forward_pid);
 
-	__atomic_fetch_add(&stop_count, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&last_signal, sig, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(&stop_count, 1);
+	atomic_store(&last_signal, sig);
 	if (pid > 0)
 		kill(pid, sig);
 	if (stop_handler)
@@ -26,17 +29,17 @@ static void on_stop(int sig)
 
 int stopsig_last(void)
 {
-	return __atomic_load_n(&last_signal, __ATOMIC_SEQ_CST);
+	return atomic_load(&last_signal);
 }
 
 void stopsig_forward(pid_t pid)
 {
-	__atomic_store_n(&forward_pid, pid, __ATOMIC_SEQ_CST);
+	atomic_store(&forward_pid, pid);
 }
 
 unsigned int stopsig_count(void)
 {
-	return __atomic_load_n(&stop_count, __ATOMIC_SEQ_CST);
+	return atomic_load(&stop_count);
 }
 
 static void on_early(int sig)

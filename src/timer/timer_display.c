@@ -4,6 +4,7 @@
  * from the ring, folds it into the run's summary (timer_summary.c) and
  * prints its RTD line (timer_output.c).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -86,7 +87,7 @@ void *timer_display(void *arg)
 	struct timer_run *run = arg;
 
 	prctl(PR_SET_NAME, "rtlat-display");
-	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
+	while (!atomic_load_explicit(&run->display_stop, memory_order_acquire)) {
 		drain_all(run);
 		if (run->face.draw)
 			run->face.draw(run, false);

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -479,7 +480,7 @@ int timerlat_read(struct timer_cpu *c, int fd)
 
 	feed_init(&sp, c, false);
 	tl->len = 0;
-	while (!__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED)) {
+	while (!atomic_load_explicit(&c->run->stop, memory_order_relaxed)) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
 		n = read(fd, tl->buf + tl->len, sizeof(tl->buf) - 1 - tl->len);
@@ -503,6 +504,6 @@ void *timer_kernel_reader(void *arg)
 
 	prctl(PR_SET_NAME, "rtlat-timerlat");
 	c->error = timerlat_read(c, c->run->tl.pipe_fd);
-	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->sampler_done, 1, memory_order_release);
 	return NULL;
 }

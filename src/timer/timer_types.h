@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -250,13 +251,14 @@ struct timer_cpu {
 	int64_t frozen_ns;		/* -f: latency of the trace kept */
 	uint64_t snapshots;		/* -f: snapshots this sampler took */
 	uint64_t overruns;
-	volatile int error;		/* errno of a failing wait method */
-	volatile int switched;		/* -b hit */
-	volatile int sampler_done;
+	/* Written by the sampling thread, read by main and the display. */
+	atomic_int error;		/* errno of a failing wait method */
+	atomic_int switched;		/* -b hit */
+	atomic_int sampler_done;	/* the sampler writes, main reads */
 	/* -c's CPU lost (timer only, face.watch_cpu): the sampler found it
 	 * runs elsewhere or may (CPU offline: the kernel moved it and widened
 	 * its affinity to moved_set) and stopped, moved_s seconds measured. */
-	volatile int moved;
+	atomic_int moved;	/* the sampler writes, main reads */
 	uint64_t moved_s;
 	cpu_set_t moved_set;
 	/* The cyclictest face: --spike's first spike_max spikes (allocated
@@ -313,9 +315,10 @@ struct timer_run {
 	struct timer_cpu merged;
 	pthread_t display;
 	bool display_started;
-	/* Set by the main thread. */
-	volatile int stop;
-	volatile int display_stop;
+	/* Set by the main thread (stop also by the stop handler through
+	 * run_stop_flag and by a sampler at -b); read by the threads. */
+	atomic_int stop;	/* main, the handler, a sampler write; all read */
+	atomic_int display_stop;	/* main writes, the display reads */
 	/* Written by the display thread only. */
 	uint64_t printed;		/* RTD lines so far */
 };
