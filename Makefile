@@ -25,11 +25,12 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -pthread
 override LDLIBS += -pthread -lrt -lm
 
-# src/ is in layers (docs/architecture.md): core (the library), explain,
-# fleet (verdicts and fleet outputs, over core only), harness (the
-# lifecycle), determinism (what bintime, response and sync share), the
-# tests' wings (pair, timer, request, bintime, response, sync, doctor), suite.
-# Includes name their folder: "core/opts.h".
+# src/ is in layers (docs/architecture.md): the library by role (util,
+# measure, system), explain, fleet (verdicts and fleet outputs, over the
+# library only), harness (the lifecycle), determinism (what bintime,
+# response and sync share), the tests' wings (pair, timer, request,
+# bintime, response, sync, doctor), suite, then the registry and main.c.
+# Includes name their folder: "util/opts.h".
 # Every folder under src/ is compiled: a new test is one folder (docs/architecture.md).
 INCLUDES := -Isrc
 SRCS := $(wildcard src/*.c src/*/*.c)
@@ -56,7 +57,7 @@ endif
 # rtlat-report(1) from rtlat-report's own argument parser (standard
 # library only: the build host's python3, no venv); without python3 the
 # page is left out, said in one line.
-RTLAT_DATE := $(shell sed -n 's/^\#define RTLAT_DATE "\(.*\)"/\1/p' src/core/version.h)
+RTLAT_DATE := $(shell sed -n 's/^\#define RTLAT_DATE "\(.*\)"/\1/p' src/util/version.h)
 build/man/.done: $(GEN) $(wildcard report/rtlat_report/*.py report/rtlat_report/*/*.py)
 	rm -rf build/man && mkdir -p build/man
 	for n in rtlat suite $$($(GEN) --help | awk '/^  [a-z]/ {print $$1}'); do \
@@ -347,7 +348,7 @@ install-report:
 	ln -sf $(REPORT_VENV)/bin/rtlat-report $(DESTDIR)$(BINDIR)/rtlat-report
 
 # Separate from install so it never clobbers an installed rt-tests. The
-# names come from the registry (src/tests.c) through rtlat --list-compat.
+# names come from the registry (src/registry.c) through rtlat --list-compat.
 install-compat: install-bin $(GEN)
 	names=$$($(GEN) --list-compat) && test -n "$$names" && \
 	for n in $$names; do ln -sf rtlat $(DESTDIR)$(BINDIR)/$$n; \
@@ -376,7 +377,7 @@ uninstall:
 # then debian/tests (autopkgtest) run against the packages
 # (tests/deb-autopkgtest). DEB_ARCH=arm64: a cross build of the rtlat
 # package (dpkg-buildpackage -aarm64), lintian, no autopkgtest.
-VERSION := $(shell sed -n 's/.*RTLAT_VERSION "\(.*\)"/\1/p' src/core/version.h)
+VERSION := $(shell sed -n 's/.*RTLAT_VERSION "\(.*\)"/\1/p' src/util/version.h)
 DEB_ARCH ?=
 DEB_ENV := PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # Every tag shown (pedantic and experimental too) fails. Not --fail-on

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/clock.h"
-#include "core/record.h"
-#include "core/stats.h"
+#include "measure/clock.h"
+#include "measure/record.h"
+#include "measure/stats.h"
 
 /* Latency-like values: mostly a few µs, now and then far out. */
 static inline int64_t next_value(uint64_t *x)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
+#include "util/json.h"
 
 struct buf {
 	unsigned char *s;
@@ -65,7 +65,7 @@ static void put_cp(struct buf *b, uint32_t cp)
  * Length of the well-formed UTF-8 sequence at p, 0 if ill-formed. Written
  * from the Unicode standard's table of well-formed byte sequences (3.9,
  * table 3-7), byte ranges only, so that it shares no logic with the
- * decoder in src/core/json.c that it judges.
+ * decoder in src/util/json.c that it judges.
  */
 static const struct {
 	unsigned char lead_lo, lead_hi, second_lo, second_hi;

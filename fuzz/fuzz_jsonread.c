@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
-#include "core/jsonread.h"
+#include "util/json.h"
+#include "util/jsonread.h"
 
 /* The tree's depth (the root's: 0), and its strings checked. */
 static int depth_of(const struct jr_value *v)

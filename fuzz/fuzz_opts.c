@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_opts.c - libFuzzer harness for the option parser, over every
- * subcommand's table: the registry's tests (src/tests.c) and rtlat suite.
+ * subcommand's table: the registry's tests (src/registry.c) and rtlat suite.
  *
  * Input: byte 0 picks the table; the rest, split at NUL bytes, is argv.
  * The parser runs on a private copy of the table where --help and
@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
 #include "suite/suite.h"
+#include "registry.h"
 
 #define MAX_ARGS 24
 
@@ -104,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ops && ops->cfg_size && !(cfg = calloc(1, ops->cfg_size)))
 		abort();
 	if (!ops && (!(cfg = calloc(1, suite_config_size)) ||
-		     !(suite = suite_options(NULL))))
+		     !(suite = suite_options(NULL, tests))))
 		abort();
 	if (ops && ops->extra_size && !(extra = calloc(1, ops->extra_size)))
 		abort();

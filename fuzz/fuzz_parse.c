@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 /* The decimal value of s[0..n-1], or -1 if it does not fit. */
 static long long decimal(const char *s, size_t n)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 #include "timer/timer_kernel.h"
 
 static void check(struct timer_cpu *c, long long duration_s)

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * main.c - rtlat's entry: "rtlat SUBCOMMAND ..." for every test in the
- * registry (tests.c) and the suite, or a test's compatible name (argv[0]
+ * registry (registry.c) and the suite, or a test's compatible name (argv[0]
  * basename: pmqtest, latency, ...) that behaves as that test.
  */
 #include <stdio.h>
 #include <string.h>
 #include "manpage.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
-
-/* suite.c: runs the registry's tests; not a test itself. */
-int suite_main(int argc, char **argv);
-extern const char suite_title[];
+#include "suite/suite.h"
+#include "registry.h"
 
 static void usage(FILE *f)
 {
@@ -92,5 +90,5 @@ int main(int argc, char **argv)
 	/* Messages and the recorded command line say "rtlat pmq". */
 	snprintf(prog, sizeof(prog), "rtlat %s", argv[1]);
 	argv[1] = prog;
-	return t ? run_test(t, argc - 1, argv + 1) : suite_main(argc - 1, argv + 1);
+	return t ? run_test(t, argc - 1, argv + 1) : suite_main(&registry, argc - 1, argv + 1);
 }

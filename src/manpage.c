@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "manpage.h"
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/status.h"
 #include "harness/test.h"
-#include "core/version.h"
-#include "suite/suite.h"
+#include "util/version.h"
+#include "registry.h"
 
 
 /* Text into roff: backslashes and hyphens escaped, no leading dot. */
@@ -419,7 +419,7 @@ static struct opt *table_of(const char *name, const char **title,
 	*compat = NULL;
 	if (!strcmp(name, "suite")) {
 		*title = suite_title;
-		return suite_options(NULL);
+		return suite_options(NULL, tests);
 	}
 	if (!t)
 		return NULL;
@@ -562,7 +562,7 @@ static void completion(FILE *f)
 			completion_case(f, names, tbl);
 		free(tbl);
 	}
-	suite = suite_options(NULL);
+	suite = suite_options(NULL, tests);
 	if (suite)
 		completion_case(f, "suite", suite);
 	free(suite);

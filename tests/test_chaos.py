@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, children_of, leaks, snapshot, start, tracefs_instances
+from conftest import (RTLAT, args_for_length, children_of, leaks, registry,
+                      registry_names, snapshot, start, tracefs_instances)
 
 # The trials run in a private IPC and mount namespace (a pytest of this
 # file inside unshare -im) with their own /dev/mqueue and /dev/shm: other
@@ -34,30 +35,49 @@ BUDGET_S = float(os.environ.get("CHAOS_S", "0"))
 SEED = int(os.environ.get("CHAOS_SEED", str(int(time.time()))))
 SIGNALS = [signal.SIGKILL, signal.SIGTERM, signal.SIGINT]
 
-# One long-enough run per subcommand and mode (a stop ends them early).
-SCENARIOS = {
-    "pmq": ["pmq", "-i", "200", "-q", "-t", "2"],
-    "sigwait": ["sigwait", "-i", "200", "-q", "-t", "2"],
-    "sigwait-f": ["sigwait", "-i", "200", "-q", "-t", "2", "-f"],
-    "svsem": ["svsem", "-i", "200", "-q", "-t", "2"],
-    "svsem-f": ["svsem", "-i", "200", "-q", "-t", "2", "-f"],
-    "ptsem": ["ptsem", "-i", "200", "-q", "--type", "condvar"],
-    "ptsem-named": ["ptsem", "-i", "200", "-q", "--type", "named-sem"],
-    "timer": ["timer", "-q", "-p", "200", "-T", "5", "-t", "0"],
-    "request": ["request", "-i", "2", "--samples", "20000"],
-    "request-s-c": None,		# server and client, started below
-    "suite": ["suite", "--duration", "2", "--only", "svsem,timer"],
-    "timer-explain": ["timer", "-q", "-p", "200", "-T", "5", "--explain"],
-    "svsem-f-explain": ["svsem", "-i", "200", "-q", "-t", "2", "-f", "--explain"],
-    "bintime-explain": ["bintime", "-a", "0-1", "-D", "5", "--explain"],
-    "request-clients": ["request", "--clients", "3", "-i", "1",
-                        "--samples", "20000"],
-    "bintime": ["bintime", "-D", "5"],
-    "response": ["response", "-l", "1000", "--block", "2"],
-    "sync-f": ["sync", "--test", "switch", "--type", "sysv", "-f",
-               "-l", "1000000"],
-    "sync-inversion": ["sync", "--test", "inversion", "--rounds", "1000"],
+# One long-enough run per subcommand (every test of the registry, rtlat
+# --list: its check run made 30 s long; a stop ends it early) and mode (a
+# test's run with a mode's arguments added), and rtlat suite.
+RUN_S = 30
+MODES = {
+    "sigwait-f": ("sigwait", ["-f"]),
+    "svsem-f": ("svsem", ["-f"]),
+    "ptsem-condvar": ("ptsem", ["--type", "condvar"]),
+    "ptsem-named": ("ptsem", ["--type", "named-sem"]),
+    "timer-explain": ("timer", ["--explain"]),
+    "svsem-f-explain": ("svsem", ["-f", "--explain"]),
+    "bintime-explain": ("bintime", ["-a", "0-1", "--explain"]),
+    "request-clients": ("request", ["--clients", "3"]),
+    "sync-f": ("sync", ["--test", "switch", "--type", "sysv", "-f"]),
+    "sync-inversion": ("sync", ["--test", "inversion", "--rounds", "1000"]),
 }
+
+
+def scenarios():
+    base = {t["name"]: [t["name"]] + args_for_length(t, RUN_S, 10 ** 6)
+            for t in registry()}
+    out = dict(base)
+    for name, (test, extra) in MODES.items():
+        out[name] = base[test] + extra
+    out["request-s-c"] = None		# server and client, started below
+    # The suite over two tests of two families (pair and timer).
+    first = {}
+    for t in sorted((t for t in registry() if t["suite_order"] is not None),
+                    key=lambda t: t["suite_order"]):
+        first.setdefault(t["family"], t["name"])
+    out["suite"] = ["suite", "--duration", "2", "--only",
+                    ",".join(list(first.values())[:2])]
+    return out
+
+
+SCENARIOS = scenarios()
+
+
+def test_every_registry_test_has_a_scenario():
+    """A new test gets its chaos trials from its registry row alone."""
+    names = registry_names()
+    assert names and set(names) <= set(SCENARIOS)
+    assert all(test in names for test, _ in MODES.values())
 
 
 def descendants(pid):

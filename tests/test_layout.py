@@ -7,7 +7,14 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-LIBRARY = {"core"}
+# The library, by role, in layers of its own (issue 48): util (options,
+# CPU lists, JSON, files, time format) at the bottom, measure (clocks,
+# statistics, histograms, largest samples, time line, records, TSC, FFT)
+# over it, system (real-time setup, cleanup, stop signals, tracefs,
+# system information, context, preflight, output files) over both.
+UTIL = {"util"}
+MEASURE = UTIL | {"measure"}
+LIBRARY = MEASURE | {"system"}
 BELOW_HARNESS = LIBRARY | {"explain", "fleet"}
 HARNESS = BELOW_HARNESS | {"harness"}
 # The determinism benchmarks' shared threads, waits and JSON (bench.c).
@@ -15,7 +22,9 @@ DETERMINISM = HARNESS | {"determinism"}
 # What each folder may include besides itself; any other folder is a test
 # (a wing) and may include the harness and what lies below it.
 ALLOWED = {
-    "core": set(),
+    "util": set(),
+    "measure": UTIL,
+    "system": MEASURE,
     "explain": LIBRARY,
     "fleet": LIBRARY,	# test names and series reach it as data
     "harness": BELOW_HARNESS,
@@ -32,6 +41,14 @@ NO_MUTABLE_STATICS = ("fleet", "suite")
 
 def folders():
     return sorted(d for d in SRC.iterdir() if d.is_dir())
+
+
+def test_the_library_is_split_by_role():
+    """No catch-all core/: each folder of the library is one layer."""
+    names = {d.name for d in folders()}
+    assert "core" not in names and LIBRARY <= names, names
+    for d in LIBRARY:
+        assert set(ALLOWED[d]) < LIBRARY, d
 
 
 def test_includes_name_their_folder_and_never_run_back_up():
@@ -198,16 +215,26 @@ def _circles(graph):
 
 def calls_inside(folder):
     """{file: {file it calls: [symbols]}} of one folder of src/."""
-    objs = {}
-    for c in sorted(folder.glob("*.c")):
-        o = BUILD / folder.name / (c.stem + ".o")
-        assert o.exists() and o.stat().st_mtime >= c.stat().st_mtime, \
-            f"{o}: missing or older than {c}: run make first"
-        objs[c.stem] = _nm(o)
-    owner = {s: n for n, (defined, _) in objs.items() for s in defined}
-    graph = {n: {} for n in objs}
-    for n, (_, used) in objs.items():
-        for s in sorted(used):
+    return call_graph({c.stem: c for c in sorted(folder.glob("*.c"))})
+
+
+def call_graph(nodes):
+    """{node: {node it calls: [symbols]}}, nodes {name: .c file or a list
+    of them} read from make's objects."""
+    defined, used = {}, {}
+    for n, files in nodes.items():
+        defined[n], used[n] = set(), set()
+        for c in files if isinstance(files, list) else [files]:
+            o = BUILD / c.relative_to(SRC).with_suffix(".o")
+            assert o.exists() and o.stat().st_mtime >= c.stat().st_mtime, \
+                f"{o}: missing or older than {c}: run make first"
+            d, u = _nm(o)
+            defined[n] |= d
+            used[n] |= u
+    owner = {s: n for n in nodes for s in defined[n]}
+    graph = {n: {} for n in nodes}
+    for n in nodes:
+        for s in sorted(used[n]):
             if owner.get(s, n) != n:
                 graph[n].setdefault(owner[s], []).append(s)
     return graph
@@ -254,13 +281,28 @@ def folders_of_tests():
 
 
 def test_each_test_folder_has_a_model_header_with_no_function():
-    """A test folder's FOLDER.h is its bottom: types and inlines only; each
-    .c declares what it offers in a header of its own."""
+    """A test folder's FOLDER_types.h is its bottom: types and inlines
+    only; each .c declares what it offers in a header of its own."""
     bad = {}
     for d in folders_of_tests():
-        model = d / f"{d.name}.h"
+        model = d / f"{d.name}_types.h"
         if model.exists() and declarations(model):
             bad[str(model.relative_to(SRC))] = declarations(model)
+    assert not bad, bad
+
+
+TYPES = re.compile(r"^(?:struct|enum|union|typedef)\b", re.M)
+
+
+def test_model_headers_are_named_types():
+    """Issue 48: a header that only declares data types (and their inline
+    helpers) for several units is a model header, NAME_types.h; a
+    NAME_types.h declares no function or object."""
+    bad = []
+    for h in sorted(SRC.rglob("*.h")):
+        model = not declarations(h) and TYPES.search(h.read_text())
+        if bool(model) != h.name.endswith("_types.h"):
+            bad.append(str(h.relative_to(SRC)))
     assert not bad, bad
 
 
@@ -279,6 +321,125 @@ def test_tests_see_only_explains_face():
     inside = [w for w in ("struct xev", "struct xraw", "struct xtrace",
                           "struct xattr", "struct xspike") if w in face]
     assert not bad and not inside, (bad, inside)
+
+
+# Calls between folders (issue 48): with the top-level files (main.c,
+# manpage.c, registry.c) as the folder "." above every other, a call
+# from one folder into another must follow the include direction
+# (ALLOWED), and the folders' graph of calls must have no circle (the
+# suite took the registry's table and the registry the suite's options).
+TOP = "."
+
+
+def may_include(name):
+    if name == TOP:
+        return {d.name for d in folders()} | {TOP}
+    return ALLOWED.get(name, HARNESS) | {name}
+
+
+def calls_between_folders():
+    """{folder: {folder it calls: [symbols]}} over every object of src/."""
+    nodes = {}
+    for c in sorted(SRC.rglob("*.c")):
+        rel = c.relative_to(SRC)
+        nodes.setdefault(TOP if len(rel.parts) == 1 else rel.parts[0], []).append(c)
+    return call_graph(nodes)
+
+
+def test_calls_between_folders_follow_the_layers_and_make_no_circle():
+    graph = calls_between_folders()
+    up = [f"{a} -> {b}: {syms}" for a, calls in sorted(graph.items())
+          for b, syms in sorted(calls.items()) if b not in may_include(a)]
+    circles = _circles({a: set(calls) for a, calls in graph.items()})
+    assert not up and not circles, (up, circles)
+
+
+def test_no_extern_declaration_in_a_c_file():
+    """What one unit offers another is declared in its header, never by
+    hand in the file that uses it (main.c's suite_title, the test table's
+    test_pmq...)."""
+    bad = []
+    for f in sorted(SRC.rglob("*.c")):
+        text = COMMENT.sub(" ", f.read_text())
+        for m in re.finditer(r"^\s*extern\b[^;]*;", text, re.M):
+            bad.append(f"{f.relative_to(SRC)}: {' '.join(m.group(0).split())}")
+        # A function of another unit declared by hand at file scope.
+        for m in re.finditer(r"^(?!static\b)[a-z][\w \*]*\b(\w+)\([^;{]*\);",
+                             text, re.M):
+            bad.append(f"{f.relative_to(SRC)}: {' '.join(m.group(0).split())}")
+    assert not bad, bad
+
+
+def test_the_registry_owns_the_test_table():
+    assert (SRC / "registry.c").exists() and (SRC / "registry.h").exists()
+    assert not (SRC / "tests.c").exists()
+    assert "tests[]" in (SRC / "registry.h").read_text()
+    assert "const tests[]" not in (SRC / "harness" / "test.h").read_text()
+
+
+ROW_PROGRAM = """#include "util/opts.h"
+static long long interval;
+const struct opt rows[] = {
+%s,
+	OPT_END
+};
+"""
+
+
+def compiles(row, src=SRC):
+    import subprocess
+    r = subprocess.run(["cc", "-std=gnu11", "-D_GNU_SOURCE", f"-I{src}",
+                        "-fsyntax-only", "-x", "c", "-"],
+                       input=ROW_PROGRAM % row, capture_output=True, text=True)
+    return r.returncode == 0, r.stderr
+
+
+def test_an_option_row_by_position_does_not_compile():
+    """Issue 48: an option row is written with its fields named, so its
+    minimum and its default cannot swap unseen. The same row by position,
+    with the minimum (1) and the default (10) swapped, is refused by the
+    compiler, not only warned about."""
+    named = ('{ .short_name = \'i\', .long_name = "interval", .type = OPT_INT, '
+             '.arg = OPT_ARG_REQUIRED, .argname = "US", .min = 1, '
+             '.max = 1000, .dflt = 10, .dest = &interval, .help = "us" }')
+    swapped = ('{ \'i\', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 10, 1000, '
+               '1, &interval, "us", NULL, NULL }')
+    ok, err = compiles(named)
+    assert ok, err
+    ok, err = compiles(swapped)
+    assert not ok and "error:" in err, err
+
+
+# One concurrency idiom per shared field (issue 48): C11 atomics
+# (<stdatomic.h>), never a volatile flag. What may stay volatile: inline
+# assembly, the one flag a signal handler alone writes and its own thread
+# alone reads (stopsig.c, before main), and the compiler sinks that keep
+# response's work from being optimized away (no thread reads them).
+VOLATILE_KEPT = {
+    "system/stopsig.c": ["static volatile sig_atomic_t early_signal;"],
+    "response/response_work.c": ["volatile uint64_t work_sink;",
+                                 "volatile double work_fsink;"],
+}
+ATOMIC_DECL = re.compile(r"^\s*(?:_Atomic\b|atomic_\w+\s+\**\w)[^;(]*;", re.M)
+
+
+def test_no_volatile_flag_and_every_atomic_field_says_who_uses_it():
+    bad, undocumented = [], []
+    for f in sorted(SRC.rglob("*.[ch]")):
+        rel = str(f.relative_to(SRC))
+        text = f.read_text()
+        code = COMMENT.sub(" ", LITERAL.sub('""', text))
+        for line in code.split("\n"):
+            if re.search(r"\bvolatile\b", line) and \
+                    not re.search(r"__asm__\s+volatile|asm\s+volatile", line) and \
+                    line.strip() not in VOLATILE_KEPT.get(rel, []):
+                bad.append(f"{rel}: {line.strip()}")
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if ATOMIC_DECL.match(line) and "/*" not in line and \
+                    not lines[i - 1].strip().endswith("*/"):
+                undocumented.append(f"{rel}:{i + 1}: {line.strip()}")
+    assert not bad and not undocumented, (bad, undocumented)
 
 
 # --- rtlat-report (report/rtlat_report): packages are layers -------------

@@ -207,7 +207,7 @@ def test_yocto_recipe_compiles_and_installs(tree, tmp_path):
 
 
 def rtlat_version():
-    return re.search(r'RTLAT_VERSION "(.*)"', (ROOT / "src/core/version.h").read_text())[1]
+    return re.search(r'RTLAT_VERSION "(.*)"', (ROOT / "src/util/version.h").read_text())[1]
 
 
 @pytest.fixture(scope="module")

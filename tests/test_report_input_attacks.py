@@ -235,10 +235,10 @@ def test_the_file_cap_is_what_rtlat_can_write():
     --largest 1048576 (35 MiB) many times over."""
     sys.path.insert(0, str(ROOT / "report"))
     from rtlat_report import io as load
-    assert load.LARGEST_MAX_K == define("core/largest.h", "LARGEST_MAX_K")
-    assert load.RECORD_MAX_SERIES == define("core/record.h",
+    assert load.LARGEST_MAX_K == define("measure/largest.h", "LARGEST_MAX_K")
+    assert load.RECORD_MAX_SERIES == define("measure/record.h",
                                             "RECORD_MAX_SERIES")
-    assert load.TL_CAP_DEFAULT == define("core/timeline.h", "TL_CAP_DEFAULT")
+    assert load.TL_CAP_DEFAULT == define("measure/timeline.h", "TL_CAP_DEFAULT")
     assert load.HIST_MAX_CELLS == define("timer/timer.c", "MAX_CELLS")
     assert load.Limits().file_bytes >= load.RTLAT_MAX_BYTES > \
         4 * load.LARGEST_MAX_K * load.ROW_BYTES

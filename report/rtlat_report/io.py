@@ -18,9 +18,9 @@ class InputError(Exception):
 
 
 # The largest JSON rtlat writes, from its own limits: for each series and
-# thread (at most RECORD_MAX_SERIES in a run, src/core/record.h) its
-# --largest rows (at most LARGEST_MAX_K, src/core/largest.h), its time
-# line's steps (TL_CAP_DEFAULT, src/core/timeline.h) and its histogram's
+# thread (at most RECORD_MAX_SERIES in a run, src/measure/record.h) its
+# --largest rows (at most LARGEST_MAX_K, src/measure/largest.h), its time
+# line's steps (TL_CAP_DEFAULT, src/measure/timeline.h) and its histogram's
 # cells (the timer's -H at most HIST_MAX_CELLS), each at the most bytes
 # rtlat writes one in (every figure at its widest, as indented). A file
 # past it is no rtlat result (tests/test_report_input_attacks.py checks

@@ -7,15 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 #include "bintime/bintime_loop.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/json.h"
-#include "core/opts.h"
+#include "util/json.h"
+#include "util/opts.h"
 #include "harness/results.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"
+#include "bintime/bintime_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const bt_series[] = { "gap", NULL };
@@ -41,11 +42,15 @@ enum { BT_CLOCK_MONO, BT_CLOCK_TSC };
 static const char *const bt_clock_names[] = { "mono", "tsc", NULL };
 
 static const struct opt bt_opts[] = {
-	{ 'a', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct bt_config, cpus),
-	  "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU", NULL, NULL },
-	{ 0, "clock", OPT_CHOICE, OPT_ARG_REQUIRED, "CLOCK", 0, 0, BT_CLOCK_MONO, OPT_AT(struct bt_config, clock),
-	  "the clock read: mono (CLOCK_MONOTONIC), tsc (the CPU's counter, calibrated against mono at start: x86 invariant TSC, arm64 CNTVCT_EL0; on other CPUs only mono)",
-	  bt_clock_names, "clock" },
+	{ .short_name = 'a', .long_name = "cpus", .type = OPT_CPU_LIST,
+	  .arg = OPT_ARG_REQUIRED, .argname = "LIST",
+	  .dest = OPT_AT(struct bt_config, cpus),
+	  .help = "one thread per CPU in LIST (\"0-1\", \"1,3\"); default: the last online CPU" },
+	{ .long_name = "clock", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "CLOCK", .dflt = BT_CLOCK_MONO,
+	  .dest = OPT_AT(struct bt_config, clock),
+	  .help = "the clock read: mono (CLOCK_MONOTONIC), tsc (the CPU's counter, calibrated against mono at start: x86 invariant TSC, arm64 CNTVCT_EL0; on other CPUs only mono)",
+	  .choices = bt_clock_names, .key = "clock" },
 	OPT_ROW_DURATION(struct bt_config, duration_s, 10,
 			 "run for TIME (N[s|m|h|d]); 0: until -l or stopped"),
 	OPT_ROW_HELP,
@@ -55,8 +60,10 @@ static const struct opt bt_opts[] = {
 		     "SCHED_FIFO priority; 0: SCHED_OTHER"),
 	OPT_ROW_QUIET(struct bt_config, quiet,
 		      "no header line"),
-	{ 0, "threshold", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 1000000, 20, OPT_AT(struct bt_config, thresh_us),
-	  "count the gaps longer than US microseconds", NULL, "threshold_us" },
+	{ .long_name = "threshold", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "US", .min = 1, .max = 1000000, .dflt = 20,
+	  .dest = OPT_AT(struct bt_config, thresh_us),
+	  .help = "count the gaps longer than US microseconds", .key = "threshold_us" },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct bt_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct bt_config, common), "write results to FILE as JSON"),
 	OPT_END

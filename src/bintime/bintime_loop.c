@@ -6,9 +6,9 @@
  * statistics, in ns.
  */
 #include <math.h>
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 #include "bintime/bintime_loop.h"
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
 
 /*

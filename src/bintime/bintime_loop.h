@@ -6,8 +6,8 @@
 #define RTLAT_BINTIME_LOOP_H
 
 #include <stdint.h>
-#include "core/stats.h"
-#include "bintime/bintime.h"
+#include "measure/stats.h"
+#include "bintime/bintime_types.h"
 
 /* The measuring loop (bintime_loop.c). */
 void bt_loop(struct bench_thread *bt);

@@ -2,15 +2,18 @@
 /* bench.c - threads, waits and JSON shared by bintime, response, sync. */
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
+#include "measure/clock.h"
+#include "util/json.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/test.h"
 
-volatile sig_atomic_t bench_stop;
+/* The run's stop flag (bench.h): the stop handler, main and the
+ * measuring threads write it, all read it. */
+atomic_int bench_stop;
 
 static void *bench_main(void *arg)
 {
@@ -29,7 +32,7 @@ static void *bench_main(void *arg)
 		bt->fn(bt);
 	if (bt->err)
 		bench_set_stop(1);
-	__atomic_store_n(&bt->done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&bt->done, 1, memory_order_release);
 	return NULL;
 }
 
@@ -55,7 +58,7 @@ static bool all_done(const struct bench_thread *bt, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (bt[i].created && !__atomic_load_n(&bt[i].done, __ATOMIC_ACQUIRE))
+		if (bt[i].created && !atomic_load_explicit(&bt[i].done, memory_order_acquire))
 			return false;
 	return true;
 }

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,7 +20,7 @@ struct results;
 struct bench_thread {
 	pthread_t th;
 	bool created;
-	volatile int done;
+	atomic_int done;	/* the thread writes, the main thread reads */
 	int prio;		/* SCHED_FIFO; 0: SCHED_OTHER */
 	int cpu;		/* -1: any */
 	int err;		/* errno of a failure in the thread */
@@ -31,16 +32,16 @@ struct bench_thread {
  * signal handler, the main thread or a measuring one and polled by all:
  * read and written through these, atomic (no data race for TSan, and a
  * plain load on the measuring path). */
-extern volatile sig_atomic_t bench_stop;
+extern atomic_int bench_stop;
 
 static inline bool bench_stopping(void)
 {
-	return __atomic_load_n(&bench_stop, __ATOMIC_RELAXED);
+	return atomic_load_explicit(&bench_stop, memory_order_relaxed);
 }
 
 static inline void bench_set_stop(int v)
 {
-	__atomic_store_n(&bench_stop, v, __ATOMIC_RELAXED);
+	atomic_store_explicit(&bench_stop, v, memory_order_relaxed);
 }
 
 /* Start n threads: each blocks the stop signals, applies its prio and

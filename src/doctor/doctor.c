@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * doctor.c - "rtlat doctor": the preflight checks (src/core/preflight.c)
+ * doctor.c - "rtlat doctor": the preflight checks (src/system/preflight.c)
  * with a verdict and a fix each. Exit 0 when nothing prevents real-time
  * work, 1 otherwise. The checks run in setup, before rtlat's own
  * real-time settings (mlockall, cpu_dma_latency) are applied.
  */
 #include <stdio.h>
-#include "core/json.h"
-#include "core/preflight.h"
+#include "util/json.h"
+#include "system/preflight.h"
 #include "harness/results.h"
 #include "harness/test.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 #include "doctor/doctor_context.h"
+#include "doctor/doctor_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const doctor_series[] = { NULL };
@@ -31,13 +32,15 @@ struct doctor_run {
 };
 
 static const struct opt doctor_opts[] = {
-	{ 'c', "cpus", OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct doctor_config, cpus),
-	  "the CPUs a test will measure on (\"1\", \"2-3\"): the doctor checks that the cpuset it got holds them",
-	  NULL, "cpus" },
+	{ .short_name = 'c', .long_name = "cpus", .type = OPT_CPU_LIST,
+	  .arg = OPT_ARG_REQUIRED, .argname = "LIST",
+	  .dest = OPT_AT(struct doctor_config, cpus),
+	  .help = "the CPUs a test will measure on (\"1\", \"2-3\"): the doctor checks that the cpuset it got holds them",
+	  .key = "cpus" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct doctor_config, common),
 			 "write the checks to FILE as JSON"),
-	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, NULL },
+	{ .long_name = "help", .type = OPT_HELP, .arg = OPT_ARG_NONE,
+	  .help = "print this help" },
 	OPT_END
 };
 

@@ -8,8 +8,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core/context.h"
-#include "core/preflight.h"
+#include "system/context.h"
+#include "system/preflight.h"
 #include "doctor/doctor_context.h"
 
 const char *doctor_fix(const struct context *c, const char *engine_opts,

@@ -7,8 +7,8 @@
 #ifndef RTLAT_DOCTOR_CONTEXT_H
 #define RTLAT_DOCTOR_CONTEXT_H
 
-#include "core/context.h"
-#include "core/preflight.h"
+#include "system/context.h"
+#include "system/preflight.h"
 
 #define DOCTOR_CONTAINER_NITEMS 6
 #define DOCTOR_GUEST_NITEMS 4

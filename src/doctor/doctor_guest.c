@@ -8,9 +8,9 @@
  */
 #include <string.h>
 #include <time.h>
-#include "core/context.h"
-#include "core/preflight.h"
-#include "core/sysinfo.h"
+#include "system/context.h"
+#include "system/preflight.h"
+#include "system/sysinfo.h"
 #include "doctor/doctor_context.h"
 
 /* How long the doctor watches steal time in a guest. */

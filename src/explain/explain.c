@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_attr.h"
 #include "explain/explain_trace.h"
-#include "core/opts.h"
-#include "core/sysinfo.h"
-#include "core/tracefs.h"
+#include "util/opts.h"
+#include "system/sysinfo.h"
+#include "system/tracefs.h"
 
 #define WINDOW_EVENTS	8192
 /* Events this long before the expected wake-up give the state in force. */
@@ -305,7 +306,7 @@ static void *explain_thread(void *arg)
 		x->events += got;
 		settle(x, false);
 		/* After the stop: until the buffers are empty, or DRAIN_NS. */
-		if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE) &&
+		if (atomic_load_explicit(&x->stop, memory_order_acquire) &&
 		    (!got || clock_now_ns() - x->stop_ns > DRAIN_NS))
 			break;
 		if (clock_now_ns() - tick >= NSEC_PER_SEC) {
@@ -442,7 +443,7 @@ void explain_stop(struct explain *x)
 		clock_sleep_until(clock_now_ns() + 2 * POLL_NS);
 		x->stop_ns = clock_now_ns();
 		tracefs_write(x->dir, "tracing_on", "0");
-		__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
+		atomic_store_explicit(&x->stop, 1, memory_order_release);
 		pthread_join(x->thread, NULL);
 		x->started = false;
 		xcause_sort(x->total, x->ntotal);

@@ -21,6 +21,7 @@
 #define RTLAT_EXPLAIN_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ struct explain_src {
 	const char *remote;	/* an idle CPU before the wake-up means it */
 	bool running;		/* the thread spins (bintime) */
 	/* Written by the measuring thread only. */
-	volatile int tid;
+	atomic_int tid;	/* the measuring thread writes, the explaining one reads */
 	int64_t max_seen, last_note;
 	uint64_t qhead, skipped;
 	struct { int64_t exp, lat; int cpu; } q[EXPLAIN_QSLOTS];
@@ -115,7 +116,7 @@ struct tl_ctx;
 /*
  * The always-on layer: system counters for one CPU, read once a second by
  * a non-RT thread, each second's increase handed to the caller as a time
- * line context row (core/timeline.h: the time line keeps and merges them
+ * line context row (measure/timeline.h: the time line keeps and merges them
  * with its steps; no store of the layer's own).
  */
 #define LAYER_SOFTIRQS 10

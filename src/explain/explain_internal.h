@@ -8,6 +8,7 @@
 #define RTLAT_EXPLAIN_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "explain/explain.h"
@@ -111,7 +112,7 @@ struct explain {
 	bool task_softirqs;	/* see struct xwin */
 	pthread_t thread;
 	bool started;
-	volatile int stop;
+	atomic_int stop;	/* main writes, the explaining thread reads */
 	int64_t stop_ns;
 	char dir[160];
 };

@@ -4,14 +4,14 @@
  * CPU, the interrupts and softirqs it took, the VM's steal time, CPU
  * pressure (/proc/pressure/cpu) and the measuring thread's involuntary
  * switches. Read by a non-RT thread; each second's increase goes to the
- * caller as a time line context row (core/timeline.h), which the time
+ * caller as a time line context row (measure/timeline.h), which the time
  * line keeps beside its steps and merges with them: no rows kept here.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "explain/explain_internal.h"
-#include "core/timeline.h"
+#include "measure/timeline.h"
 
 static const char *const softirq_names[LAYER_SOFTIRQS] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",

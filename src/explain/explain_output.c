@@ -2,10 +2,10 @@
 /* explain_output.c - --explain's blocks under the summary, and its JSON. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_attr.h"
-#include "core/json.h"
+#include "util/json.h"
 
 static int by_lat(const void *a, const void *b)
 {

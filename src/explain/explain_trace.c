@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_raw.h"
 #include "explain/explain_trace.h"
-#include "core/outfile.h"
-#include "core/tracefs.h"
+#include "system/outfile.h"
+#include "system/tracefs.h"
 
 /* Per traced CPU: 32768 events (about 2.4 MB) hold a second or more of a
  * busy CPU; a spike needs 20 ms of look-back and its own window. */

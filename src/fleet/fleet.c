@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "fleet/fleet.h"
-#include "core/json.h"
-#include "core/stats.h"
+#include "util/json.h"
+#include "measure/stats.h"
 
 /*
  * Records: a series and its threads' parts (a pair's, a CPU's), for every

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/types.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 struct stats;
 struct json;
@@ -42,34 +42,33 @@ struct fleet_opts {
 
 /* Thresholds and outputs: every test and rtlat suite. */
 #define FLEET_VERDICT_ENTRIES(f)							\
-	{ 0, "max-latency", OPT_STRING, OPT_ARG_REQUIRED, "[TEST[/SERIES]=]US,...", \
-	  0, 0, 0, &(f)->max_latency,						\
-	  "exit 3 if a maximum latency exceeds US microseconds (one number, or one per test or series: pmq=50,timer=30)", \
-	  NULL, NULL },								\
-	{ 0, "max-p99", OPT_STRING, OPT_ARG_REQUIRED, "[TEST[/SERIES]=]US,...", \
-	  0, 0, 0, &(f)->max_p99,						\
-	  "exit 3 if a 99th percentile exceeds US microseconds (as --max-latency)", \
-	  NULL, NULL },								\
-	{ 0, "junit", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(f)->junit, "write a JUnit XML report to FILE", NULL, NULL },	\
-	{ 0, "openmetrics", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,	\
-	  &(f)->openmetrics,							\
-	  "write the figures to FILE in the OpenMetrics text format", NULL, NULL }, \
-	{ 0, "lava", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(f)->lava,		\
-	  "print a lava-test-case line per figure at the end", NULL, NULL }
+	{ .long_name = "max-latency", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "[TEST[/SERIES]=]US,...", .dest = &(f)->max_latency, \
+	  .help = "exit 3 if a maximum latency exceeds US microseconds (one number, or one per test or series: pmq=50,timer=30)" }, \
+	{ .long_name = "max-p99", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "[TEST[/SERIES]=]US,...", .dest = &(f)->max_p99,	\
+	  .help = "exit 3 if a 99th percentile exceeds US microseconds (as --max-latency)" }, \
+	{ .long_name = "junit", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(f)->junit,			\
+	  .help = "write a JUnit XML report to FILE" },			\
+	{ .long_name = "openmetrics", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(f)->openmetrics,			\
+	  .help = "write the figures to FILE in the OpenMetrics text format" }, \
+	{ .long_name = "lava", .type = OPT_FLAG, .arg = OPT_ARG_NONE,	\
+	  .dest = &(f)->lava,						\
+	  .help = "print a lava-test-case line per figure at the end" }
 
 /* A test's, not rtlat suite's (which runs each test once). */
 #define FLEET_BASELINE_ENTRIES(f)						\
-	{ 0, "iterations", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 1000, 1,		\
-	  &(f)->iterations, "run the test N times, judge the median worst figure", \
-	  NULL, NULL },							\
-	{ 0, "baseline", OPT_STRING, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(f)->baseline,							\
-	  "exit 3 if the worst latency regresses against this earlier --json", \
-	  NULL, NULL },							\
-	{ 0, "tolerance", OPT_INT, OPT_ARG_REQUIRED, "PCT", 0, 10000, 10,	\
-	  &(f)->tolerance_pct, "regression allowed against --baseline, percent", \
-	  NULL, NULL }
+	{ .long_name = "iterations", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "N", .min = 1, .max = 1000, .dflt = 1, .dest = &(f)->iterations, \
+	  .help = "run the test N times, judge the median worst figure" }, \
+	{ .long_name = "baseline", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(f)->baseline,			\
+	  .help = "exit 3 if the worst latency regresses against this earlier --json" }, \
+	{ .long_name = "tolerance", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "PCT", .max = 10000, .dflt = 10, .dest = &(f)->tolerance_pct, \
+	  .help = "regression allowed against --baseline, percent" }
 
 /*
  * OpenMetrics histogram bounds: 25 a decade from 10 ns to 10 s, each

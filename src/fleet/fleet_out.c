@@ -11,9 +11,9 @@
 #include <time.h>
 #include <sys/utsname.h>
 #include "fleet/fleet.h"
-#include "core/outfile.h"
-#include "core/sysinfo.h"
-#include "core/version.h"
+#include "system/outfile.h"
+#include "system/sysinfo.h"
+#include "util/version.h"
 
 static void xml_escape(FILE *f, const char *s)
 {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fleet/fleet.h"
-#include "core/json.h"
-#include "core/context.h"
-#include "core/jsonread.h"
+#include "util/json.h"
+#include "system/context.h"
+#include "util/jsonread.h"
 
 #define BASE_FILE_MAX (256L << 20)
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/rfc3339.h"
-#include "core/stats.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "util/rfc3339.h"
+#include "measure/stats.h"
 #include "fleet/fleet.h"
 #include "harness/checkpoint.h"
 #include "harness/status.h"

@@ -5,7 +5,7 @@
  * and valid while the run measures, so that a run killed at hour 23 of 24
  * (SIGKILL, a crash, a power cut) leaves its results up to the last
  * checkpoint. Each file is written aside, fsynced, renamed over the last
- * one and its directory fsynced (core/outfile.c). The JSON says
+ * one and its directory fsynced (system/outfile.c). The JSON says
  * "complete": false and "checkpoint": {"at_wall", "covered_s",
  * "planned_s"}; the final write "complete": true, "checkpoint": null.
  *
@@ -25,18 +25,18 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/opts.h"
+#include "util/opts.h"
 
 #define CHECKPOINT_DEFAULT_S	600	/* when the run is planned > 1 h */
 #define CHECKPOINT_LONG_S	3600
 #define CHECKPOINT_OM_S		10	/* --openmetrics' refresh */
 #define CHECKPOINT_OM_LONG_S	60	/* ... for runs planned longer */
 
-#define CHECKPOINT_OPT_ENTRY(dest)						\
-	{ 0, "checkpoint", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
-	  OPT_MAX_DURATION_S, -1, dest,						\
-	  "every TIME (N[s|m|h|d]) rewrite every output file asked for, complete and marked incomplete, so that a run killed or crashed leaves its results so far (stdout and FIFOs: the final write only); 0: off; default 10m when the time line is on (--timeline; not the timer's 1s one of a run up to an hour), else off", \
-	  NULL, "checkpoint_s" }
+#define CHECKPOINT_OPT_ENTRY(where)						\
+	{ .long_name = "checkpoint", .type = OPT_DURATION, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "TIME", .max = OPT_MAX_DURATION_S, .dflt = -1, .dest = where, \
+	  .help = "every TIME (N[s|m|h|d]) rewrite every output file asked for, complete and marked incomplete, so that a run killed or crashed leaves its results so far (stdout and FIFOs: the final write only); 0: off; default 10m when the time line is on (--timeline; not the timer's 1s one of a run up to an hour), else off", \
+	  .key = "checkpoint_s" }
 
 struct test_run;
 struct stats;

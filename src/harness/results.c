@@ -5,21 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
+#include "system/cleanup.h"
 #include "fleet/fleet.h"
-#include "core/json.h"
-#include "core/opts.h"
-#include "core/outfile.h"
-#include "core/preflight.h"
-#include "core/record.h"
-#include "core/rfc3339.h"
+#include "util/json.h"
+#include "util/opts.h"
+#include "system/outfile.h"
+#include "system/preflight.h"
+#include "measure/record.h"
+#include "util/rfc3339.h"
 #include "explain/explain.h"
 #include "harness/checkpoint.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
-#include "core/stats.h"
-#include "core/sysinfo.h"
-#include "core/version.h"
+#include "system/rtsetup.h"
+#include "measure/stats.h"
+#include "system/sysinfo.h"
+#include "util/version.h"
 
 
 void results_begin(struct results *r, const char *prog, const char *path,
@@ -169,7 +169,7 @@ int results_close(struct results *r, struct json *j)
 	json_str(j, "unit", "ns");
 	json_str(j, "start_rfc3339", rfc3339_format(t, sizeof(t), &r->start_wall));
 	json_str(j, "end_rfc3339", rfc3339_format(t, sizeof(t), &r->end_wall));
-	/* Where it ran: bare metal, container, VM (core/context.c). */
+	/* Where it ran: bare metal, container, VM (system/context.c). */
 	context_json(j, "context", &r->ctx_before);
 	json_obj_close(j);
 	if (r->explain && !r->ckpt.on)	/* the explaining thread's, still running */

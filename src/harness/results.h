@@ -10,9 +10,9 @@
 
 #include <stdbool.h>
 #include <time.h>
-#include "core/context.h"
-#include "core/json.h"
-#include "core/outfile.h"
+#include "system/context.h"
+#include "util/json.h"
+#include "system/outfile.h"
 
 struct stats;
 struct explain;

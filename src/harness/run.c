@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/preflight.h"
+#include "system/preflight.h"
 #include "harness/status.h"
 #include "harness/test.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 const char *run_base_name(const char *path)
 {

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "core/record.h"
-#include "core/timeline.h"
+#include "measure/record.h"
+#include "measure/timeline.h"
 #include "harness/test.h"
 
 #define MIB (1024.0 * 1024.0)

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/clock.h"
-#include "core/record.h"
+#include "measure/clock.h"
+#include "measure/record.h"
 #include "harness/test.h"
 
 #define RUN_TIMELINE_AUTO_S	60	/* the step of a long run by default */

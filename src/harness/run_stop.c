@@ -6,25 +6,31 @@
  */
 #include <pthread.h>
 #include <signal.h>
-#include "core/clock.h"
-#include "core/stopsig.h"
+#include <stdatomic.h>
+#include "measure/clock.h"
+#include "system/stopsig.h"
 #include "harness/status.h"
 #include "harness/test.h"
 
-volatile sig_atomic_t run_stop_requested;
-static volatile sig_atomic_t *stop_flag;
+/* Lock-free atomics, which a signal handler may use (C11 7.14.1.1):
+ * the handler writes them, every thread reads them. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
+	       "the stop flags need lock-free atomics");
+atomic_int run_stop_requested;	/* the handler writes, all threads read */
+/* The run's own flag too (run_stop_flag): main writes, the handler reads */
+static _Atomic(atomic_int *) stop_flag;
 static sigset_t stop_set;	/* and the status signals, when asked */
-static int status_pending;	/* RUN_STATUS_* bits, atomic */
+static atomic_int status_pending;	/* RUN_STATUS_* bits: the handlers write, the status thread takes */
 
 static void on_stop(int sig)
 {
-	volatile sig_atomic_t *flag = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST);
+	atomic_int *flag = atomic_load_explicit(&stop_flag, memory_order_seq_cst);
 
 	(void)sig;
 	/* Atomic: threads poll these flags (no data race for TSan). */
-	__atomic_store_n(&run_stop_requested, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&run_stop_requested, 1, memory_order_relaxed);
 	if (flag)
-		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+		atomic_store_explicit(flag, 1, memory_order_relaxed);
 }
 
 static void on_kick(int sig)
@@ -37,13 +43,13 @@ static void note_status(int sig)
 	run_status_note(sig == SIGUSR1 ? RUN_STATUS_USR1 : RUN_STATUS_USR2);
 }
 
-void run_stop_flag(volatile sig_atomic_t *flag)
+void run_stop_flag(atomic_int *flag)
 {
 	/* Publish, then look: a signal in between is seen by one of the two
 	 * (the handler or this check), and 0 is never stored over its 1. */
-	__atomic_store_n(&stop_flag, flag, __ATOMIC_SEQ_CST);
-	if (flag && __atomic_load_n(&run_stop_requested, __ATOMIC_SEQ_CST))
-		__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&stop_flag, flag, memory_order_seq_cst);
+	if (flag && atomic_load_explicit(&run_stop_requested, memory_order_seq_cst))
+		atomic_store_explicit(flag, 1, memory_order_relaxed);
 }
 
 bool run_stop_wait(int64_t ns)
@@ -60,12 +66,12 @@ bool run_stop_wait(int64_t ns)
 
 void run_status_note(int bits)
 {
-	__atomic_fetch_or(&status_pending, bits, __ATOMIC_RELAXED);
+	atomic_fetch_or_explicit(&status_pending, bits, memory_order_relaxed);
 }
 
 int run_status_take(void)
 {
-	return __atomic_exchange_n(&status_pending, 0, __ATOMIC_RELAXED);
+	return atomic_exchange_explicit(&status_pending, 0, memory_order_relaxed);
 }
 
 /* First of all: from here on a stop signal ends the run cleanly. */

@@ -14,9 +14,9 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include "core/clock.h"
-#include "core/rtsetup.h"
-#include "core/stopsig.h"
+#include "measure/clock.h"
+#include "system/rtsetup.h"
+#include "system/stopsig.h"
 #include "fleet/fleet.h"
 #include "harness/status.h"
 
@@ -26,7 +26,7 @@ static void on_early_usr1(int sig)
 }
 
 /*
- * Before main(), as the stop signals (core/stopsig.c): a SIGUSR1 that
+ * Before main(), as the stop signals (system/stopsig.c): a SIGUSR1 that
  * comes before the run's first step blocks it is dropped, never the
  * default action that would end the process (rtlat suite signalling a
  * test it has just started is covered anyway: the mask goes over exec).

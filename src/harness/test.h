@@ -13,21 +13,22 @@
  * run owns its struct fleet and hands it the test's name and series.
  *
  * Adding a test: one file with its struct test_ops, one row in tests[]
- * (src/tests.c).
+ * (src/registry.c).
  */
 #ifndef RTLAT_TEST_H
 #define RTLAT_TEST_H
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "fleet/fleet.h"
-#include "core/largest.h"
-#include "core/opts.h"
-#include "core/record.h"
+#include "measure/largest.h"
+#include "util/opts.h"
+#include "measure/record.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/checkpoint.h"
 
 /* The settings every test has, embedded in its config. */
@@ -47,18 +48,17 @@ struct test_common {
 /* --explain and --explain-over, in the tables of the tests that take them
  * (the test notes its spikes: run_explain_new()). */
 #define TEST_EXPLAIN_OPTS(c)							\
-	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &(c)->explain,	\
-	  "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance", \
-	  NULL, NULL },							\
-	{ 0, "explain-over", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 10000000, 0,	\
-	  &(c)->explain_over_us,						\
-	  "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up", \
-	  NULL, NULL }
+	{ .long_name = "explain", .type = OPT_FLAG, .arg = OPT_ARG_NONE, \
+	  .dest = &(c)->explain,					\
+	  .help = "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance" }, \
+	{ .long_name = "explain-over", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "US", .max = 10000000, .dest = &(c)->explain_over_us, \
+	  .help = "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up" }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
-	{ 0, "json", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0,		\
-	  &(c)->json, json_help, NULL, NULL },					\
+	{ .long_name = "json", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->json, .help = json_help },	\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
@@ -68,14 +68,16 @@ struct test_common {
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */
 #define RUN_RECORD_OPTS(c)							\
-	{ 0, "timeline", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 0,		\
-	  OPT_MAX_DURATION_S, OPT_AUTO, &(c)->timeline_s,			\
-	  "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; the timer: 1s up to an hour or until stopped, each step with its CPU's interrupts, softirqs, steal, pressure and involuntary switches; past 10000 steps, steps merge two by two)", \
-	  NULL, "timeline_s" },							\
-	{ 0, "largest", OPT_INT, OPT_ARG_REQUIRED, "K", 0, LARGEST_MAX_K,	\
-	  LARGEST_DEFAULT_K, &(c)->largest,					\
-	  "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
-	  NULL, "largest" }
+	{ .long_name = "timeline", .type = OPT_DURATION, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "TIME", .max = OPT_MAX_DURATION_S, .dflt = OPT_AUTO, \
+	  .dest = &(c)->timeline_s,					\
+	  .help = "keep each TIME step's count, min, avg, max, p99 and count over --max-latency, per series and thread, in the JSON's \"timeline\" (N[s|m|h|d]; 0: off; default 1m when the run is planned for over an hour or until stopped, else off; the timer: 1s up to an hour or until stopped, each step with its CPU's interrupts, softirqs, steal, pressure and involuntary switches; past 10000 steps, steps merge two by two)", \
+	  .key = "timeline_s" },					\
+	{ .long_name = "largest", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "K", .max = LARGEST_MAX_K, .dflt = LARGEST_DEFAULT_K, \
+	  .dest = &(c)->largest,					\
+	  .help = "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
+	  .key = "largest" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)
@@ -208,9 +210,11 @@ struct test_run {
 int run_test(const struct test_ops *ops, int argc, char **argv);
 
 /* Set once a stop signal arrived (STOP_BY_HANDLER). */
-extern volatile sig_atomic_t run_stop_requested;
+/* The stop handler writes it (a lock-free atomic: async-signal-safe),
+ * every thread reads it. */
+extern atomic_int run_stop_requested;
 /* Also set *flag on a stop signal (and now, if one came already). */
-void run_stop_flag(volatile sig_atomic_t *flag);
+void run_stop_flag(atomic_int *flag);
 /* STOP_BY_SIGWAIT: wait up to ns for a stop signal; true if one came.
  * A status signal that came meanwhile is noted for run_status_take. */
 bool run_stop_wait(int64_t ns);
@@ -288,13 +292,5 @@ bool run_compat(const struct test_run *t);
 /* Run by rtlat suite (its summary pipe, RTLAT_SUMMARY_FD): the suite
  * says what runs, the test's own "running" lines are left out. */
 bool run_in_suite(void);
-
-/* The registry (src/tests.c), NULL-terminated. */
-extern const struct test_ops *const tests[];
-const struct test_ops *test_find(const char *name);
-/* The registry as JSON (rtlat --list, the suite's registry.json). */
-void tests_list_json(FILE *f);
-/* The registry as plain lines for shell scripts (rtlat --list-plain). */
-void tests_list_plain(FILE *f);
 
 #endif

@@ -11,18 +11,18 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"
 #include "pair/pair_stream.h"
 #include "pair/pair_test.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 
 #define MAX_PAIRS	1024
 #define MAX_INTERVAL_US	3600000000LL	/* one hour */
@@ -33,27 +33,40 @@ const char *const pair_series[] = { "latency", NULL };
 
 /* The rows store into the run's struct pair_config (t->cfg). */
 const struct opt pair_opts[] = {
-	{ 'a', "affinity", OPT_CPU, OPT_ARG_OPTIONAL, "CPU", 0, 0, -2, OPT_AT(struct pair_config, affinity),
-	  "pin pair i to CPU i mod ncpus; with CPU, pin all to it", NULL, NULL },
-	{ 'b', "breaktrace", OPT_INT, OPT_ARG_REQUIRED, "USEC", 1, MAX_INTERVAL_US, 0,
-	  OPT_AT(struct pair_config, breaktrace_us), "stop ftrace and the test when a latency exceeds USEC", NULL, "breaktrace_us" },
-	{ 'd', "distance", OPT_INT, OPT_ARG_REQUIRED, "DIST", 0, MAX_INTERVAL_US, 500,
-	  OPT_AT(struct pair_config, distance_us), "interval distance between pairs in us", NULL, "distance_us" },
+	{ .short_name = 'a', .long_name = "affinity", .type = OPT_CPU,
+	  .arg = OPT_ARG_OPTIONAL, .argname = "CPU", .dflt = -2,
+	  .dest = OPT_AT(struct pair_config, affinity),
+	  .help = "pin pair i to CPU i mod ncpus; with CPU, pin all to it" },
+	{ .short_name = 'b', .long_name = "breaktrace", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "USEC", .min = 1, .max = MAX_INTERVAL_US,
+	  .dest = OPT_AT(struct pair_config, breaktrace_us),
+	  .help = "stop ftrace and the test when a latency exceeds USEC",
+	  .key = "breaktrace_us" },
+	{ .short_name = 'd', .long_name = "distance", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "DIST", .max = MAX_INTERVAL_US,
+	  .dflt = 500, .dest = OPT_AT(struct pair_config, distance_us),
+	  .help = "interval distance between pairs in us", .key = "distance_us" },
 	OPT_ROW_DURATION(struct pair_config, duration_s, 0,
 			 "run for TIME (N[s|m|h|d]); 0: no limit"),
 	OPT_ROW_HELP,
-	{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "INTV", 1, MAX_INTERVAL_US, 1000,
-	  OPT_AT(struct pair_config, interval_us), "base interval in us", NULL, "interval_us" },
+	{ .short_name = 'i', .long_name = "interval", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "INTV", .min = 1, .max = MAX_INTERVAL_US,
+	  .dflt = 1000, .dest = OPT_AT(struct pair_config, interval_us),
+	  .help = "base interval in us", .key = "interval_us" },
 	OPT_ROW_LOOPS(struct pair_config, loops, 1LL << 62, 0,
 		      "cycles per pair; under the rt-tests name the run ends when the first pair has done them; 0: until stopped"),
 	OPT_ROW_PRIO(struct pair_config, prio, 0, 99, 0,
 		     "SCHED_FIFO priority of pair 0, pair i gets PRIO-i; 0: SCHED_OTHER"),
 	OPT_ROW_QUIET(struct pair_config, quiet,
 		      "print only the final summary"),
-	{ 'S', "smp", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pair_config, smp),
-	  "SMP testing: -a -t and the same priority for all pairs", NULL, "same_priority" },
-	{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, MAX_PAIRS, 1, OPT_AT(struct pair_config, threads),
-	  "number of pairs; without NUM, one per CPU", NULL, NULL },
+	{ .short_name = 'S', .long_name = "smp", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct pair_config, smp),
+	  .help = "SMP testing: -a -t and the same priority for all pairs",
+	  .key = "same_priority" },
+	{ .short_name = 't', .long_name = "threads", .type = OPT_INT,
+	  .arg = OPT_ARG_OPTIONAL, .argname = "NUM", .min = 1, .max = MAX_PAIRS,
+	  .dflt = 1, .dest = OPT_AT(struct pair_config, threads),
+	  .help = "number of pairs; without NUM, one per CPU" },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct pair_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct pair_config, common), "write results to FILE as JSON (rt-tests layout plus rtlat's)"),
 	OPT_END

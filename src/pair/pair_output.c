@@ -2,9 +2,9 @@
 /* pair_output.c - rt-tests' text lines and JSON layout for pair tests. */
 #include <math.h>
 #include <stdio.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "pair/pair.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "harness/results.h"
 

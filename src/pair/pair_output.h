@@ -6,7 +6,7 @@
 #define RTLAT_PAIR_OUTPUT_H
 
 #include <stdio.h>
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 struct results;
 

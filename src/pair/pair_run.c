@@ -8,14 +8,15 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "pair/pair.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "pair/pair_types.h"
 #include "pair/pair_output.h"
 #include "pair/pair_run.h"
 #include "pair/pair_worker.h"
@@ -115,8 +116,8 @@ static bool all_finished(const struct pair_run *run)
 	int i;
 
 	for (i = 0; i < run->npairs; i++)
-		if (!__atomic_load_n(&run->pairs[i].w[0].finished, __ATOMIC_ACQUIRE) ||
-		    !__atomic_load_n(&run->pairs[i].w[1].finished, __ATOMIC_ACQUIRE))
+		if (!atomic_load_explicit(&run->pairs[i].w[0].finished, memory_order_acquire) ||
+		    !atomic_load_explicit(&run->pairs[i].w[1].finished, memory_order_acquire))
 			return false;
 	return true;
 }
@@ -132,7 +133,7 @@ static bool all_ended(const struct pair_run *run)
 		for (r = 0; r < 2; r++) {
 			const struct pair_worker *w = &run->pairs[i].w[r];
 
-			if (!__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE) &&
+			if (!atomic_load_explicit(&w->finished, memory_order_acquire) &&
 			    !(run->cfg->fork && !w->pid))
 				return false;
 		}
@@ -144,8 +145,8 @@ static bool all_started(const struct pair_run *run)
 	int i;
 
 	for (i = 0; i < run->npairs; i++)
-		if (!__atomic_load_n(&run->pairs[i].w[0].started, __ATOMIC_ACQUIRE) ||
-		    !__atomic_load_n(&run->pairs[i].w[1].started, __ATOMIC_ACQUIRE))
+		if (!atomic_load_explicit(&run->pairs[i].w[0].started, memory_order_acquire) ||
+		    !atomic_load_explicit(&run->pairs[i].w[1].started, memory_order_acquire))
 			return false;
 	return true;
 }
@@ -178,7 +179,7 @@ static void kick(const struct pair_run *run)
 		for (r = 0; r < 2; r++) {
 			const struct pair_worker *w = &run->pairs[i].w[r];
 
-			if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+			if (atomic_load_explicit(&w->finished, memory_order_acquire))
 				continue;
 			if (run->cfg->fork && w->pid)
 				kill(w->pid, RUN_KICK_SIGNAL);
@@ -301,7 +302,7 @@ static void start_barrier(struct pair_run *run)
 			break;
 		usleep(1000);
 	}
-	__atomic_store_n(&run->shared->go, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&run->shared->go, 1, memory_order_release);
 }
 
 int pair_measure_once(struct pair_run *run)

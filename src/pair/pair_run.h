@@ -6,7 +6,7 @@
 #ifndef RTLAT_PAIR_RUN_H
 #define RTLAT_PAIR_RUN_H
 
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 int pair_measure_once(struct pair_run *run);
 /*

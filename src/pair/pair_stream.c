@@ -7,9 +7,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "pair/pair.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "pair/pair_types.h"
 #include "pair/pair_run.h"
 #include "pair/pair_stream.h"
 #include "harness/results.h"

@@ -7,7 +7,7 @@
 #define RTLAT_PAIR_STREAM_H
 
 #include "harness/test.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 int pair_stream_measure(struct pair_run *run);
 int pair_stream_report(struct test_run *t, struct pair_run *run, int status);

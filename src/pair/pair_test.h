@@ -6,11 +6,13 @@
 #ifndef RTLAT_PAIR_TEST_H
 #define RTLAT_PAIR_TEST_H
 
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 extern const struct opt pair_opts[];
+/* The pair tests' rows in the registry (registry.c), rtlat sync's too. */
+extern const struct test_ops test_pmq, test_sigwait, test_svsem, test_ptsem;
 int pair_check(struct test_run *t);
 int pair_setup(struct test_run *t);
 int pair_rt_apply(struct test_run *t);

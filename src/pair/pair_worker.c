@@ -8,17 +8,18 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/cleanup.h"
+#include "measure/clock.h"
+#include "system/cleanup.h"
 #include "explain/explain.h"
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 #include "pair/pair_worker.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 
 static struct pair_shared *shared_of(const struct pair *p)
 {
@@ -63,14 +64,14 @@ static int worker_start(struct pair *p, enum pair_role role)
 	w->thread = pthread_self();
 	if (rt_thread_setup(w->prio, w->cpu))
 		return -EPERM;
-	w->cur_cpu = sched_getcpu();
+	pair_note_cpu(w);
 	if (ops->attach) {
 		err = ops->attach(p, role);
 		if (err)
 			return err;
 	}
-	__atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&shared_of(p)->go, __ATOMIC_ACQUIRE)) {
+	atomic_store_explicit(&w->started, 1, memory_order_release);
+	while (!atomic_load_explicit(&shared_of(p)->go, memory_order_acquire)) {
 		if (stopping(p))
 			return -EINTR;
 		usleep(1000);
@@ -89,7 +90,7 @@ int pair_receive(struct pair *p, enum pair_dir dir)
 		if (!err)
 			return 0;
 		if (err == -ETIMEDOUT) {
-			p->timeouts++;
+			pair_count(&p->timeouts);
 			continue;
 		}
 		if (err != -EINTR)
@@ -127,10 +128,10 @@ void pair_stream_receive(struct pair *p)
 		if (!pair_next(p))
 			break;
 		t = clock_now_ns();
-		if (!p->cycles)
-			p->t_first = t;
-		p->t_last = t;
-		p->cycles++;
+		if (!atomic_load_explicit(&p->cycles, memory_order_relaxed))
+			atomic_store_explicit(&p->t_first, t, memory_order_relaxed);
+		atomic_store_explicit(&p->t_last, t, memory_order_relaxed);
+		pair_count(&p->cycles);
 	}
 }
 
@@ -154,7 +155,7 @@ static void sender_loop(struct pair *p)
 		if (ops->send_delay_ns && ops->send_delay_ns(p) > 0 &&
 		    !sleep_until(p, clock_now_ns() + ops->send_delay_ns(p)))
 			break;
-		__atomic_store_n(&p->t_send, clock_now_ns(), __ATOMIC_RELAXED);
+		atomic_store_explicit(&p->t_send, clock_now_ns(), memory_order_relaxed);
 		err = ops->send(p, DIR_FWD);
 		if (!err)
 			err = pair_receive(p, DIR_BACK);
@@ -164,7 +165,7 @@ static void sender_loop(struct pair *p)
 			pair_fail(p, -err);
 			break;
 		}
-		p->w[ROLE_SENDER].cur_cpu = sched_getcpu();
+		pair_note_cpu(&p->w[ROLE_SENDER]);
 	}
 }
 
@@ -175,9 +176,10 @@ static void breaktrace(struct pair *p, int64_t lat)
 	snprintf(msg, sizeof(msg), "rtlat: pair %d latency %lld us > breaktrace\n",
 		 p->index, (long long)(lat / NSEC_PER_USEC));
 	tracefs_break(msg);
-	shared_of(p)->break_pair = p->index;
-	shared_of(p)->break_ns = lat;
-	shared_of(p)->break_hit = 1;
+	atomic_store_explicit(&shared_of(p)->break_pair, p->index, memory_order_relaxed);
+	atomic_store_explicit(&shared_of(p)->break_ns, lat, memory_order_relaxed);
+	/* Release: who reads break_hit (acquire) sees the pair and time. */
+	atomic_store_explicit(&shared_of(p)->break_hit, 1, memory_order_release);
 	pair_stop(p->run);
 }
 
@@ -194,15 +196,15 @@ static void receiver_loop(struct pair *p)
 		if (!pair_next(p))
 			break;
 		t_recv = clock_now_ns();
-		lat = t_recv - __atomic_load_n(&p->t_send, __ATOMIC_RELAXED);
+		lat = t_recv - atomic_load_explicit(&p->t_send, memory_order_relaxed);
 		stats_add(&p->lat, lat);
 		record_add(p->rec, t_recv, lat);
-		p->cycles++;
+		pair_count(&p->cycles);
 		if (p->xsrc)
 			explain_note(p->xsrc, t_recv - lat, lat);
 		if (bt && lat > bt)
 			breaktrace(p, lat);
-		p->w[ROLE_RECEIVER].cur_cpu = sched_getcpu();
+		pair_note_cpu(&p->w[ROLE_RECEIVER]);
 		/* Pace on absolute times; after an overrun, restart from now. */
 		next = next ? next + p->interval_ns : t_recv + p->interval_ns;
 		if (next < t_recv)
@@ -236,7 +238,7 @@ static void run_role(struct pair *p, enum pair_role role)
 		receiver_loop(p);
 	if (p->w[role].started && p->run->ops->detach)
 		p->run->ops->detach(p, role);
-	__atomic_store_n(&p->w[role].finished, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&p->w[role].finished, 1, memory_order_release);
 }
 
 void *pair_sender(void *arg)

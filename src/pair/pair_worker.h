@@ -8,7 +8,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 int pair_receive(struct pair *p, enum pair_dir dir);
 void pair_fail(struct pair *p, int err);

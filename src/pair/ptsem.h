@@ -9,7 +9,7 @@
 #ifndef RTLAT_PTSEM_H
 #define RTLAT_PTSEM_H
 
-#include "pair/pair.h"
+#include "pair/pair_types.h"
 
 extern const struct transport_ops ptsem_mutex;
 extern const struct transport_ops ptsem_condvar;

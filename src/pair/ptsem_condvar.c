@@ -3,7 +3,7 @@
  * and a condition variable per direction. */
 #include <errno.h>
 #include <pthread.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "pair/ptsem.h"
 
 /* How often a blocked waiter looks at the stop flag. */

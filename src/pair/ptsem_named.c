@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <semaphore.h>
 #include <stdio.h>
-#include "core/cleanup.h"
+#include "system/cleanup.h"
 #include "pair/ptsem.h"
 
 #define NAME_LEN 64

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/clock.h"
-#include "core/cleanup.h"
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "measure/clock.h"
+#include "system/cleanup.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
 
 #define MQ_LIMITS "/proc/sys/fs/mqueue/"
 #define STREAM_DEPTH 10
@@ -33,18 +33,26 @@ struct pmq_config {
 };
 
 static const struct opt pmq_opts[] = {
-	{ 'T', "timeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, timeout_s),
-	  "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted", NULL, NULL },
-	{ 'f', "forcetimeout", OPT_INT, OPT_ARG_REQUIRED, "TO", 1, 3600, 0, OPT_AT(struct pmq_config, force_s),
-	  "delay each send by TO seconds to force timeouts (needs -T)", NULL, NULL },
-	{ 0, "size", OPT_INT, OPT_ARG_REQUIRED, "BYTES", 1, 1LL << 24, 16, OPT_AT(struct pmq_config, msg_size),
-	  "message size in bytes", NULL, NULL },
-	{ 0, "throughput", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, throughput),
-	  "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s", NULL, NULL },
-	{ 0, "sizes", OPT_STRING, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct pmq_config, sizes),
-	  "--throughput for each size of LIST (8,64,512,4096), one after the other", NULL, NULL },
-	{ 0, "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct pmq_config, fork),
-	  "two processes per pair instead of threads", NULL, NULL },
+	{ .short_name = 'T', .long_name = "timeout", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "TO", .min = 1, .max = 3600,
+	  .dest = OPT_AT(struct pmq_config, timeout_s),
+	  .help = "use mq_timedreceive() with a timeout of TO seconds; timeouts are counted" },
+	{ .short_name = 'f', .long_name = "forcetimeout", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "TO", .min = 1, .max = 3600,
+	  .dest = OPT_AT(struct pmq_config, force_s),
+	  .help = "delay each send by TO seconds to force timeouts (needs -T)" },
+	{ .long_name = "size", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "BYTES", .min = 1, .max = 1LL << 24, .dflt = 16,
+	  .dest = OPT_AT(struct pmq_config, msg_size), .help = "message size in bytes" },
+	{ .long_name = "throughput", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct pmq_config, throughput),
+	  .help = "stream messages for -D (default 1 s) or -l messages: messages/s and MB/s" },
+	{ .long_name = "sizes", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED,
+	  .argname = "LIST", .dest = OPT_AT(struct pmq_config, sizes),
+	  .help = "--throughput for each size of LIST (8,64,512,4096), one after the other" },
+	{ .long_name = "fork", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct pmq_config, fork),
+	  .help = "two processes per pair instead of threads" },
 	OPT_END
 };
 

@@ -4,8 +4,8 @@
  * (ptsematest), threads (rtlat sync -f: processes): --type picks one of four ops tables
  * (ptsem.h), one file each.
  */
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 #include "pair/ptsem.h"
 
@@ -20,9 +20,10 @@ static const struct transport_ops *const types[] = {
 };
 
 static const struct opt ptsem_opts[] = {
-	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, OPT_AT(struct ptsem_config, type),
-	  "hand-off: mutex (three mutexes passed as a baton), condvar, sem, named-sem",
-	  type_names, NULL },
+	{ .long_name = "type", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "TYPE", .dest = OPT_AT(struct ptsem_config, type),
+	  .help = "hand-off: mutex (three mutexes passed as a baton), condvar, sem, named-sem",
+	  .choices = type_names },
 	OPT_END
 };
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 
 struct sigwait_config {
@@ -22,10 +22,13 @@ struct sigwait_config {
 };
 
 static const struct opt sigwait_opts[] = {
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct sigwait_config, fork),
-	  "fork two processes per pair instead of creating threads", NULL, NULL },
-	{ 0, "rt", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sigwait_config, rt),
-	  "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo", NULL, NULL },
+	{ .short_name = 'f', .long_name = "fork", .type = OPT_FLAG,
+	  .arg = OPT_ARG_OPTIONAL, .argname = "OPT",
+	  .dest = OPT_AT(struct sigwait_config, fork),
+	  .help = "fork two processes per pair instead of creating threads" },
+	{ .long_name = "rt", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct sigwait_config, rt),
+	  .help = "real-time signals: sigqueue SIGRTMIN(+1) and sigwaitinfo" },
 	OPT_END
 };
 

@@ -5,9 +5,9 @@
  */
 #include <errno.h>
 #include <sys/sem.h>
-#include "core/cleanup.h"
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "system/cleanup.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_test.h"
 
 struct svsem_priv {
@@ -19,8 +19,10 @@ struct svsem_config {
 };
 
 static const struct opt svsem_opts[] = {
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_OPTIONAL, "OPT", 0, 0, 0, OPT_AT(struct svsem_config, fork),
-	  "fork two processes per pair instead of creating threads", NULL, NULL },
+	{ .short_name = 'f', .long_name = "fork", .type = OPT_FLAG,
+	  .arg = OPT_ARG_OPTIONAL, .argname = "OPT",
+	  .dest = OPT_AT(struct svsem_config, fork),
+	  .help = "fork two processes per pair instead of creating threads" },
 	OPT_END
 };
 

@@ -5,20 +5,24 @@
  */
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "request/request.h"
+#include "system/cleanup.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 
 void req_fail(struct req_shared *sh, const char *fmt, ...)
 {
+	int none = 0;
 	va_list ap;
 
-	/* After a stop request, a broken call is the stop, not a failure. */
-	if (sh->stop || !__sync_bool_compare_and_swap(&sh->error, 0, 1))
+	/* After a stop request, a broken call is the stop, not a failure;
+	 * of several failing processes the first one's message is kept. */
+	if (atomic_load(&sh->stop) ||
+	    !atomic_compare_exchange_strong(&sh->error, &none, 1))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(sh->msg, sizeof(sh->msg), fmt, ap);

@@ -5,7 +5,7 @@
 #ifndef RTLAT_REQUEST_CHILD_H
 #define RTLAT_REQUEST_CHILD_H
 
-#include "request/request.h"
+#include "request/request_types.h"
 
 /* keep_fd is the one socket it uses (-1: none). */
 void req_child_begin(struct req_run *run, const char *name, int keep_fd,

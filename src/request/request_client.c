@@ -11,17 +11,18 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "explain/explain.h"
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_client.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "request/request_proto.h"
 
 /* The server sleeps --sleep; a reply later than this plus the sleep is a
@@ -121,8 +122,8 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 
 	if (c->index >= r->nclients)
 		return;
-	__atomic_store_n(&sh->busy[c->index], 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&r->done, __ATOMIC_SEQ_CST))
+	atomic_store_explicit(&sh->busy[c->index], 1, memory_order_seq_cst);
+	if (atomic_load_explicit(&r->done, memory_order_seq_cst))
 		goto out;
 	cs = &r->c[c->index];
 	req_series_compute(st, &c->tg, v);
@@ -135,9 +136,9 @@ static void record(struct client *c, int k, const struct req_stamps *st,
 	record_add(c->run->rec[c->index][1], st->t3, v[RS_JITTER]);
 	cs->overruns += (uint64_t)overrun;
 	if (c->index == 0 && cs->s[RS_RESPONSE].n >= (uint64_t)c->run->cfg->samples)
-		__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
+		atomic_store_explicit(&r->done, 1, memory_order_seq_cst);
 out:
-	__atomic_store_n(&sh->busy[c->index], 0, __ATOMIC_SEQ_CST);
+	atomic_store_explicit(&sh->busy[c->index], 0, memory_order_seq_cst);
 }
 
 static void client_loop(struct client *c)
@@ -157,7 +158,7 @@ static void client_loop(struct client *c)
 			return;
 		if (c->xsrc)
 			explain_note(c->xsrc, st.t0, st.t3 - st.t0);
-		k = __atomic_load_n(&sh->round, __ATOMIC_ACQUIRE);
+		k = atomic_load_explicit(&sh->round, memory_order_acquire);
 		if (k != cur) {
 			/* The previous tick belongs to the last round. */
 			cur = k;
@@ -235,7 +236,7 @@ void req_client_child(struct req_run *run, int i)
 	}
 	c.xsrc = explain_source(run->explain, i);
 	explain_attach(c.xsrc);
-	__atomic_store_n(&run->sh->client_ready[i], 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&run->sh->client_ready[i], 1, memory_order_release);
 	client_loop(&c);
 	timer_delete(c.timer);
 	close(c.fd);

@@ -5,7 +5,7 @@
 #ifndef RTLAT_REQUEST_CLIENT_H
 #define RTLAT_REQUEST_CLIENT_H
 
-#include "request/request.h"
+#include "request/request_types.h"
 
 /* Client i; never returns. */
 void req_client_child(struct req_run *run, int i);

@@ -8,8 +8,8 @@
 #include <ctype.h>
 #include <sched.h>
 #include <stdlib.h>
-#include "core/opts.h"
-#include "request/request.h"
+#include "util/opts.h"
+#include "request/request_types.h"
 #include "request/request_layout.h"
 
 static void priorities(struct req_layout *l)

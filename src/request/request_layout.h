@@ -5,7 +5,7 @@
 #ifndef RTLAT_REQUEST_LAYOUT_H
 #define RTLAT_REQUEST_LAYOUT_H
 
-#include "request/request.h"
+#include "request/request_types.h"
 
 /* The default layout over the usable CPUs cpus[0..n-1] (SPEC §4). */
 void req_layout_default(struct req_layout *l, const int *cpus, int n);

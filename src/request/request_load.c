@@ -11,13 +11,14 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/fft.h"
-#include "request/request.h"
+#include "measure/clock.h"
+#include "measure/fft.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_load.h"
 
@@ -93,7 +94,7 @@ void req_load_child(struct req_run *run, int index)
 		_exit(1);
 	}
 	fill(&w, index);
-	__atomic_store_n(&run->sh->load_ready[index], 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&run->sh->load_ready[index], 1, memory_order_release);
 	if (!wait_start(run->sh, &set))
 		_exit(0);
 	while (!run->sh->stop) {

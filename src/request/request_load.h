@@ -5,7 +5,7 @@
 #ifndef RTLAT_REQUEST_LOAD_H
 #define RTLAT_REQUEST_LOAD_H
 
-#include "request/request.h"
+#include "request/request_types.h"
 
 /* Never returns. */
 void req_load_child(struct req_run *run, int index);

@@ -8,9 +8,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "request/request.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "request/request_types.h"
 #include "request/request_client.h"
 #include "request/request_output.h"
 #include "harness/results.h"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "harness/results.h"
-#include "request/request.h"
+#include "request/request_types.h"
 
 void req_print_layout(FILE *f, const struct req_run *run);
 void req_print_round(FILE *f, const struct req_run *run, int k);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "request/request_proto.h"
 
 static void put16(uint8_t *b, uint16_t v)

@@ -9,14 +9,15 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "request/request.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "request/request_types.h"
 #include "request/request_client.h"
 #include "request/request_load.h"
 #include "request/request_output.h"
@@ -25,7 +26,7 @@
 #include "request/request_spawn.h"
 #include "request/request_net.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "harness/test.h"
 
 /* What results_summary() reports (rtlat --list). */
@@ -170,17 +171,17 @@ typedef bool (*done_fn)(const struct req_run *run, int arg);
 
 static bool client_ready(const struct req_run *run, int i)
 {
-	return __atomic_load_n(&run->sh->client_ready[i], __ATOMIC_ACQUIRE);
+	return atomic_load_explicit(&run->sh->client_ready[i], memory_order_acquire);
 }
 
 static bool load_ready(const struct req_run *run, int i)
 {
-	return __atomic_load_n(&run->sh->load_ready[i], __ATOMIC_ACQUIRE);
+	return atomic_load_explicit(&run->sh->load_ready[i], memory_order_acquire);
 }
 
 static bool round_done(const struct req_run *run, int k)
 {
-	return __atomic_load_n(&run->sh->rounds[k].done, __ATOMIC_SEQ_CST);
+	return atomic_load_explicit(&run->sh->rounds[k].done, memory_order_seq_cst);
 }
 
 /* After done: until no client is inside record() (see there). */
@@ -197,7 +198,7 @@ static void round_quiet(const struct req_run *run)
 	 * client killed inside record() never clears its flag.
 	 */
 	for (i = 0; i < run->nclients; i++)
-		while (__atomic_load_n(&run->sh->busy[i], __ATOMIC_SEQ_CST) &&
+		while (atomic_load_explicit(&run->sh->busy[i], memory_order_seq_cst) &&
 		       run->client_pid[i] > 0 && clock_now_ns() < deadline)
 			usleep(50);
 }
@@ -297,7 +298,7 @@ static int run_rounds(struct req_run *run)
 				return r;
 		}
 		design_reset(run);
-		__atomic_store_n(&run->sh->round, k, __ATOMIC_RELEASE);
+		atomic_store_explicit(&run->sh->round, k, memory_order_release);
 		run->rounds_begun = k + 1;
 		debug(run, "round %d: %d load process%s, %d client%s", k, rd->nloads,
 		      rd->nloads == 1 ? "" : "es", rd->nclients,
@@ -505,7 +506,7 @@ out:
 	stop_all(run);
 	/* A child's failure just before the stop (req_fail refuses those
 	 * after it), its process reaped only then: still the run's error. */
-	if (__atomic_load_n(&run->sh->error, __ATOMIC_SEQ_CST))
+	if (atomic_load_explicit(&run->sh->error, memory_order_seq_cst))
 		fail(run, "%s", run->sh->msg);
 	return run->failed ? 1 : 0;
 }

@@ -7,7 +7,7 @@
 #define RTLAT_REQUEST_RUN_H
 
 #include "harness/results.h"
-#include "request/request.h"
+#include "request/request_types.h"
 
 int req_measure(struct req_run *run);
 int req_serve(struct req_run *run);

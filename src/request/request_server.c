@@ -31,12 +31,12 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "request/request.h"
+#include "measure/clock.h"
+#include "request/request_types.h"
 #include "request/request_child.h"
 #include "request/request_server.h"
 #include "request/request_proto.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 
 /* A reply (or a refusal) must be sent within this. A request's frame
  * has no deadline of its own: a frame that stops half-way is held until

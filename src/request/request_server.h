@@ -6,7 +6,7 @@
 #ifndef RTLAT_REQUEST_SERVER_H
 #define RTLAT_REQUEST_SERVER_H
 
-#include "request/request.h"
+#include "request/request_types.h"
 
 /* The server settings of this run into s. */
 void req_server_init(struct req_server *s, const struct req_run *run);

@@ -33,8 +33,8 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/rtsetup.h"
+#include "system/cleanup.h"
+#include "system/rtsetup.h"
 #include "request/request_client.h"
 #include "request/request_load.h"
 #include "request/request_server.h"

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "request/request.h"
+#include "request/request_types.h"
 
 enum req_child_kind { REQ_CHILD_SERVER, REQ_CHILD_CLIENT, REQ_CHILD_LOAD };
 

@@ -3,19 +3,21 @@
  * response.c - "rtlat response": options, the run (calibrate, then time
  * each block) and its report. The works are in response_work.c.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/opts.h"
-#include "response/response.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "util/opts.h"
+#include "response/response_types.h"
 #include "response/response_work.h"
 #include "harness/results.h"
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/checkpoint.h"
 #include "harness/test.h"
+#include "response/response_test.h"
 
 /* Histogram: 10000 buckets per block, up to four blocks. */
 #define RESP_BUCKETS_PER_BLOCK	10000
@@ -38,14 +40,16 @@ struct resp_run {
 	struct bench_thread thread;
 	uint64_t units;
 	double ns_per_unit;
-	volatile int calibrated;
+	atomic_int calibrated;	/* the measuring thread writes, main reads */
 	struct work work;
 	const char *error;
 };
 
 static const struct opt resp_opts[] = {
-	{ 'c', "cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct resp_config, cpu),
-	  "run on CPU (default: the last online CPU)", NULL, "cpu" },
+	{ .short_name = 'c', .long_name = "cpu", .type = OPT_CPU,
+	  .arg = OPT_ARG_REQUIRED, .argname = "CPU", .dflt = -1,
+	  .dest = OPT_AT(struct resp_config, cpu),
+	  .help = "run on CPU (default: the last online CPU)", .key = "cpu" },
 	OPT_ROW_DURATION(struct resp_config, duration_s, 0,
 			 "stop after TIME (N[s|m|h|d]); 0: none"),
 	OPT_ROW_HELP,
@@ -55,15 +59,19 @@ static const struct opt resp_opts[] = {
 		     "SCHED_FIFO priority; 0: SCHED_OTHER"),
 	OPT_ROW_QUIET(struct resp_config, quiet,
 		      "no calibration line"),
-	{ 0, "block", OPT_INT, OPT_ARG_REQUIRED, "MS", 1, 1000, 10, OPT_AT(struct resp_config, block_ms),
-	  "calibrate the block to about MS milliseconds", NULL, "block_ms" },
-	{ 0, "work", OPT_CHOICE, OPT_ARG_REQUIRED, "WORK", 0, 0, 0, OPT_AT(struct resp_config, work),
-	  "add (integer loop), copy (memcpy from a source larger than the LLC), whetstone (floating-point mix), fft",
-	  work_names, "work" },
-	{ 0, "fft-points", OPT_INT, OPT_ARG_REQUIRED, "N", 0, (long long)WORK_FFT_MAX_POINTS, 0,
-	  OPT_AT(struct resp_config, fft_points),
-	  "fft: transform size, a power of two from 1024 to 67108864; 0: the smallest whose data and twiddles (32 bytes a point) exceed the last-level cache",
-	  NULL, "fft_points" },
+	{ .long_name = "block", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "MS", .min = 1, .max = 1000, .dflt = 10,
+	  .dest = OPT_AT(struct resp_config, block_ms),
+	  .help = "calibrate the block to about MS milliseconds", .key = "block_ms" },
+	{ .long_name = "work", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "WORK", .dest = OPT_AT(struct resp_config, work),
+	  .help = "add (integer loop), copy (memcpy from a source larger than the LLC), whetstone (floating-point mix), fft",
+	  .choices = work_names, .key = "work" },
+	{ .long_name = "fft-points", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "N", .max = (long long)WORK_FFT_MAX_POINTS,
+	  .dest = OPT_AT(struct resp_config, fft_points),
+	  .help = "fft: transform size, a power of two from 1024 to 67108864; 0: the smallest whose data and twiddles (32 bytes a point) exceed the last-level cache",
+	  .key = "fft_points" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct resp_config, common), "write results to FILE as JSON"),
 	OPT_END
 };

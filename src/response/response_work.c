@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/sysinfo.h"
-#include "response/response.h"
+#include "measure/clock.h"
+#include "system/sysinfo.h"
+#include "response/response_types.h"
 #include "response/response_work.h"
 
 #define COPY_CHUNK	(64 * 1024)

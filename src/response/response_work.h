@@ -6,7 +6,7 @@
 #define RTLAT_RESPONSE_WORK_H
 
 #include <stdint.h>
-#include "response/response.h"
+#include "response/response_types.h"
 
 extern const char *const work_names[];
 

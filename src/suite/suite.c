@@ -20,12 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "fleet/fleet.h"
-#include "core/opts.h"
-#include "core/outfile.h"
-#include "core/preflight.h"
-#include "core/stopsig.h"
+#include "util/opts.h"
+#include "system/outfile.h"
+#include "system/preflight.h"
+#include "system/stopsig.h"
 #include "harness/status.h"
 #include "harness/test.h"
+#include "suite/suite.h"
 #include "suite/suite_checkpoint.h"
 #include "suite/suite_status.h"
 
@@ -53,6 +54,9 @@ struct suite_run {
 	bool report;
 	bool explain;
 	bool quiet;
+	/* The registry's table and list, handed down by main.c: the
+	 * suite sits below the registry, which reads the suite's options. */
+	const struct suite_registry *reg;
 	unsigned long long only;	/* bit i: tests[i]; 0: all */
 	struct fleet_opts fleet;	/* judged on the tests' summaries */
 	long long checkpoint_s;		/* --checkpoint, given to each test */
@@ -71,29 +75,31 @@ struct suite_run {
 const size_t suite_config_size = sizeof(struct suite_run);
 
 static const struct opt suite_opts[] = {
-	{ 0, "duration", OPT_DURATION, OPT_ARG_REQUIRED, "TIME", 1, 86400, 5,
-	  OPT_AT(struct suite_run, duration_s),
-	  "time per test (about a minute in all)", NULL, NULL },
-	{ 'p', "prio", OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99,
-	  OPT_AT(struct suite_run, prio),
-	  "SCHED_FIFO priority of the measuring tests (bintime's busy loop runs below them all, at 1)",
-	  NULL, NULL },
-	{ 'o', "results", OPT_DIR_OUT, OPT_ARG_REQUIRED, "DIR", 0, 0, 0,
-	  OPT_AT(struct suite_run, outdir),
-	  "results directory (default results/rtlat-DATE-TIME)", NULL, NULL },
+	{ .long_name = "duration", .type = OPT_DURATION, .arg = OPT_ARG_REQUIRED,
+	  .argname = "TIME", .min = 1, .max = 86400, .dflt = 5,
+	  .dest = OPT_AT(struct suite_run, duration_s),
+	  .help = "time per test (about a minute in all)" },
+	{ .short_name = 'p', .long_name = "prio", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "PRIO", .min = 1, .max = 99, .dflt = 99,
+	  .dest = OPT_AT(struct suite_run, prio),
+	  .help = "SCHED_FIFO priority of the measuring tests (bintime's busy loop runs below them all, at 1)" },
+	{ .short_name = 'o', .long_name = "results", .type = OPT_DIR_OUT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "DIR",
+	  .dest = OPT_AT(struct suite_run, outdir),
+	  .help = "results directory (default results/rtlat-DATE-TIME)" },
 	/* choices: the registry's names, set by suite_options */
-	{ 0, "only", OPT_CHOICES, OPT_ARG_REQUIRED, "TEST,...", 0, 0, 0,
-	  OPT_AT(struct suite_run, only), "comma-separated subset of the tests",
-	  NULL, NULL },
-	{ 0, "report", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
-	  OPT_AT(struct suite_run, report),
-	  "write report.html into the results directory with rtlat-report", NULL, NULL },
-	{ 0, "explain", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
-	  OPT_AT(struct suite_run, explain),
-	  "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report", NULL, NULL },
-	{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0,
-	  OPT_AT(struct suite_run, quiet),
-	  "no \"running TEST\" line before each test: the table only", NULL, NULL },
+	{ .long_name = "only", .type = OPT_CHOICES, .arg = OPT_ARG_REQUIRED,
+	  .argname = "TEST,...", .dest = OPT_AT(struct suite_run, only),
+	  .help = "comma-separated subset of the tests" },
+	{ .long_name = "report", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct suite_run, report),
+	  .help = "write report.html into the results directory with rtlat-report" },
+	{ .long_name = "explain", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct suite_run, explain),
+	  .help = "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report" },
+	{ .short_name = 'q', .long_name = "quiet", .type = OPT_FLAG,
+	  .arg = OPT_ARG_NONE, .dest = OPT_AT(struct suite_run, quiet),
+	  .help = "no \"running TEST\" line before each test: the table only" },
 	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
 	CHECKPOINT_OPT_ENTRY(OPT_AT(struct suite_run, checkpoint_s)),
 	RUN_RECORD_OPTS(OPT_AT_STRUCT(struct suite_run, rec)),
@@ -102,7 +108,7 @@ static const struct opt suite_opts[] = {
 	OPT_END
 };
 
-struct opt *suite_options(void *cfg)
+struct opt *suite_options(void *cfg, const struct test_ops *const *tests)
 {
 	struct opt *t = opts_bind(suite_opts, cfg, NULL, NULL), *grown;
 	size_t n = (size_t)opts_count(suite_opts) + 1;
@@ -125,7 +131,7 @@ struct opt *suite_options(void *cfg)
 /* A test the suite runs: asked (--only), and a measurement (not doctor). */
 static bool runs(const struct suite_run *s, int i)
 {
-	return (!s->only || (s->only & (1ULL << i))) && tests[i]->suite_args;
+	return (!s->only || (s->only & (1ULL << i))) && s->reg->tests[i]->suite_args;
 }
 
 /* The tests the suite runs: thresholds may name these only (an entry for
@@ -134,10 +140,10 @@ static int measured(const struct suite_run *s, struct fleet_test *list, int max)
 {
 	int i, n = 0;
 
-	for (i = 0; tests[i] && n < max; i++)
+	for (i = 0; s->reg->tests[i] && n < max; i++)
 		if (runs(s, i)) {
-			list[n].name = tests[i]->name;
-			list[n++].series = tests[i]->series;
+			list[n].name = s->reg->tests[i]->name;
+			list[n++].series = s->reg->tests[i]->series;
 		}
 	return n;
 }
@@ -149,10 +155,10 @@ static int check_only(const struct suite_run *s)
 	size_t at = 0;
 	int i, bad = -1;
 
-	for (i = 0; tests[i]; i++) {
-		if (tests[i]->suite_args && at < sizeof(ok))
+	for (i = 0; s->reg->tests[i]; i++) {
+		if (s->reg->tests[i]->suite_args && at < sizeof(ok))
 			at += (size_t)snprintf(ok + at, sizeof(ok) - at, "%s%s",
-					       at ? "," : "", tests[i]->name);
+					       at ? "," : "", s->reg->tests[i]->name);
 		else if (s->only & (1ULL << i))
 			bad = i;
 	}
@@ -160,7 +166,7 @@ static int check_only(const struct suite_run *s)
 		return 0;
 	opts_error("rtlat suite", opts_find(s->opts, 0, "only"),
 		   "'%s' measures nothing (the suite prints its verdict first); accepted: %s",
-		   tests[bad]->name, ok);
+		   s->reg->tests[bad]->name, ok);
 	return -1;
 }
 
@@ -349,7 +355,7 @@ static int make_dir(const struct suite_run *s, char *dir, size_t len)
 
 /* registry.json beside the results: what the report reads on a host
  * that has the results but not this binary. */
-static int write_registry(const char *dir)
+static int write_registry(const struct suite_run *s, const char *dir)
 {
 	char path[PATH_MAX];
 	struct outfile of;
@@ -362,7 +368,7 @@ static int write_registry(const char *dir)
 	f = outfile_open(&of, "rtlat suite", "-o", path);
 	if (!f)
 		return -1;
-	tests_list_json(f);
+	s->reg->list_json(f);
 	return outfile_close(&of, "rtlat suite");
 }
 
@@ -444,7 +450,7 @@ static int suite_prepare(struct suite_run *s, struct fleet *fl, char *dir,
 	}
 	if (make_dir(s, dir, len))
 		return OPTS_EXIT_USAGE;
-	return write_registry(dir) ? 1 : 0;
+	return write_registry(s, dir) ? 1 : 0;
 }
 
 /* index.json before the first test: every test asked, pending; and the
@@ -455,9 +461,9 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 	int i;
 
 	suite_ckpt_begin(&s->ckpt, dir, 0);
-	for (i = 0; tests[i]; i++)
+	for (i = 0; s->reg->tests[i]; i++)
 		if (runs(s, i)) {
-			suite_ckpt_add(&s->ckpt, tests[i]->name);
+			suite_ckpt_add(&s->ckpt, s->reg->tests[i]->name);
 			planned += (double)s->duration_s;
 		}
 	s->ckpt.planned_s = planned;
@@ -485,20 +491,20 @@ static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
 		preflight_print_short(stderr, "rtlat suite");
 	suite_ckpt_start(s, dir);
-	for (i = 0; i < SUITE_STATUS_MAX && tests[i]; i++)
+	for (i = 0; i < SUITE_STATUS_MAX && s->reg->tests[i]; i++)
 		asked |= runs(s, i) ? 1ULL << i : 0;
-	suite_status_begin(&s->status, asked, s->ckpt.planned_s);
-	for (i = 0; tests[i] && !stopsig_last(); i++) {
+	suite_status_begin(&s->status, s->reg->tests, asked, s->ckpt.planned_s);
+	for (i = 0; s->reg->tests[i] && !stopsig_last(); i++) {
 		if (!runs(s, i))
 			continue;	/* not asked, or not a measurement (doctor) */
-		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_RUNNING, 0);
+		suite_ckpt_set(&s->ckpt, fl, s->reg->tests[i]->name, SC_RUNNING, 0);
 		suite_status_running(&s->status, i);
-		rc = suite_run(s, fl, tests[i], dir);
+		rc = suite_run(s, fl, s->reg->tests[i], dir);
 		suite_status_done(&s->status, i, rc);
-		suite_ckpt_set(&s->ckpt, fl, tests[i]->name, SC_DONE, rc);
+		suite_ckpt_set(&s->ckpt, fl, s->reg->tests[i]->name, SC_DONE, rc);
 		if (rc) {
 			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
-				tests[i]->name, rc, dir, tests[i]->name);
+				s->reg->tests[i]->name, rc, dir, s->reg->tests[i]->name);
 			failed = 1;
 		}
 	}
@@ -536,13 +542,15 @@ static int suite_main_run(struct suite_run *s, int argc, char **argv)
 	return status;
 }
 
-int suite_main(int argc, char **argv)
+int suite_main(const struct suite_registry *reg, int argc, char **argv)
 {
 	struct suite_run *s = calloc(1, sizeof(*s));
 	int status;
 
-	if (s)
-		s->opts = suite_options(s);
+	if (s) {
+		s->reg = reg;
+		s->opts = suite_options(s, reg->tests);
+	}
 	if (!s || !s->opts) {
 		fprintf(stderr, "rtlat suite: cannot set up: %s\n", strerror(ENOMEM));
 		free(s);

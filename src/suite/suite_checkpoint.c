@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/outfile.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "system/outfile.h"
 #include "fleet/fleet.h"
 #include "harness/results.h"
 #include "harness/checkpoint.h"

@@ -4,7 +4,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "harness/test.h"
 #include "suite/suite_status.h"
 
@@ -21,11 +21,11 @@ static void status_list(FILE *f, const struct suite_status *st, int running,
 	int i, rc, n = 0;
 
 	fprintf(f, "rtlat suite: %s:", done ? "done" : "to come");
-	for (i = 0; i < SUITE_STATUS_MAX && tests[i]; i++) {
+	for (i = 0; i < SUITE_STATUS_MAX && st->tests[i]; i++) {
 		rc = __atomic_load_n(&st->done_rc[i], __ATOMIC_SEQ_CST);
 		if (!in_suite(st, i) || (done ? rc < 0 : rc >= 0 || i == running))
 			continue;
-		fprintf(f, "%s %s", n++ ? "," : "", tests[i]->name);
+		fprintf(f, "%s %s", n++ ? "," : "", st->tests[i]->name);
 		if (done && rc)
 			fprintf(f, " (exit status %d)", rc);
 	}
@@ -52,7 +52,7 @@ static int64_t suite_status(void *arg, int64_t now, bool usr1)
 		status_list(f, st, running, true);
 		if (running >= 0)
 			fprintf(f, "rtlat suite: running: %s for %.1f s\n",
-				tests[running]->name, (double)(now - since) / 1e9);
+				st->tests[running]->name, (double)(now - since) / 1e9);
 		else
 			fprintf(f, "rtlat suite: running: none\n");
 		status_list(f, st, running, false);
@@ -63,11 +63,13 @@ static int64_t suite_status(void *arg, int64_t now, bool usr1)
 	return now + STATUS_NO_WAKE_NS;
 }
 
-void suite_status_begin(struct suite_status *st, unsigned long long runs,
-			double planned_s)
+void suite_status_begin(struct suite_status *st,
+			const struct test_ops *const *tests,
+			unsigned long long runs, double planned_s)
 {
 	int i;
 
+	st->tests = tests;
 	st->runs = runs;
 	st->planned_s = planned_s;
 	st->running = -1;

@@ -16,8 +16,11 @@
 
 #define SUITE_STATUS_MAX 64
 
+struct test_ops;
+
 struct suite_status {
 	struct status_watch watch;
+	const struct test_ops *const *tests;	/* the registry's, read only */
 	bool watching;			/* the thread runs */
 	double planned_s;
 	int64_t start_ns, test_start_ns;
@@ -28,9 +31,11 @@ struct suite_status {
 };
 
 /* Before the first test (SIGUSR1 already blocked: status_signal_block):
- * the status thread, for the tests in runs, planned_s seconds in all. */
-void suite_status_begin(struct suite_status *st, unsigned long long runs,
-			double planned_s);
+ * the status thread, for the tests in runs (bits of the registry's
+ * tests[]), planned_s seconds in all. */
+void suite_status_begin(struct suite_status *st,
+			const struct test_ops *const *tests,
+			unsigned long long runs, double planned_s);
 /* tests[i] starts (its process: suite_status_child), or ends with rc. */
 void suite_status_running(struct suite_status *st, int i);
 void suite_status_child(struct suite_status *st, pid_t pid);

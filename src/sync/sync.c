@@ -6,15 +6,16 @@
 #include <string.h>
 #include <stdlib.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/opts.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "util/opts.h"
 #include "harness/results.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_cost.h"
 #include "sync/sync_inversion.h"
 #include "sync/sync_switch.h"
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
+#include "sync/sync_test.h"
 
 /* What results_summary() reports (rtlat --list). */
 static const char *const sync_series[] = { "cost", "handoff", "blocking", NULL };
@@ -25,32 +26,50 @@ static const char *const sync_type_names[] = { "posix", "named", "sysv", "mutex"
 static const char *const sync_proto_names[] = { "none", "inherit", "protect", NULL };
 
 static const struct opt sync_opts[] = {
-	{ 'c', "cpu", OPT_CPU, OPT_ARG_REQUIRED, "CPU", 0, 0, -1, OPT_AT(struct sync_config, cpu),
-	  "run every task on CPU (default: the last online CPU)", NULL, "cpu" },
+	{ .short_name = 'c', .long_name = "cpu", .type = OPT_CPU,
+	  .arg = OPT_ARG_REQUIRED, .argname = "CPU", .dflt = -1,
+	  .dest = OPT_AT(struct sync_config, cpu),
+	  .help = "run every task on CPU (default: the last online CPU)", .key = "cpu" },
 	OPT_ROW_DURATION(struct sync_config, duration_s, 0,
 			 "stop each test after TIME (N[s|m|h|d]); 0: none"),
-	{ 'f', "fork", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct sync_config, fork),
-	  "tests 1, 2: process-shared objects, test 2 between two processes", NULL, NULL },
+	{ .short_name = 'f', .long_name = "fork", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct sync_config, fork),
+	  .help = "tests 1, 2: process-shared objects, test 2 between two processes" },
 	OPT_ROW_HELP,
 	OPT_ROW_LOOPS(struct sync_config, loops, 1LL << 40, 10000,
 		      "calls (test 1) and hand-offs (test 2); 0: until -D or stopped"),
 	OPT_ROW_PRIO(struct sync_config, prio, 3, 98, 90,
 		     "SCHED_FIFO priority (test 3: high PRIO, medium PRIO-1, low PRIO-2)"),
-	{ 0, "test", OPT_CHOICE, OPT_ARG_REQUIRED, "TEST", 0, 0, 0, OPT_AT(struct sync_config, test),
-	  "all, cost (test 1), switch (tests 1 and 2), inversion (test 3)", test_names, "test" },
-	{ 0, "type", OPT_CHOICE, OPT_ARG_REQUIRED, "TYPE", 0, 0, 0, OPT_AT(struct sync_config, type),
-	  "tests 1, 2: posix (unnamed sem_t), named (sem_open), sysv (semop), mutex",
-	  sync_type_names, "type" },
-	{ 0, "protocol", OPT_CHOICE, OPT_ARG_REQUIRED, "PROTO", 0, 0, 1, OPT_AT(struct sync_config, protocol),
-	  "test 3: the mutex protocol: none, inherit, protect", sync_proto_names, "protocol" },
-	{ 0, "rounds", OPT_INT, OPT_ARG_REQUIRED, "N", 1, 100000, 50, OPT_AT(struct sync_config, rounds),
-	  "test 3: rounds", NULL, "rounds" },
-	{ 0, "hog", OPT_INT, OPT_ARG_REQUIRED, "MS", 1, 100, 5, OPT_AT(struct sync_config, hog_ms),
-	  "test 3: the medium task burns the CPU for MS ms a round", NULL, "hog_ms" },
-	{ 0, "cs", OPT_INT, OPT_ARG_REQUIRED, "US", 10, 100000, 1000, OPT_AT(struct sync_config, cs_us),
-	  "test 3: the low task's critical section, US us of CPU time", NULL, "cs_us" },
-	{ 0, "margin", OPT_INT, OPT_ARG_REQUIRED, "US", 0, 1000000, 500, OPT_AT(struct sync_config, margin_us),
-	  "test 3: bounded means blocking <= critical section + US us", NULL, "margin_us" },
+	{ .long_name = "test", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "TEST", .dest = OPT_AT(struct sync_config, test),
+	  .help = "all, cost (test 1), switch (tests 1 and 2), inversion (test 3)",
+	  .choices = test_names, .key = "test" },
+	{ .long_name = "type", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "TYPE", .dest = OPT_AT(struct sync_config, type),
+	  .help = "tests 1, 2: posix (unnamed sem_t), named (sem_open), sysv (semop), mutex",
+	  .choices = sync_type_names, .key = "type" },
+	{ .long_name = "protocol", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "PROTO", .dflt = 1, .dest = OPT_AT(struct sync_config, protocol),
+	  .help = "test 3: the mutex protocol: none, inherit, protect",
+	  .choices = sync_proto_names, .key = "protocol" },
+	{ .long_name = "rounds", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "N", .min = 1, .max = 100000, .dflt = 50,
+	  .dest = OPT_AT(struct sync_config, rounds), .help = "test 3: rounds",
+	  .key = "rounds" },
+	{ .long_name = "hog", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, .argname = "MS",
+	  .min = 1, .max = 100, .dflt = 5, .dest = OPT_AT(struct sync_config, hog_ms),
+	  .help = "test 3: the medium task burns the CPU for MS ms a round",
+	  .key = "hog_ms" },
+	{ .long_name = "cs", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, .argname = "US",
+	  .min = 10, .max = 100000, .dflt = 1000,
+	  .dest = OPT_AT(struct sync_config, cs_us),
+	  .help = "test 3: the low task's critical section, US us of CPU time",
+	  .key = "cs_us" },
+	{ .long_name = "margin", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "US", .max = 1000000, .dflt = 500,
+	  .dest = OPT_AT(struct sync_config, margin_us),
+	  .help = "test 3: bounded means blocking <= critical section + US us",
+	  .key = "margin_us" },
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct sync_config, common), "write results to FILE as JSON"),
 	OPT_END
 };

@@ -9,10 +9,10 @@
 #include <pthread.h>
 #include <string.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "pair/pair.h"
+#include "measure/clock.h"
+#include "pair/pair_types.h"
 #include "pair/pair_run.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_cost.h"
 
 #define COST_BUCKET_NS	10

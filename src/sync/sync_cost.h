@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "harness/test.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 
 /* 0 or 1 with *err set to a one-line reason. */
 int sync_cost(const struct sync_config *c, struct test_run *pt, struct sync_result *r, int64_t end, const char **err);

@@ -13,8 +13,8 @@
 #include <pthread.h>
 #include <time.h>
 #include "determinism/bench.h"
-#include "core/clock.h"
-#include "sync/sync.h"
+#include "measure/clock.h"
+#include "sync/sync_types.h"
 #include "sync/sync_inversion.h"
 
 #define INV_BUCKET_NS	1000

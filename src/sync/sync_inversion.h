@@ -6,7 +6,7 @@
 #define RTLAT_SYNC_INVERSION_H
 
 #include <stdint.h>
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 
 /* 0 or 1 with *err set to a one-line reason. */
 int sync_inversion(const struct sync_config *c, struct inv_result *r, int64_t end, const char **err);

@@ -11,16 +11,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "core/opts.h"
-#include "pair/pair.h"
+#include "util/opts.h"
+#include "pair/pair_types.h"
 #include "pair/pair_run.h"
 #include "pair/pair_test.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 #include "sync/sync_switch.h"
 
 #define SWITCH_INTERVAL_US 10
-
-extern const struct test_ops test_ptsem, test_svsem;
 
 /* The pair test's own option, as if given on its command line. */
 static int pair_type_opts(const struct sync_config *c, const char *prog,

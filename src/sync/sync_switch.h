@@ -7,7 +7,7 @@
 #define RTLAT_SYNC_SWITCH_H
 
 #include "harness/test.h"
-#include "sync/sync.h"
+#include "sync/sync_types.h"
 
 /* Check and set up the pair harness for tests 1 and 2 (sync_switch.c):
  * 0, or -1 after the message. */

@@ -7,7 +7,7 @@
 #define RTLAT_CYCLIC_H
 
 #include <stdbool.h>
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 /* The rt-tests release whose cyclictest this face follows: its JSON's
  * "rt_test_version:" (rtlat's own version is in "rtlat": {"version"}). */

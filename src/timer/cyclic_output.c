@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/outfile.h"
-#include "core/rtsetup.h"
+#include "measure/clock.h"
+#include "util/json.h"
+#include "system/outfile.h"
+#include "system/rtsetup.h"
 #include "harness/results.h"
 #include "harness/status.h"
 #include "timer/cyclic.h"

@@ -13,17 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "core/opts.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
 #include "harness/results.h"
-#include "core/rtsetup.h"
+#include "system/rtsetup.h"
 #include "timer/timer_json.h"
 #include "timer/timer_output.h"
 #include "timer/timer_run.h"
 #include "timer/timer_ckpt.h"
 #include "timer/timer_wait.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
+#include "timer/timer_test.h"
 
 #define MAX_PERIOD_US	1000000LL	/* 1 s, as the original */
 #define MIN_PERIOD_US	10LL
@@ -37,46 +38,75 @@ static const char *const timer_series[] = { "latency", NULL };
 static const char *const timer_device_names[] = { "0", NULL };
 
 static const struct opt timer_opts[] = {
-	{ 'p', NULL, OPT_INT, OPT_ARG_REQUIRED, "PERIOD_US", MIN_PERIOD_US, MAX_PERIOD_US, 100,
-	  OPT_AT(struct timer_config, period_us), "sampling period in us", NULL, "period_us" },
-	{ 'T', NULL, OPT_DURATION, OPT_ARG_REQUIRED, "SECONDS", 0, MAX_DURATION_S, 0,
-	  OPT_AT(struct timer_config, duration_s), "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C", NULL, "duration_s" },
-	{ 'h', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, hist),
-	  "print histograms of min, avg, max latencies", NULL, NULL },
-	{ 's', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, stats),
-	  "print statistics of min, avg, max latencies", NULL, NULL },
-	{ 'g', NULL, OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, gnuplot),
-	  "dump the histogram to FILE in gnuplot format (-: stdout)", NULL, NULL },
-	{ 'H', NULL, OPT_INT, OPT_ARG_REQUIRED, "CELLS", 1, MAX_CELLS, 200, OPT_AT(struct timer_config, cells),
-	  "histogram size; the last cell takes the overflow; increase it if the last cell is full", NULL, "histogram_cells" },
-	{ 'B', NULL, OPT_INT, OPT_ARG_REQUIRED, "NS", 1, NSEC_PER_SEC, 1000, OPT_AT(struct timer_config, bucket_ns),
-	  "histogram bucket size in ns", NULL, "bucket_ns" },
-	{ 'l', NULL, OPT_INT, OPT_ARG_REQUIRED, "LINES", 0, 1000000, 21, OPT_AT(struct timer_config, lines),
-	  "data lines per header; 0: no headers", NULL, "data_lines" },
-	{ 'q', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, quiet),
-	  "no RTT/RTH/RTD lines, only the summary (only with -T: without it, a warning and the lines)", NULL, "quiet" },
-	{ 'c', NULL, OPT_CPU_LIST, OPT_ARG_REQUIRED, "LIST", 0, 0, 0, OPT_AT(struct timer_config, cpus),
-	  "a sampling thread pinned to each CPU of LIST (3, 0-3,6 or all) [default 0]", NULL, NULL },
-	{ 'P', NULL, OPT_INT, OPT_ARG_REQUIRED, "PRIO", 1, 99, 99, OPT_AT(struct timer_config, prio),
-	  "SCHED_FIFO priority of the sampling thread", NULL, "priority" },
-	{ 'D', NULL, OPT_CHOICE, OPT_ARG_REQUIRED, "DEVICE", 0, 0, 0, OPT_AT(struct timer_config, device),
-	  "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
-	  timer_device_names, NULL },
-	{ 't', NULL, OPT_INT, OPT_ARG_REQUIRED, "MODE", 0, 2, 0, OPT_AT(struct timer_config, mode),
-	  "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)", NULL, "mode" },
-	{ 'f', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, freeze),
-	  "freeze the trace at each new maximum: ftrace marker, trace snapshot (the largest's kept)", NULL, "freeze_trace" },
-	{ 'b', NULL, OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, OPT_AT(struct timer_config, break_switch),
-	  "break upon mode switch: stop when the sampler is preempted (msw)", NULL, "break_on_switch" },
-	{ 0, "method", OPT_CHOICE, OPT_ARG_REQUIRED, "METHOD", 0, 0, 0, OPT_AT(struct timer_config, method),
-	  "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
-	  timer_method_names, NULL },
-	{ 0, "histfile", OPT_PATH_OUT, OPT_ARG_REQUIRED, "FILE", 0, 0, 0, OPT_AT(struct timer_config, histfile),
-	  "write the latency histogram to FILE in cyclictest's -h layout", NULL, NULL },
+	{ .short_name = 'p', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "PERIOD_US", .min = MIN_PERIOD_US, .max = MAX_PERIOD_US,
+	  .dflt = 100, .dest = OPT_AT(struct timer_config, period_us),
+	  .help = "sampling period in us", .key = "period_us" },
+	{ .short_name = 'T', .type = OPT_DURATION, .arg = OPT_ARG_REQUIRED,
+	  .argname = "SECONDS", .max = MAX_DURATION_S,
+	  .dest = OPT_AT(struct timer_config, duration_s),
+	  .help = "test duration after the 1 s warm-up (N[s|m|h|d]); 0: until ^C",
+	  .key = "duration_s" },
+	{ .short_name = 'h', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct timer_config, hist),
+	  .help = "print histograms of min, avg, max latencies" },
+	{ .short_name = 's', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct timer_config, stats),
+	  .help = "print statistics of min, avg, max latencies" },
+	{ .short_name = 'g', .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "FILE", .dest = OPT_AT(struct timer_config, gnuplot),
+	  .help = "dump the histogram to FILE in gnuplot format (-: stdout)" },
+	{ .short_name = 'H', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "CELLS", .min = 1, .max = MAX_CELLS, .dflt = 200,
+	  .dest = OPT_AT(struct timer_config, cells),
+	  .help = "histogram size; the last cell takes the overflow; increase it if the last cell is full",
+	  .key = "histogram_cells" },
+	{ .short_name = 'B', .type = OPT_INT, .arg = OPT_ARG_REQUIRED, .argname = "NS",
+	  .min = 1, .max = NSEC_PER_SEC, .dflt = 1000,
+	  .dest = OPT_AT(struct timer_config, bucket_ns),
+	  .help = "histogram bucket size in ns", .key = "bucket_ns" },
+	{ .short_name = 'l', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "LINES", .max = 1000000, .dflt = 21,
+	  .dest = OPT_AT(struct timer_config, lines),
+	  .help = "data lines per header; 0: no headers", .key = "data_lines" },
+	{ .short_name = 'q', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct timer_config, quiet),
+	  .help = "no RTT/RTH/RTD lines, only the summary (only with -T: without it, a warning and the lines)",
+	  .key = "quiet" },
+	{ .short_name = 'c', .type = OPT_CPU_LIST, .arg = OPT_ARG_REQUIRED,
+	  .argname = "LIST", .dest = OPT_AT(struct timer_config, cpus),
+	  .help = "a sampling thread pinned to each CPU of LIST (3, 0-3,6 or all) [default 0]" },
+	{ .short_name = 'P', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "PRIO", .min = 1, .max = 99, .dflt = 99,
+	  .dest = OPT_AT(struct timer_config, prio),
+	  .help = "SCHED_FIFO priority of the sampling thread", .key = "priority" },
+	{ .short_name = 'D', .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "DEVICE", .dest = OPT_AT(struct timer_config, device),
+	  .help = "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
+	  .choices = timer_device_names },
+	{ .short_name = 't', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "MODE", .max = 2, .dest = OPT_AT(struct timer_config, mode),
+	  .help = "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)",
+	  .key = "mode" },
+	{ .short_name = 'f', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct timer_config, freeze),
+	  .help = "freeze the trace at each new maximum: ftrace marker, trace snapshot (the largest's kept)",
+	  .key = "freeze_trace" },
+	{ .short_name = 'b', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = OPT_AT(struct timer_config, break_switch),
+	  .help = "break upon mode switch: stop when the sampler is preempted (msw)",
+	  .key = "break_on_switch" },
+	{ .long_name = "method", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
+	  .argname = "METHOD", .dest = OPT_AT(struct timer_config, method),
+	  .help = "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
+	  .choices = timer_method_names },
+	{ .long_name = "histfile", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "FILE", .dest = OPT_AT(struct timer_config, histfile),
+	  .help = "write the latency histogram to FILE in cyclictest's -h layout" },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct timer_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct timer_config, common), "write results to FILE as JSON"),
-	{ 0, "help", OPT_HELP, OPT_ARG_NONE, NULL, 0, 0, 0, NULL,
-	  "print this help", NULL, NULL },
+	{ .long_name = "help", .type = OPT_HELP, .arg = OPT_ARG_NONE,
+	  .help = "print this help" },
 	OPT_END
 };
 

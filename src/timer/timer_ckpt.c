@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "harness/checkpoint.h"
 #include "timer/cyclic.h"
 #include "timer/timer_ckpt.h"

@@ -7,7 +7,7 @@
 #define RTLAT_TIMER_CKPT_H
 
 #include "harness/test.h"
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 /* rtlat timer's .checkpoint. */
 void timer_checkpoint(struct test_run *t);

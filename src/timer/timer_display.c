@@ -4,12 +4,13 @@
  * from the ring, folds it into the run's summary (timer_summary.c) and
  * prints its RTD line (timer_output.c).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/record.h"
-#include "core/timeline.h"
+#include "measure/clock.h"
+#include "measure/record.h"
+#include "measure/timeline.h"
 #include "timer/timer_display.h"
 #include "timer/timer_output.h"
 #include "timer/timer_summary.h"
@@ -86,7 +87,7 @@ void *timer_display(void *arg)
 	struct timer_run *run = arg;
 
 	prctl(PR_SET_NAME, "rtlat-display");
-	while (!__atomic_load_n(&run->display_stop, __ATOMIC_ACQUIRE)) {
+	while (!atomic_load_explicit(&run->display_stop, memory_order_acquire)) {
 		drain_all(run);
 		if (run->face.draw)
 			run->face.draw(run, false);

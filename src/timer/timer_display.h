@@ -5,7 +5,7 @@
 #ifndef RTLAT_TIMER_DISPLAY_H
 #define RTLAT_TIMER_DISPLAY_H
 
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 void *timer_display(void *arg);
 

@@ -5,8 +5,8 @@
  * histograms; header and trailer (system snapshot, RT record, the time
  * line with each step's context counters) come from results.c.
  */
-#include "core/clock.h"
-#include "core/json.h"
+#include "measure/clock.h"
+#include "util/json.h"
 #include "harness/results.h"
 #include "timer/timer_json.h"
 #include "timer/timer_output.h"

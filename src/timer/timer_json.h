@@ -6,7 +6,7 @@
 #define RTLAT_TIMER_JSON_H
 
 #include "harness/results.h"
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 struct results;
 

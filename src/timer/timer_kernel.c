@@ -16,18 +16,19 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/opts.h"
-#include "core/rtsetup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
+#include "system/rtsetup.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_sample.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 /* A line longer than this is not timerlat's: dropped. */
 #define TL_LINE 512
@@ -479,7 +480,7 @@ int timerlat_read(struct timer_cpu *c, int fd)
 
 	feed_init(&sp, c, false);
 	tl->len = 0;
-	while (!__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED)) {
+	while (!atomic_load_explicit(&c->run->stop, memory_order_relaxed)) {
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
 		n = read(fd, tl->buf + tl->len, sizeof(tl->buf) - 1 - tl->len);
@@ -503,6 +504,6 @@ void *timer_kernel_reader(void *arg)
 
 	prctl(PR_SET_NAME, "rtlat-timerlat");
 	c->error = timerlat_read(c, c->run->tl.pipe_fd);
-	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->sampler_done, 1, memory_order_release);
 	return NULL;
 }

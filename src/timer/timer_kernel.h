@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 /* One sample line of the timerlat tracer. */
 struct timerlat_sample {

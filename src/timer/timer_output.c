@@ -8,11 +8,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/clock.h"
-#include "core/json.h"
+#include "measure/clock.h"
+#include "util/json.h"
 #include "harness/results.h"
-#include "core/outfile.h"
-#include "core/tracefs.h"
+#include "system/outfile.h"
+#include "system/tracefs.h"
 #include "timer/timer_output.h"
 #include "timer/timer_summary.h"
 

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "core/histogram.h"
-#include "timer/timer.h"
+#include "measure/histogram.h"
+#include "timer/timer_types.h"
 
 extern const char *const timer_mode_names[];
 void timer_banner(FILE *f, const struct timer_run *run);

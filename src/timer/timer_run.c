@@ -6,15 +6,16 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cleanup.h"
-#include "core/clock.h"
-#include "core/opts.h"
-#include "core/rtsetup.h"
-#include "core/tracefs.h"
+#include "system/cleanup.h"
+#include "measure/clock.h"
+#include "util/opts.h"
+#include "system/rtsetup.h"
+#include "system/tracefs.h"
 #include "harness/results.h"
 #include "timer/timer_display.h"
 #include "timer/timer_kernel.h"
@@ -124,7 +125,7 @@ static bool all_done(const struct timer_run *run)
 
 	for (i = 0; i < run->ncpu; i++)
 		if (run->cpu[i].sampler_started &&
-		    !__atomic_load_n(&run->cpu[i].sampler_done, __ATOMIC_ACQUIRE))
+		    !atomic_load_explicit(&run->cpu[i].sampler_done, memory_order_acquire))
 			return false;
 	return true;
 }
@@ -144,7 +145,7 @@ static void supervise(struct timer_run *run, int64_t t0)
 		if (end && clock_now_ns() > end)
 			break;
 		/* -b on one CPU ends them all. */
-		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
 	}
 }
@@ -153,7 +154,7 @@ static void stop_sampler(struct timer_cpu *c)
 {
 	if (!c->sampler_started)
 		return;
-	while (!__atomic_load_n(&c->sampler_done, __ATOMIC_ACQUIRE)) {
+	while (!atomic_load_explicit(&c->sampler_done, memory_order_acquire)) {
 		pthread_kill(c->sampler, KICK_SIGNAL);
 		usleep(1000);
 	}
@@ -165,10 +166,10 @@ static void stop_threads(struct timer_run *run)
 {
 	int i;
 
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
 	for (i = 0; run->cpu && i < run->ncpu; i++)
 		stop_sampler(&run->cpu[i]);
-	__atomic_store_n(&run->display_stop, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&run->display_stop, 1, memory_order_release);
 	if (run->display_started)
 		pthread_join(run->display, NULL);
 	run->display_started = false;
@@ -272,7 +273,7 @@ const struct timer_cpu *timer_first_moved(const struct timer_run *run)
 	int i;
 
 	for (i = 0; run->cpu && i < run->ncpu; i++)
-		if (__atomic_load_n(&run->cpu[i].moved, __ATOMIC_ACQUIRE))
+		if (atomic_load_explicit(&run->cpu[i].moved, memory_order_acquire))
 			return &run->cpu[i];
 	return NULL;
 }

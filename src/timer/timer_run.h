@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include "harness/test.h"
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 int timer_setup(struct test_run *t);
 int timer_rt_apply(struct test_run *t);

@@ -8,14 +8,15 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "core/rtsetup.h"
+#include "measure/clock.h"
+#include "system/rtsetup.h"
 #include "timer/timer_sample.h"
-#include "core/tracefs.h"
+#include "system/tracefs.h"
 
 /* Involuntary context switches of this thread: Linux's nearest thing to
  * a Xenomai mode switch (something took the CPU from the sampler). */
@@ -69,7 +70,7 @@ static void publish(struct timer_feed *sp, bool partial)
 	msw = sp->count_msw ? involuntary_switches() - sp->msw_base : 0;
 	if (c->run->cfg->break_switch && msw > sp->msw) {
 		c->switched = 1;
-		__atomic_store_n(&c->run->stop, 1, __ATOMIC_RELAXED);
+		atomic_store_explicit(&c->run->stop, 1, memory_order_relaxed);
 	}
 	sp->msw = msw;
 	sp->cur.msw = msw;
@@ -98,7 +99,7 @@ static bool moved_off(struct timer_cpu *c, uint64_t idx)
 	if (pinned_to(c->cpu, &c->moved_set))
 		return false;
 	c->moved_s = idx ? idx - 1 : 0;
-	__atomic_store_n(&c->moved, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->moved, 1, memory_order_release);
 	return true;
 }
 
@@ -145,7 +146,7 @@ static bool face_sample(struct timer_cpu *c, int64_t exp, int64_t lat)
 		run->broke_ns = lat;
 		__atomic_store_n(&run->broke, (int)(c - run->cpu) + 1, __ATOMIC_RELEASE);
 	}
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
 	return false;
 }
 
@@ -166,7 +167,7 @@ static bool record(struct timer_feed *sp, int64_t exp, int64_t lat, uint64_t mis
 	if (!c->run->face.loops || c->cycles < c->run->face.loops)
 		return true;
 	/* -l: as cyclictest, the first thread at -l ends them all. */
-	__atomic_store_n(&c->run->stop, 1, __ATOMIC_RELAXED);
+	atomic_store_explicit(&c->run->stop, 1, memory_order_relaxed);
 	return false;
 }
 
@@ -225,7 +226,7 @@ static int sample_loop(struct timer_feed *sp)
 	for (;;) {
 		err = w->ops->wait(w, &ticks);
 		now = clock_now_ns();
-		if (__atomic_load_n(&c->run->stop, __ATOMIC_RELAXED))
+		if (atomic_load_explicit(&c->run->stop, memory_order_relaxed))
 			return 0;
 		if (err == -EINTR)
 			continue;
@@ -268,6 +269,6 @@ void *timer_sampler(void *arg)
 		feed_end(&sp);
 	c->wait.ops->close(&c->wait);
 	c->last_cpu = sched_getcpu();
-	__atomic_store_n(&c->sampler_done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&c->sampler_done, 1, memory_order_release);
 	return NULL;
 }

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 /* timer_sample.c: periods missed by a wake-up lat ns late (ticks from
  * the method or 0). */

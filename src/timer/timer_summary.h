@@ -7,7 +7,7 @@
 #define RTLAT_TIMER_SUMMARY_H
 
 #include <stdint.h>
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 int summary_init(struct timer_summary *t, uint64_t bucket, uint32_t cells);
 /* Fold another CPU's summary into t (same histogram layout). */

@@ -12,7 +12,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "measure/clock.h"
 #include "timer/timer_wait.h"
 
 #ifndef sigev_notify_thread_id

@@ -5,7 +5,7 @@
 #ifndef RTLAT_TIMER_WAIT_H
 #define RTLAT_TIMER_WAIT_H
 
-#include "timer/timer.h"
+#include "timer/timer_types.h"
 
 extern const struct timer_wait_ops *const timer_methods[];
 extern const char *const timer_method_names[];

@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include "core/stats.h"
+#include "measure/stats.h"
 #include "harness/checkpoint.h"
 #include "unit.h"
 

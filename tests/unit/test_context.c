@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_context.c - where a run happens: cpuset lists, steal over a run. */
-#include "core/context.h"
+#include "system/context.h"
 #include "unit.h"
 
 UNIT_TEST(context_cpuset_lists)

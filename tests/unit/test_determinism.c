@@ -2,12 +2,12 @@
 /* test_determinism.c - the pure math of bintime, response and sync. */
 #include <math.h>
 #include <string.h>
-#include "bintime/bintime.h"
+#include "bintime/bintime_types.h"
 #include "bintime/bintime_loop.h"
-#include "response/response.h"
+#include "response/response_types.h"
 #include "response/response_work.h"
-#include "core/fft.h"
-#include "sync/sync.h"
+#include "measure/fft.h"
+#include "sync/sync_types.h"
 #include "sync/sync_switch.h"
 #include "unit.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "core/fft.h"
+#include "measure/fft.h"
 #include "unit.h"
 
 UNIT_TEST(fft_rejects_bad_sizes)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "fleet/fleet.h"
-#include "core/opts.h"
-#include "core/stats.h"
+#include "util/opts.h"
+#include "measure/stats.h"
 #include "unit.h"
 
 /* 500 ns buckets from 0, 100 buckets (0..50 us), values given in ns. */

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
-#include "core/jsonread.h"
+#include "util/json.h"
+#include "util/jsonread.h"
 #include "unit.h"
 
 static char *escaped(const char *s)

@@ -5,9 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/opts.h"
+#include "util/opts.h"
 #include "harness/test.h"
 #include "suite/suite.h"
+#include "registry.h"
 #include "unit.h"
 
 UNIT_TEST(parse_ll_strict)
@@ -59,12 +60,14 @@ static bool t_flag;
 static struct opt *table(void)
 {
 	static struct opt tbl[] = {
-		{ 'i', "interval", OPT_INT, OPT_ARG_REQUIRED, "US", 1, 100, 0, &t_int,
-		  "interval", NULL, NULL },
-		{ 't', "threads", OPT_INT, OPT_ARG_OPTIONAL, "NUM", 1, 8, -1, &t_opt,
-		  "threads", NULL, NULL },
-		{ 'q', "quiet", OPT_FLAG, OPT_ARG_NONE, NULL, 0, 0, 0, &t_flag,
-		  "quiet", NULL, NULL },
+		{ .short_name = 'i', .long_name = "interval", .type = OPT_INT,
+		  .arg = OPT_ARG_REQUIRED, .argname = "US", .min = 1, .max = 100,
+		  .dest = &t_int, .help = "interval" },
+		{ .short_name = 't', .long_name = "threads", .type = OPT_INT,
+		  .arg = OPT_ARG_OPTIONAL, .argname = "NUM", .min = 1, .max = 8,
+		  .dflt = -1, .dest = &t_opt, .help = "threads" },
+		{ .short_name = 'q', .long_name = "quiet", .type = OPT_FLAG,
+		  .arg = OPT_ARG_NONE, .dest = &t_flag, .help = "quiet" },
 		OPT_END
 	};
 	t_int = t_opt = 0;
@@ -171,7 +174,7 @@ static bool rows_are_offsets(const struct opt *t, size_t size)
  * a config the run owns (no row holds an address). */
 UNIT_TEST(every_table_bound_by_offset)
 {
-	struct opt *suite = suite_options(NULL);
+	struct opt *suite = suite_options(NULL, tests);
 	int i;
 
 	for (i = 0; tests[i]; i++) {

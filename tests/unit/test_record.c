@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/histogram.h"
-#include "core/largest.h"
-#include "core/stats.h"
-#include "core/timeline.h"
+#include "measure/histogram.h"
+#include "measure/largest.h"
+#include "measure/stats.h"
+#include "measure/timeline.h"
 #include "unit.h"
 
 #define SEC 1000000000LL

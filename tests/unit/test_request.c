@@ -2,7 +2,7 @@
 /* test_request.c - request test: series on synthetic timestamps, frames,
  * CPU layout. */
 #include <string.h>
-#include "request/request.h"
+#include "request/request_types.h"
 #include "request/request_layout.h"
 #include "request/request_proto.h"
 #include "request/request_series.h"

@@ -2,7 +2,7 @@
 /* test_rfc3339.c - RFC 3339 UTC times with microseconds. */
 #include <string.h>
 #include "unit.h"
-#include "core/rfc3339.h"
+#include "util/rfc3339.h"
 
 UNIT_TEST(rfc3339_known_time)
 {

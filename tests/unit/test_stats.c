@@ -3,8 +3,8 @@
  * inputs whose answers are known by hand. */
 #include <math.h>
 #include <stdint.h>
-#include "core/histogram.h"
-#include "core/stats.h"
+#include "measure/histogram.h"
+#include "measure/stats.h"
 #include "unit.h"
 
 /* 100 ns buckets from 0, 10 buckets: values 0..999 ns, then overflow. */

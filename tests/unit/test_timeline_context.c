@@ -5,7 +5,7 @@
  * adds, min takes the min, max the max), the whole span kept. */
 #include <stdint.h>
 #include <string.h>
-#include "core/timeline.h"
+#include "measure/timeline.h"
 #include "explain/explain.h"
 #include "unit.h"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/clock.h"
-#include "timer/timer.h"
+#include "measure/clock.h"
+#include "timer/timer_types.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_run.h"
 #include "timer/timer_sample.h"

@@ -2,7 +2,7 @@
 /* test_tsc.c - the TSC clock's pure math: window frequency, the median
  * and spread of the calibration windows, cycles <-> ns. */
 #include <math.h>
-#include "core/tsc.h"
+#include "measure/tsc.h"
 #include "unit.h"
 
 UNIT_TEST(tsc_window_frequency)

@@ -655,7 +655,7 @@ def result_files(path):
 
 
 # rtlat writes each output beside it as NAME.tmp-PID-N, holding an flock
-# on it, and renames it into place (src/core/outfile.c).
+# on it, and renames it into place (src/system/outfile.c).
 TEMP_FILE = re.compile(r".+\.tmp-([1-9]\d{0,9})-\d+")
 
 
