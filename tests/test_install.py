@@ -55,20 +55,51 @@ def test_man_page_has_every_option(name):
     assert "\n.TP\n3\n" in plain(page)
 
 
-def test_report_page_has_every_option_of_its_parser():
-    """rtlat-report(1) lists what rtlat-report --help lists."""
-    page = man_text("rtlat-report")
-    helped = subprocess.run([sys.executable, "-m", "rtlat_report", "--help"],
-                            capture_output=True, text=True).stdout
-    listing = helped.split("\noptions:\n")[1]
-    wanted = set(re.findall(r"(?:^  |, )(--?\w[\w-]*)", listing, re.M))
-    assert {"--tolerance", "--output", "--format"} <= wanted
+def report_help(*args):
+    """The options rtlat-report ARGS --help lists."""
+    helped = subprocess.run([sys.executable, "-m", "rtlat_report", *args,
+                             "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0, helped.stderr
+    return helped.stdout, set(re.findall(r"(?:^  |, )(--?\w[\w-]*)",
+                                         helped.stdout.split("\noptions:\n")[1],
+                                         re.M))
+
+
+def listed_options(roff):
     listed = set()
-    for item in re.findall(r"^\.TP\n(.*)$", page, re.M):
+    for item in re.findall(r"^\.TP\n(.*)$", roff, re.M):
         listed |= set(re.findall(r"(--?[\w-]+)", plain(item)))
-    assert wanted <= listed, wanted - listed
-    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "SEE ALSO"):
+    return listed
+
+
+def test_report_page_has_every_option_of_its_parser():
+    """rtlat-report(1) has a section per subcommand that lists what
+    rtlat-report COMMAND --help lists, and the old form's options."""
+    page = man_text("rtlat-report")
+    top, _ = report_help()
+    commands = re.findall(r"^    ([a-z]+) +\S", top, re.M)
+    assert {"page", "gate", "plan", "merge", "summary", "kcidb",
+            "squad"} <= set(commands)
+    sections = re.split(r"^\.SS ", page, flags=re.M)
+    for c in commands:
+        sec = [s for s in sections if s.startswith(f"rtlat\\-report {c}\n")]
+        assert len(sec) == 1, c
+        own = sec[0].split("\n.SH ")[0]
+        wanted = report_help(c)[1] - {"-h", "--help"}
+        assert wanted <= listed_options(own), (c, wanted - listed_options(own))
+    # the old form: rtlat-report INPUT... --gate etc.
+    old = subprocess.run([sys.executable, "-c", "from rtlat_report.cli.main "
+                          "import build_parser; build_parser().print_help()"],
+                         capture_output=True, text=True).stdout
+    wanted = set(re.findall(r"(?:^  |, )(--?\w[\w-]*)",
+                            old.split("\noptions:\n")[1], re.M))
+    assert {"--tolerance", "--output", "--format", "--gate", "--kcidb",
+            "--squad"} <= wanted
+    assert wanted <= listed_options(page), wanted - listed_options(page)
+    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS",
+                    "EXIT STATUS", "SEE ALSO"):
         assert f"\n.SH {section}\n" in page
+    assert "\n.TP\n125\n" in page
     assert "rtlat-report(1)" not in plain(page).replace(" (1)", "(1)")
 
 

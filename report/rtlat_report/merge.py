@@ -21,16 +21,6 @@ from .read.longrun import name_series
 SYSTEM_KEYS = ("host", "kernel", "preempt_model", "machine")
 
 
-def add_option(p):
-    p.add_argument("--merge", action="store_true",
-                   help="the inputs are consecutive runs of the same tests "
-                   "and settings (files, or suite results directories): "
-                   "show them as one run (one exact histogram per series, "
-                   "one time line with the gaps between runs); runs that "
-                   "differ in a setting are refused (exit 2). --labels then "
-                   "takes one name")
-
-
 def labels(args):
     """With --merge, one label for the merged run (--labels NAME)."""
     name = (args.labels or "").strip() or f"merged ({len(args.inputs)} runs)"

@@ -1,122 +1,115 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rtlat-report INPUT... : one HTML page (or markdown) from rtlat result
-directories and JSON files. Exit status: 0 done, 1 the output could not be
-written, 2 bad input (nothing written)."""
-import argparse
+"""rtlat-report COMMAND ... (page, gate, plan, merge, summary, kcidb,
+squad), or the old form rtlat-report INPUT... [--gate|--plan|...]: one
+HTML page (or markdown) from rtlat result directories and JSON files, the
+gate, the plan, the exports. Exit status: 0 done, 1 the output could not
+be written, 2 bad input (nothing written), 3 and 125 the gate's."""
 import os
 import sys
 import time
 
 from .. import __version__, merge
 from ..export import kcidb, squad
+from . import options, summary
 from . import tail as tailopts
-from ..io import (MAX_FILE_MIB, MAX_FILES, MAX_RUNS, MIB, PROG, InputError,
-                  Limits, fail, regular_size, too_big, too_much_memory,
-                  write)
+from ..io import (MIB, PROG, InputError, Limits, fail, regular_size, too_big,
+                  too_much_memory, write)
 from ..read.rtlat import load_input, result_files
-from ..judge.verdict import DEFAULT_TOLERANCE, Rule
+from ..judge.verdict import Rule
 
 
 def build_parser():
-    """The options, once: parsing, --help and the man page (manpage.py)."""
-    p = argparse.ArgumentParser(
-        prog=PROG,
-        description="Histograms, percentile plots, per-second and per-round "
-        "figures and side-by-side comparisons of rtlat results (result "
-        "directories of `rtlat suite`, --json files of every subcommand, "
-        "rt-tests' pmqtest/cyclictest --json) in one self-contained HTML "
-        "page.",
-        epilog="Several inputs are compared: every figure overlays them, "
-        "tables show them side by side with the ratio to the first and a "
-        "verdict per figure (regression, improvement, within noise, or n "
-        "too small: a percentile p needs 10 samples beyond it in both "
-        "runs). Example: rtlat-report stock/ rt/ --labels stock,rt -o "
-        "cmp.html")
-    p.add_argument("inputs", nargs="*", metavar="INPUT",
-                   help="a results directory or a JSON file (rtlat's; "
-                   "rt-tests' cyclictest/pmqtest --json and cyclictest -h "
-                   "text, rtla timerlat hist output, jitterdebugger's "
-                   "results.json)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write ('-' = stdout; default: "
-                   "DIR/report.html for one directory, else "
-                   "rtlat-report.html; markdown: stdout)")
-    p.add_argument("--labels", metavar="A,B,...",
-                   help="one name per input, comma-separated (default: "
-                   "the directory or file names)")
-    p.add_argument("--format", choices=("html", "md"), default="html",
-                   help="html (default) or md: markdown tables for CI logs "
-                   "and pull-request comments")
-    p.add_argument("--png", metavar="DIR",
-                   help="also write every figure as DIR/NAME.png")
-    p.add_argument("--tolerance", metavar="PCT", type=tolerance,
-                   default=DEFAULT_TOLERANCE,
-                   help="a later run's figure is a regression when it "
-                   "exceeds the first run's by more than PCT percent, an "
-                   "improvement when the first exceeds it by as much, as "
-                   "rtlat --baseline judges (default %(default)g)")
-    p.add_argument("--title", default=None, help="page title")
-    p.add_argument("--max-file-size", metavar="MIB", type=count(1, 1 << 20),
-                   default=MAX_FILE_MIB,
-                   help="a file larger than MIB mebibytes is refused "
-                   "(default %(default)d: the largest JSON rtlat writes, "
-                   "1,048,576 --largest rows, a time line and a histogram "
-                   "for each of its at most 4096 series and threads). A "
-                   "file, or files together, that would take more memory "
-                   "to read than this process may have (about 32 times "
-                   "their size; MemAvailable, the memory cgroup's limit, "
-                   "RLIMIT_AS) are refused too. "
-                   "Only regular files are read: a FIFO, device or socket "
-                   "named is refused, one found in a directory is skipped "
-                   "with a note")
-    p.add_argument("--max-total-size", metavar="MIB", type=count(1, 1 << 20),
-                   help="result files larger than MIB mebibytes together "
-                   "are refused (default: twice --max-file-size)")
-    p.add_argument("--max-runs", metavar="N", type=count(1, 1 << 20),
-                   default=MAX_RUNS,
-                   help="more than N inputs is refused (default "
-                   "%(default)d): a page that compares more is unreadable")
-    p.add_argument("--max-files", metavar="N", type=count(1, 1 << 20),
-                   default=MAX_FILES,
-                   help="more than N result files in all the inputs is "
-                   "refused (default %(default)d; a suite run leaves about "
-                   "a dozen): each is a section of the page")
-    tailopts.add_options(p)
-    merge.add_option(p)
+    """The old form's one parser (rtlat-report INPUT... [--gate|--plan|
+    --merge|--kcidb FILE|--squad URL]): today's scripts and LAVA
+    definitions keep working, with the same exit statuses."""
+    p = options.Parser(
+        prog=PROG, description=DESCRIPTION, epilog=EPILOG)
+    options.old_form(p)
     p.add_argument("--version", action="version",
                    version=f"{PROG} {__version__}")
-    kcidb.add_options(p)
-    squad.add_arguments(p)
     return p
 
 
+DESCRIPTION = ("Histograms, percentile plots, per-second and per-round "
+               "figures and side-by-side comparisons of rtlat results "
+               "(result directories of `rtlat suite`, --json files of every "
+               "subcommand, rt-tests' pmqtest/cyclictest --json) in one "
+               "self-contained HTML page; the gate of a new run against a "
+               "base, the run length a target needs, a summary, and the "
+               "exports to KCIDB and SQUAD.")
+EPILOG = ("Several inputs are compared: every figure overlays them, tables "
+          "show them side by side with the ratio to the first and a verdict "
+          "per figure (regression, improvement, within noise, or n too "
+          "small: a percentile p needs 10 samples beyond it in both runs). "
+          "Example: rtlat-report page stock/ rt/ --labels stock,rt -o "
+          "cmp.html")
+OLD_FORM = ("The form without a subcommand still works as it did: rtlat-report "
+            "INPUT... [OPTION...] is page, and --gate, --plan, --merge, "
+            "--summary-json FILE, --kcidb FILE and --squad URL choose as "
+            "before. A first argument that names a subcommand is the "
+            "subcommand unless a file or directory of that name exists here: "
+            "then it is an INPUT, as before (write ./page for the directory, "
+            "or run the subcommand from another directory).")
+
+
+def build_commands():
+    """(the parser of rtlat-report COMMAND ..., {name: its parser}): one
+    subparser per command, its options declared in options.py."""
+    p = options.Parser(prog=PROG, description=DESCRIPTION,
+                       epilog=OLD_FORM)
+    p.add_argument("--version", action="version",
+                   version=f"{PROG} {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND",
+                           title="commands (rtlat-report COMMAND --help)")
+    subs = {}
+    for name, (short, what, declare, _) in options.COMMANDS.items():
+        sp = sub.add_parser(name, help=short, description=what,
+                            epilog=EPILOG if name == "page" else None)
+        declare(sp)
+        subs[name] = sp
+    return p, subs
+
+
+# What each command sets of the old form's flags.
+FLAGS = {"gate": "gate", "plan": "plan", "merge": "merge"}
+
+
+def command_of(argv):
+    """The subcommand argv starts with, "" for the top-level --help, None
+    for the old form (a first argument that is a path, or an option)."""
+    if not argv:
+        return None
+    first = argv[0]
+    if first in ("-h", "--help"):
+        return ""
+    if first not in options.COMMANDS:
+        return None
+    if os.path.lexists(first):
+        print(f"{PROG}: note: '{first}' is read as an input (it exists "
+              f"here), not as the subcommand {first}", file=sys.stderr)
+        return None
+    return first
+
+
 def parse_args(argv):
-    p = build_parser()
+    cmd = command_of(argv)
+    old = build_parser()
+    if cmd is None:
+        args = old.parse_args(argv)
+        args.command = None
+        tailopts.check(args, old)
+        return args
+    p, subs = build_commands()
     args = p.parse_args(argv)
-    tailopts.check(args, p)
+    # The rest of the old form's options at their defaults: each command
+    # then runs as its old form does.
+    for a in old._actions:
+        if a.dest != "help" and not hasattr(args, a.dest):
+            setattr(args, a.dest, a.default)
+    if cmd in FLAGS:
+        setattr(args, FLAGS[cmd], True)
+    tailopts.check(args, subs[cmd])
     return args
-
-
-def tolerance(text):
-    """--tolerance PCT: a finite percentage 0..10000 (rtlat's range)."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = None
-    if v is None or not 0 <= v <= 10000:
-        raise argparse.ArgumentTypeError(
-            f"'{text}' is not a percentage from 0 to 10000")
-    return v
-
-
-def count(lo, hi):
-    """An option's whole number lo..hi."""
-    def parse(text):
-        if not text.isdigit() or not lo <= int(text) <= hi:
-            raise argparse.ArgumentTypeError(
-                f"'{text}' is not a whole number from {lo} to {hi}")
-        return int(text)
-    return parse
 
 
 def check_counts(args, limits):
@@ -193,8 +186,27 @@ def check_output(out):
         raise InputError(f"--output: '{out}' is a directory")
 
 
+def load(args, out=None):
+    """(runs, labels) of the inputs, within the caps, the output (out)
+    checked first; InputError."""
+    labels = merge.labels(args) if args.merge else labels_for(args)
+    if out is not None:
+        check_output(out)
+    limits = Limits(file_bytes=args.max_file_size * MIB)
+    check_counts(args, limits)
+    runs = [load_input(p, lab, limits) for p, lab in zip(args.inputs, labels)]
+    if args.merge:
+        runs, labels = [merge.merge_runs(runs, labels[0])], labels[:1]
+    for r in runs:
+        for why in r.skipped:
+            print(f"{PROG}: skipped: {why}", file=sys.stderr)
+    return runs, labels
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "summary":
+        return summary.run(args, load)
     if args.squad:
         return squad.run(args, PROG)
     if args.kcidb:
@@ -203,19 +215,9 @@ def main(argv=None):
         return tailopts.plan_only(args)
     out = default_output(args)
     try:
-        labels = merge.labels(args) if args.merge else labels_for(args)
-        check_output(out)
-        limits = Limits(file_bytes=args.max_file_size * MIB)
-        check_counts(args, limits)
-        runs = [load_input(p, lab, limits)
-                for p, lab in zip(args.inputs, labels)]
-        if args.merge:
-            runs, labels = [merge.merge_runs(runs, labels[0])], labels[:1]
+        runs, labels = load(args, out)
     except InputError as e:
         return fail(str(e))
-    for r in runs:
-        for why in r.skipped:
-            print(f"{PROG}: skipped: {why}", file=sys.stderr)
     tail_section, status = None, None
     if tailopts.wanted(args):
         try:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat-report(1) from rtlat-report's own argument parser, so the page
 lists the options --help lists and never drifts from them:
-`python3 -m rtlat_report.manpage [DATE]` writes it to stdout (the build
+`python3 -m rtlat_report.cli.manpage [DATE]` writes it to stdout (the build
 runs it with PYTHONPATH=report; it needs nothing beyond the standard
 library). DATE (YYYY-MM-DD) is rtlat's RTLAT_DATE, fixed so builds repeat."""
 import argparse
@@ -10,14 +10,22 @@ import sys
 
 from .. import __version__
 from ..io import PROG
-from .main import build_parser
+from . import options as opts
+from .main import build_commands, build_parser
 
 SEE_ALSO = ["rtlat", "rtlat-suite", "rtlat-timer", "rtlat-pmq", "rtlat-cyclictest"]
 
-EXIT = [("0", "The page was written."),
-        ("1", "The output could not be written."),
+EXIT = [("0", "Done: the page, plan, summary or document written, every "
+         "input submitted; gate: NEW is not worse than BASE."),
+        ("1", "The output could not be written, or a SQUAD server refused "
+         "a submission or could not be reached."),
         ("2", "Bad input: an option's value, or an input that cannot be read "
-         "(one line names the file and why); nothing was written.")]
+         "(one line names the option or the file and why); nothing was "
+         "written."),
+        ("3", "gate: NEW is worse than BASE beyond the confidence, or did "
+         "not finish."),
+        ("125", "gate: it cannot tell (the runs too short, no series in "
+         "common, BASE did not finish): git bisect run skips the commit.")]
 
 
 def roff(text):
@@ -59,10 +67,10 @@ def option_item(action):
     return f".TP\n{names}\n{fill(roff(help_text(action)))}\n"
 
 
-def options(parser):
+def options(parser, skip=()):
     out = []
     for a in parser._actions:
-        if a.option_strings:
+        if a.option_strings and not set(a.option_strings) & set(skip):
             out.append(option_item(a))
     return "".join(out)
 
@@ -71,31 +79,61 @@ def positionals(parser):
     return [a for a in parser._actions if not a.option_strings]
 
 
-def synopsis(parser):
-    words = [f".B {roff(PROG)}", ".RI [ options ]"]
+def synopsis(name, parser):
+    words = [f".B {roff(PROG)}" + (f" {name}" if name else ""),
+             ".RI [ options ]"]
     for a in positionals(parser):
-        words.append(f".IR {roff(a.metavar or a.dest)} ...")
+        if a.nargs == "*":
+            words.append(f".RI [ {roff(a.metavar or a.dest)} ...]")
+        else:
+            words.append(f".IR {roff(a.metavar or a.dest)} ...")
     return "\n".join(words) + "\n"
 
 
-def page(date):
-    p = build_parser()
-    desc = p.description
-    parts = [
-        '.\\" SPDX-License-Identifier: GPL-2.0-or-later\n',
-        '.\\" Generated from rtlat-report\'s argument parser '
-        "(rtlat_report/manpage.py); do not edit.\n",
-        f'.TH RTLAT\\-REPORT 1 {date} "rtlat {__version__}" "User Commands"\n',
-        f".SH NAME\n{roff(PROG)} \\- HTML report of rtlat result files\n",
-        ".SH SYNOPSIS\n", synopsis(p),
-        ".SH DESCRIPTION\n", fill(roff(desc)) + "\n",
-    ]
-    for a in positionals(p):
+def command(name, parser, old):
+    """One subcommand's section: synopsis, what it does, its operands and
+    options, the old form that does the same."""
+    parts = [f".SS {roff(PROG)} {name}\n", synopsis(name, parser),
+             ".PP\n", fill(roff(parser.description)) + "\n"]
+    for a in positionals(parser):
         parts.append(f".TP\n\\fI{roff(a.metavar or a.dest)}\\fR\n"
                      f"{fill(roff(help_text(a)))}\n")
-    parts += [".SH OPTIONS\n", options(p)]
+    parts.append(options(parser, skip=("-h",)))
+    parts.append(f".PP\n{fill(roff('The old form: ' + old + '.'))}\n")
+    return "".join(parts)
+
+
+# The old form's options that choose what it does (the subcommands' own
+# options are listed under each subcommand).
+CHOOSERS = ("--gate", "--plan", "--merge", "--kcidb", "--squad",
+            "--summary-json", "--version", "-h")
+
+
+def page(date):
+    old = build_parser()
+    top, subs = build_commands()
+    parts = [
+        '.\\" SPDX-License-Identifier: GPL-2.0-or-later\n',
+        '.\\" Generated from rtlat-report\'s argument parsers '
+        "(rtlat_report/cli/manpage.py); do not edit.\n",
+        f'.TH RTLAT\\-REPORT 1 {date} "rtlat {__version__}" "User Commands"\n',
+        f".SH NAME\n{roff(PROG)} \\- HTML report of rtlat result files\n",
+        ".SH SYNOPSIS\n",
+        ".br\n".join(synopsis(n, sp) for n, sp in subs.items()),
+        ".br\n", synopsis("", old),
+        ".SH DESCRIPTION\n", fill(roff(old.description)) + "\n",
+        ".PP\n", fill(roff(top.epilog)) + "\n",
+        ".SH COMMANDS\n",
+    ]
+    parts += [command(n, subs[n], opts.COMMANDS[n][3]) for n in subs]
+    parts += [".SH OPTIONS\n", fill(roff(
+        "Without a subcommand (the old form), every option above is taken "
+        "(each does what it does in its subcommand) and these choose what "
+        "is done:")) + "\n",
+        "".join(option_item(a) for a in old._actions
+                if set(a.option_strings) & set(CHOOSERS))]
     parts += [".SH EXIT STATUS\n"] + [f".TP\n{c}\n{fill(roff(t))}\n" for c, t in EXIT]
-    parts += [".SH NOTES\n", fill(roff(p.epilog)) + "\n"]
+    parts += [".SH NOTES\n", fill(roff(old.epilog)) + "\n"]
     parts.append(".SH SEE ALSO\n" + ",\n".join(
         f".BR {roff(n)} (1)" for n in SEE_ALSO) + "\n")
     return "".join(parts)

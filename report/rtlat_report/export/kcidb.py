@@ -33,38 +33,6 @@ FIGURES = (("min", "min_ns"), ("avg", "avg_ns"), ("p99", "p99_ns"),
 STATUS = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}
 
 
-def add_options(p):
-    """The --kcidb options, in rtlat-report's one parser."""
-    g = p.add_argument_group("KCIDB (KernelCI's common database)")
-    g.add_argument("--kcidb", metavar="FILE",
-                   help="write the inputs as a KCIDB I/O document (kcidb-io "
-                   "schema 5.3) to FILE ('-' = stdout) instead of a page, "
-                   "checked with kcidb-io's validator first (a line says "
-                   "when kcidb-io is not installed: pip install "
-                   "'rtlat-report[kcidb]')")
-    g.add_argument("--origin", default="rtlat", metavar="NAME",
-                   help="the submitting CI system, KCIDB's origin and the "
-                   "prefix of every id: lowercase letters, digits, _ "
-                   "(default %(default)s)")
-    g.add_argument("--kcidb-checkout-id", metavar="ID",
-                   help="the checkout's id after 'ORIGIN:' (default: the "
-                   "git commit, else made from the running kernel's "
-                   "release and version in the results)")
-    g.add_argument("--kcidb-build-id", metavar="ID",
-                   help="the build's id after 'ORIGIN:' (default: made "
-                   "from the checkout, kernel and machine)")
-    g.add_argument("--kcidb-git-commit", metavar="SHA",
-                   help="the kernel's git commit hash")
-    g.add_argument("--kcidb-git-url", metavar="URL",
-                   help="the kernel's git repository URL")
-    g.add_argument("--kcidb-tree", metavar="NAME",
-                   help="the kernel tree's name (mainline, stable...)")
-    g.add_argument("--kcidb-url-base", metavar="URL",
-                   help="where the inputs are published: each JSON (and "
-                   "report.html beside it) becomes an output_file at "
-                   "URL/NAME")
-
-
 def _id(*parts):
     return hashlib.sha256("\0".join(str(p) for p in parts).encode())\
         .hexdigest()[:16]

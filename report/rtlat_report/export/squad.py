@@ -27,12 +27,10 @@ answer at most. A server's refusal (a bad token, a duplicate job_id, a
 500), an unreachable or too slow server or a refused redirect is one line
 on stderr and exit 1; with several inputs the line says which were
 submitted before it."""
-import argparse
 import hashlib
 import http.client
 import ipaddress
 import json
-import math
 import os
 import re
 import socket
@@ -74,54 +72,6 @@ TOKEN = re.compile(r"^[\x21-\x7e]+$")
 
 class SquadError(Exception):
     """One line for stderr: what went wrong, exit 1."""
-
-
-def add_arguments(p):
-    """The options, in rtlat-report's parser (its --help and man page)."""
-    g = p.add_argument_group(
-        "SQUAD", "submit each INPUT (a run's JSON or a results directory) "
-        "to a SQUAD server as one test run; the token from the environment "
-        "variable SQUAD_TOKEN or --squad-token-file, never an argument")
-    g.add_argument("--squad", metavar="URL",
-                   help="your SQUAD server, e.g. https://qa-reports.example.org")
-    g.add_argument("--group", help="SQUAD group slug")
-    g.add_argument("--project", help="SQUAD project slug")
-    g.add_argument("--build", help="build version, e.g. the kernel's "
-                   "release (default: the run's kernel release)")
-    g.add_argument("--environment", help="environment slug, e.g. the "
-                   "board (default: the run's machine and host name)")
-    g.add_argument("--job-id", metavar="ID",
-                   help="the test run's job_id (one INPUT; default: made "
-                   "from the run's identity, so a resubmission is refused "
-                   "as a duplicate)")
-    g.add_argument("--suite", default=SUITE, metavar="NAME",
-                   help="the suite the names go in: the name of rtlat's "
-                   "definition in the LAVA jobs whose history this "
-                   "continues (default %(default)s)")
-    g.add_argument("--squad-token-file", metavar="FILE",
-                   help="read the token from FILE (default: $SQUAD_TOKEN); "
-                   "a file its group or others can read is warned of")
-    g.add_argument("--squad-timeout", metavar="S", type=seconds,
-                   default=TIMEOUT_S,
-                   help="give a submission up after S seconds, whatever the "
-                   "server does (default %(default)d); of each answer the "
-                   f"first {ANSWER_BYTES >> 10} KiB are read")
-    g.add_argument("--allow-http", action="store_true",
-                   help="send the token over plain http:// to a host that "
-                   "is not this machine (loopback): refused without it, "
-                   "since anyone on the way can read the token")
-
-
-def seconds(text):
-    """--squad-timeout S: a number of seconds from 0.1 to 3600."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not 0.1 <= v <= 3600:
-        raise argparse.ArgumentTypeError(
-            f"'{text}' is not a number of seconds from 0.1 to 3600")
-    return v
 
 
 # ---------------------------------------------------------------------------
