@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import longrun_gen as gen
-from test_report_tail import report as in_process
+from conftest import report_here
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "report"))
@@ -29,7 +29,7 @@ STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}")
 
 def report(*args):
     """rtlat-report's main() in this process: (status, stdout, stderr)."""
-    r = in_process(*args)
+    r = report_here(*args)
     return r.returncode, r.stdout, r.stderr
 
 

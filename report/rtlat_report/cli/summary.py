@@ -60,7 +60,7 @@ def worst(run):
 
 
 def text(run):
-    fleet = suite_fleet(run.path)
+    fleet = suite_fleet(run.suite)
     lines = [f"{run.label} ({run.path})"]
     for t in run.tests.values():
         lines.append(f"  {t.name} ({t.kind}): {state(t, fleet)}")
