@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import RTLAT, run, running
+from conftest import RTLAT, run, running, watching, without_statuses
 
 NOBODY = pwd.getpwnam("nobody").pw_uid
 ME = os.geteuid()
@@ -142,11 +142,11 @@ def test_a_link_planted_during_the_run_is_refused_at_the_end(sticky, leakcheck):
     then (exit 1, an error after the run), and the victim is untouched."""
     s, victim = sticky
     out = s / "out.json"
-    with running(["timer", "-T", "3", "-q", "--json", str(out)]) as p:
-        time.sleep(1.0)
-        assert p.poll() is None
+    with watching(["timer", "-T", "3", "-q", "--json", str(out)]) as p:
+        p.measuring()       # past the option check, measuring
         link(out, victim, NOBODY)
         _, err = p.communicate(timeout=30)
+    err = without_statuses(err)
     assert p.returncode == 1, err
     line, = [x for x in err.splitlines() if str(out) in x]
     assert line.startswith("rtlat timer: --json") and "symlink" in line, err

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import ASAN, RTLAT, run
+from conftest import ASAN, RTLAT, free_port, run
 
 # ---------------------------------------------------------------- item 3
 
@@ -55,12 +55,6 @@ def test_failed_pair_worker_is_an_error_not_a_pass(tmp_path, leakcheck, mode):
     leakcheck()
 
 # ---------------------------------------------------------------- item 9
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid):

@@ -13,7 +13,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, children_of, leaks, snapshot, start, tracefs_instances
+from conftest import RTLAT, children_of, descendants, free_port, leaks, snapshot, start, tracefs_instances
 
 # The trials run in a private IPC and mount namespace (a pytest of this
 # file inside unshare -im) with their own /dev/mqueue and /dev/shm: other
@@ -58,21 +57,6 @@ SCENARIOS = {
                "-l", "1000000"],
     "sync-inversion": ["sync", "--test", "inversion", "--rounds", "1000"],
 }
-
-
-def descendants(pid):
-    out, todo = [], [pid]
-    while todo:
-        kids = children_of(todo.pop())
-        out += kids
-        todo += kids
-    return out
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def launch(name, tmp):

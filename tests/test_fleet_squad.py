@@ -34,8 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, ROOT, run
-from test_fleet_engines import free_port
+from conftest import RTLAT, ROOT, free_port, run
 import squad_venv
 
 VENV = squad_venv.VENV

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, run, running, start, stop
-from test_request import (LINE, SERIES, free_port, parse_log, two_namespaces,  # noqa: F401
-                          wait_line)
+from conftest import RTLAT, free_port, run, running, start, stop, wait_line, watching
+from test_request import LINE, SERIES, parse_log, two_namespaces  # noqa: F401
 
 PRIO_MAX = os.sched_get_priority_max(os.SCHED_FIFO)
 CLIENT0 = PRIO_MAX - 1          # client 0: max-1, client i: max-1-i
@@ -282,11 +281,11 @@ def test_bad_input(args, opt, text, leakcheck):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_signals_end_cleanly(tmp_path, sig, leakcheck):
     js = tmp_path / "r.json"
-    p = start(["request", "-D", "--clients", "4", "--rate0", "200", "--rate", "100",
-               "-i", "2", "--samples", "100000", "--json", str(js)])
-    wait_line(p.stderr, r"round 0: 0 load processes, 4 clients")
-    time.sleep(0.3)
-    rc, out, err = stop(p, sig)
+    with watching(["request", "-D", "--clients", "4", "--rate0", "200", "--rate", "100",
+                   "-i", "2", "--samples", "100000", "--json", str(js)]) as p:
+        p.wait_line(r"round 0: 0 load processes, 4 clients")
+        p.measuring()
+        rc, out, err = stop(p, sig)
     assert rc == 0, err
     assert len(blocks(out)) == 4 and "* partial round" in out
     d = json.loads(js.read_text())
