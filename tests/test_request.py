@@ -10,12 +10,12 @@ import re
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, free_port, read_pty, run, running, start, stop, wait_line, watching
+from conftest import (RTLAT, free_port, has_thread, read_pty, run, running, start, stop, wait_for,
+                      wait_line, watching)
 
 SERIES = ["POSIX Timer Interval Time", "Send Time", r"nanosleep\(100us\) Time",
           "Receive Time", "Response Time", "Total Jitter"]
@@ -372,7 +372,8 @@ def test_hostile_clients_do_not_hurt_the_server(leakcheck):
             assert srv.poll() is None
         # A second client while one is served is turned away at once.
         with socket.create_connection(("127.0.0.1", port)) as first:
-            time.sleep(0.1)
+            wait_for(lambda: has_thread(srv.pid, "rtlat-conn"),
+                     "the server's thread for the first client", proc=srv)
             with socket.create_connection(("127.0.0.1", port), timeout=3) as second:
                 assert second.recv(16) == b""
             # The first is still served, then dropped once silent.

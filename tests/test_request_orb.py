@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, free_port, run, running, start, stop, wait_line, watching
+from conftest import RTLAT, free_port, run, running, start, stop, wait_for, wait_line, watching
 from test_request import LINE, SERIES, parse_log, two_namespaces  # noqa: F401
 
 PRIO_MAX = os.sched_get_priority_max(os.SCHED_FIFO)
@@ -179,7 +179,9 @@ def test_hostile_clients_beside_good_ones(leakcheck):
     srv, port = serve(["--timeout", "1"])
     good = start(client_args(port, 3, samples=300))
     try:
-        time.sleep(0.3)
+        # the good clients being served first
+        wait_for(lambda: conn_threads(srv.pid), "the server's threads for "
+                 "the good clients", proc=good)
         # A priority out of range: a refusal frame, then the close.
         for flags, asked in ((0xFF, 127), (0x80 | (PRIO_MAX + 1), PRIO_MAX + 1)):
             with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
