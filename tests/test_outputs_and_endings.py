@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, handler_installed, run, start, stop, watching
+from conftest import RTLAT, handler_installed, run, start, stop, wait_for, watching
 
 PAIR = ["svsem", "-l", "200", "-i", "100", "-q"]
 TIMER = ["timer", "-T", "1", "-q", "-p", "1000"]
@@ -129,10 +129,9 @@ def test_json_at_a_long_path_is_kept(leakcheck, length):
             p.measuring()
             p.kill()
             p.wait(timeout=10)
-        deadline = time.time() + 5
-        while len(os.listdir(d)) > 1 and time.time() < deadline:
-            time.sleep(0.05)
-        assert os.listdir(d) == [js.name]
+        wait_for(lambda: os.listdir(d) == [js.name],
+                 lambda: f"the janitor to remove the temp file: {os.listdir(d)}",
+                 timeout=5)
     leakcheck()
 
 

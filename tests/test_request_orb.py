@@ -9,7 +9,6 @@ import re
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -122,10 +121,9 @@ def test_server_threads_run_at_the_clients_priority(mode, want, leakcheck):
         m, _ = wait_line(p.stderr, r"server: pid (\d+)")
         srv = int(m.group(1))
         wait_line(p.stderr, r"round 0: 0 load processes, 3 clients")
-        deadline = time.time() + 5
-        while conn_threads(srv) != want and time.time() < deadline:
-            time.sleep(0.05)
-        assert conn_threads(srv) == want
+        wait_for(lambda: conn_threads(srv) == want,
+                 lambda: f"connection threads at {want} (now {conn_threads(srv)})",
+                 timeout=5, proc=p)
         rc, out, err = stop(p, signal.SIGINT)
     assert rc == 0, err
     assert len(blocks(out)) == 3
