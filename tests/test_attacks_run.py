@@ -11,20 +11,9 @@ import time
 
 import pytest
 
-from conftest import ASAN, RTLAT, free_port, run, wait_line
+from conftest import ASAN, RTLAT, free_port, limited, run, wait_line
 
 # ---------------------------------------------------------------- item 3
-
-
-def limited(limit, argv, timeout=60):
-    """rtlat under prlimit; under ASan its leak checker is off (it needs
-    resources of its own that these limits deny)."""
-    env = dict(os.environ)
-    if ASAN:
-        env["ASAN_OPTIONS"] = "detect_leaks=0"
-    return subprocess.run(["prlimit", limit, RTLAT] + argv,
-                          capture_output=True, text=True, timeout=timeout,
-                          env=env, cwd="/")
 
 
 @pytest.mark.parametrize("mode", [[], ["-f"]], ids=["threads", "fork"])
