@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Shared fixtures: the binary under test and leak checks."""
+"""Shared fixtures: the binary under test, leak checks, and the waits
+every test uses to act at the right moment (a line, a file, a thread's
+state): no test places a signal with a fixed sleep."""
 import contextlib
 import functools
 import io
@@ -9,9 +11,11 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -260,6 +264,24 @@ def reachable_binary():
         yield exe
 
 
+def limited(limit, argv, user=None, env=None, timeout=60):
+    """Run rtlat under prlimit (as uid user, if given). Under ASan the leak
+    checker is off: at exit it needs threads and file descriptors of its
+    own, which these very limits deny it (it then reports a fatal error
+    of its own, not one of rtlat's)."""
+    if ASAN:
+        env = {**(env or os.environ), "ASAN_OPTIONS": "detect_leaks=0"}
+    if not user:
+        return subprocess.run(["prlimit", limit, RTLAT] + argv,
+                              capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd="/")
+    with reachable_binary() as exe:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}",
+               "--clear-groups", "prlimit", limit, exe] + argv
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd="/")
+
+
 def run(args, argv0=None, timeout=60, **kw):
     """Run rtlat (optionally as a compatible name via argv0)."""
     cmd = [RTLAT] + list(args)
@@ -278,10 +300,9 @@ def start(args, argv0=None, **kw):
 
 
 @contextlib.contextmanager
-def running(args, **kw):
-    """start() for a with-block: a run the test did not finish (an assertion
-    failed) is killed and reaped, so it cannot outlive the test."""
-    p = start(args, **kw)
+def reaped(p):
+    """A started process for a with-block: one the test did not finish (an
+    assertion failed) is killed and reaped, so it cannot outlive the test."""
     try:
         yield p
     finally:
@@ -290,10 +311,34 @@ def running(args, **kw):
             p.wait()
 
 
+def running(args, **kw):
+    """start() for a with-block (reaped)."""
+    return reaped(start(args, **kw))
+
+
 def children_of(pid):
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)],
-                         capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
+    """pid's child processes (those of each of its threads), from /proc:
+    quick enough to poll while a run's phase lasts."""
+    out = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                out += [int(x) for x in (task / "children").read_text().split()]
+            except OSError:
+                continue
+    except OSError:
+        pass
+    return sorted(out)
+
+
+def descendants(pid):
+    """Every process under pid (children, theirs, ...)."""
+    out, todo = [], [pid]
+    while todo:
+        kids = children_of(todo.pop())
+        out += kids
+        todo += kids
+    return out
 
 
 def handler_installed(pid, sig):
@@ -306,6 +351,276 @@ def handler_installed(pid, sig):
     except OSError:
         pass
     return False
+
+
+# How long a wait for an event may take before the test fails: generous,
+# as a loaded machine can take seconds to start a run (each wait returns
+# as soon as its event comes, so a passing test never waits this long).
+WAIT_S = 60
+
+
+def wait_for(pred, what, timeout=WAIT_S, proc=None, every=0.02):
+    """Polls pred() until it returns something true, and returns that.
+    Fails the test naming what it waited for (what, or what() to say the
+    state then), after timeout s, or as soon as proc (a process the event
+    depends on) has ended without it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        ended = proc is not None and proc.poll() is not None
+        if ended or time.monotonic() > deadline:
+            said = what() if callable(what) else what
+            pytest.fail(f"the process ended (status {proc.returncode}) before {said}"
+                        if ended else f"waited {timeout} s for {said}")
+        time.sleep(every)
+
+
+def wait_file(path, what=None, timeout=WAIT_S, proc=None):
+    """Waits until path exists (and returns it)."""
+    path = Path(path)
+    return wait_for(lambda: path.exists() and path, what or f"{path} to appear",
+                    timeout, proc)
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_line(stream, pattern, timeout=15):
+    """Reads lines of a pipe (a Popen's stdout or stderr) until one
+    matches; returns the match and the lines read. (Watched.wait_line is
+    the same for a process whose both pipes are read as they come.)"""
+    seen = []
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        line = stream.readline()
+        if not line:
+            break
+        seen.append(line)
+        m = re.search(pattern, line)
+        if m:
+            return m, seen
+    raise AssertionError(f"no line matching {pattern!r} in {seen}")
+
+
+def tasks(pid):
+    """{tid: (name, Cpus_allowed_list)} of each thread of pid ({} once it
+    has gone)."""
+    out = {}
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                st = (task / "status").read_text()
+            except OSError:
+                continue
+            name = re.search(r"^Name:\s+(.*)$", st, re.M).group(1)
+            cpus = re.search(r"^Cpus_allowed_list:\s+(\S+)", st, re.M).group(1)
+            out[int(task.name)] = (name, cpus)
+    except OSError:
+        pass
+    return out
+
+
+def has_thread(pid, name):
+    return any(n == name for n, _ in tasks(pid).values())
+
+
+def wait_threads_pinned(pid, n, name, timeout=WAIT_S, proc=None):
+    """The CPU of each thread of pid called name that is pinned to one CPU,
+    in thread id order, once n of them are (a thread pins itself after it
+    starts: read before, its affinity is still its parent's)."""
+    def pinned():
+        rows = [cpus for _, (nm, cpus) in sorted(tasks(pid).items())
+                if nm == name and re.fullmatch(r"\d+", cpus)]
+        return rows if len(rows) >= n else None
+    return wait_for(pinned, lambda: f"{n} threads named {name} each pinned "
+                    f"to one CPU (threads now: {tasks(pid)})", timeout, proc)
+
+
+# A status line (SIGUSR1) that counts samples: rtlat's, or a T: line of
+# the cyclictest face's (and real cyclictest's) status block.
+STATUS_LINE = re.compile(r"^rtlat \S+: status after |^T: ?\d+ \(")
+MEASURED = re.compile(r": [1-9]\d* samples, |^T: .* C: *[1-9]")
+
+
+class Watched:
+    """A started process whose stdout and stderr are read line by line as
+    they come, by a thread each, so a test can wait for a line. Has what
+    stop() and the tests use of a Popen (pid, poll, send_signal, kill,
+    wait, communicate, returncode)."""
+
+    def __init__(self, cmd, executable=None, **kw):
+        self.p = subprocess.Popen(cmd, executable=executable,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, **kw)
+        self.pid, self.args = self.p.pid, self.p.args
+        self.out, self.err = [], []
+        self.cond = threading.Condition()
+        self.readers = [threading.Thread(target=self._read, args=(f, to),
+                                         daemon=True)
+                        for f, to in ((self.p.stdout, self.out),
+                                      (self.p.stderr, self.err))]
+        for r in self.readers:
+            r.start()
+
+    def _read(self, f, to):
+        for line in f:
+            with self.cond:
+                to.append(line)
+                self.cond.notify_all()
+
+    @property
+    def returncode(self):
+        return self.p.returncode
+
+    def poll(self):
+        return self.p.poll()
+
+    def send_signal(self, sig):
+        self.p.send_signal(sig)
+
+    def kill(self):
+        self.p.kill()
+
+    def wait(self, timeout=None):
+        return self.p.wait(timeout=timeout)
+
+    def communicate(self, timeout=None):
+        """stdout and stderr whole, once the process and both pipes are
+        done."""
+        self.p.wait(timeout=timeout)
+        for r in self.readers:
+            r.join(timeout=timeout)
+        with self.cond:
+            return "".join(self.out), "".join(self.err)
+
+    def wait_line(self, pattern, stream="err", timeout=WAIT_S, what=None):
+        """The match of the first line of stdout ("out") or stderr ("err")
+        that matches pattern, once there is one. Fails naming what it
+        waited for, with the lines so far, if the process ends first."""
+        rx = re.compile(pattern)
+        lines = self.out if stream == "out" else self.err
+
+        def seen():
+            return next((m for m in map(rx.search, lines) if m), None)
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not seen():
+                left = deadline - time.monotonic()
+                done = self.p.poll() is not None and \
+                    not any(r.is_alive() for r in self.readers)
+                if left <= 0 or done:
+                    pytest.fail(f"{'ended' if done else f'waited {timeout} s'} "
+                                f"before {what or f'a line matching {pattern!r}'}"
+                                f" on std{stream}: {lines[-20:]}")
+                self.cond.wait(min(left, 0.1))
+            return seen()
+
+    def ready(self):
+        """Waits until the run answers SIGUSR1: its status thread
+        (rtlat-status) is there, or its child's (--iterations: the child
+        runs the iteration, and the SIGUSR1 goes on to it). SIGUSR1 is
+        blocked from the run's first step; sent before, it would end the
+        process."""
+        wait_for(lambda: any(has_thread(q, "rtlat-status") for q in
+                             [self.pid] + children_of(self.pid)),
+                 "the run's status thread (rtlat-status)", proc=self.p)
+
+    def measuring(self, pattern=MEASURED, timeout=WAIT_S, every=0.1):
+        """Waits until the run has measured: SIGUSR1, once it answers it,
+        then again (every s at most) once each status is out, until a
+        status line matches pattern (by default: a series with samples).
+        Returns the match. The statuses are on stderr with the rest
+        (STATUS_LINE; without_statuses() takes them out)."""
+        self.ready()
+        rx, deadline = re.compile(pattern), time.monotonic() + timeout
+        while True:
+            with self.cond:
+                n = len(self.err)
+                m = next((m for m in map(rx.search, self.err) if m), None)
+            if m:
+                return m
+            if time.monotonic() > deadline:
+                pytest.fail(f"waited {timeout} s for a status matching "
+                            f"{pattern!r}: {self.err[-20:]}")
+            sent = time.monotonic()
+            self.send_signal(signal.SIGUSR1)
+            # its status's lines, or the run's end
+            with self.cond:
+                self.cond.wait_for(lambda: len(self.err) > n or
+                                   self.p.poll() is not None, 5)
+            if self.p.poll() is not None:
+                pytest.fail(f"the run ended before a status matching "
+                            f"{pattern!r}: {self.err[-20:]}")
+            # a poll's pace, not a moment: the next status is asked for
+            # no sooner than every s after this one
+            time.sleep(max(0, sent + every - time.monotonic()))
+
+
+def without_statuses(err):
+    """stderr without the SIGUSR1 status lines a wait asked for."""
+    return "".join(x for x in err.splitlines(True) if not STATUS_LINE.search(x))
+
+
+@contextlib.contextmanager
+def watching(args, argv0=None, cmd=None, **kw):
+    """running() with a Watched process: rtlat with args (optionally as a
+    compatible name), or cmd as it is. Killed and reaped if the block
+    leaves it running."""
+    if cmd is None:
+        cmd = [argv0 or RTLAT] + list(args)
+        kw.setdefault("executable", RTLAT)
+    w = Watched(cmd, **kw)
+    try:
+        with reaped(w):
+            yield w
+    finally:
+        for r in w.readers:
+            r.join(timeout=5)
+
+
+# A run's own threads that do not measure (src/harness/status.h).
+HELPERS = {"rtlat-status"}
+
+
+def measuring_tasks(pid):
+    """{tid: CPU time so far in clock ticks} of the measuring threads of pid
+    and its descendants: not the janitor process, nor a run's own helper
+    threads (HELPERS), which every run has from its start."""
+    out, todo = {}, [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            if Path(f"/proc/{q}/comm").read_text().strip() == "rtlat-janitor":
+                continue
+            for t in os.listdir(f"/proc/{q}/task"):
+                st = Path(f"/proc/{q}/task/{t}/stat").read_text()
+                name, rest = st[st.index("(") + 1:].rsplit(")", 1)
+                if name not in HELPERS:
+                    f = rest.split()
+                    out[int(t)] = int(f[11]) + int(f[12])
+        except OSError:
+            continue
+        todo += children_of(q)
+    return out
+
+
+def wait_busy(pid, n, ticks=1, proc=None):
+    """Waits until n measuring threads of pid (or of its workers), not its
+    main thread, have each run ticks clock ticks on a CPU: for what no
+    status shows (pmq's throughput, sync's test 2), the sign that its
+    threads pass messages or hand-offs, as a thread blocked on a queue or
+    a semaphore uses no CPU time."""
+    def busy():
+        return sum(v >= ticks for t, v in measuring_tasks(pid).items()
+                   if t != pid) >= n
+    return wait_for(busy, lambda: f"{n} measuring threads each {ticks} ticks "
+                    f"on a CPU (now {measuring_tasks(pid)})", proc=proc)
 
 
 def stop(proc, sig=signal.SIGINT, timeout=15):

@@ -11,11 +11,10 @@ import pwd
 import signal
 import stat
 import threading
-import time
 
 import pytest
 
-from conftest import RTLAT, run, running
+from conftest import run, watching, without_statuses
 
 NOBODY = pwd.getpwnam("nobody").pw_uid
 ME = os.geteuid()
@@ -142,11 +141,11 @@ def test_a_link_planted_during_the_run_is_refused_at_the_end(sticky, leakcheck):
     then (exit 1, an error after the run), and the victim is untouched."""
     s, victim = sticky
     out = s / "out.json"
-    with running(["timer", "-T", "3", "-q", "--json", str(out)]) as p:
-        time.sleep(1.0)
-        assert p.poll() is None
+    with watching(["timer", "-T", "3", "-q", "--json", str(out)]) as p:
+        p.measuring()       # past the option check, measuring
         link(out, victim, NOBODY)
         _, err = p.communicate(timeout=30)
+    err = without_statuses(err)
     assert p.returncode == 1, err
     line, = [x for x in err.splitlines() if str(out) in x]
     assert line.startswith("rtlat timer: --json") and "symlink" in line, err
@@ -211,16 +210,6 @@ FIFO_IDS = [f"{a[0]}{o}" for a, o, _ in FIFO_RUNS]
 STOPS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 
 
-def lines_of(stream, into):
-    """Collect a pipe's lines in a thread (the test watches them live)."""
-    def read():
-        for line in stream:
-            into.append(line)
-    t = threading.Thread(target=read, daemon=True)
-    t.start()
-    return t
-
-
 @pytest.mark.parametrize("sig", STOPS, ids=lambda s: s.name)
 @pytest.mark.parametrize("argv,opt,other", FIFO_RUNS, ids=FIFO_IDS)
 def test_a_fifo_without_reader_gives_up_on_a_stop_signal(
@@ -228,18 +217,12 @@ def test_a_fifo_without_reader_gives_up_on_a_stop_signal(
     fifo = tmp_path / "f"
     os.mkfifo(fifo)
     kept = tmp_path / "kept"
-    err = []
-    with running(argv + [opt, str(fifo), other, str(kept)]) as p:
-        reader = lines_of(p.stderr, err)
-        deadline = time.time() + 30
-        while time.time() < deadline and p.poll() is None and \
-                not any("waiting for a reader" in x for x in err):
-            time.sleep(0.05)
+    with watching(argv + [opt, str(fifo), other, str(kept)]) as p:
+        p.wait_line("waiting for a reader")
         p.send_signal(sig)
-        p.wait(timeout=5)
-        reader.join(timeout=5)
-        out = p.stdout.read()
-    assert p.returncode == 1, "".join(err)
+        out, err = p.communicate(timeout=5)
+    assert p.returncode == 1, err
+    err = err.splitlines()
     said = [x for x in err if "no reader" in x]
     assert len(said) == 1 and opt in said[0] and str(fifo) in said[0], err
     assert out.strip(), "the summary must still be printed"
@@ -273,19 +256,13 @@ def test_a_second_fifo_is_not_waited_for_after_a_stop(tmp_path, leakcheck):
     """One ^C gives up every FIFO of the run, not one at a time."""
     for name in ("f", "g"):
         os.mkfifo(tmp_path / name)
-    err = []
-    with running(TIMER + ["--json", str(tmp_path / "f"),
-                          "-g", str(tmp_path / "g")]) as p:
-        reader = lines_of(p.stderr, err)
-        deadline = time.time() + 30
-        while time.time() < deadline and \
-                not any("waiting for a reader" in x for x in err):
-            time.sleep(0.05)
+    with watching(TIMER + ["--json", str(tmp_path / "f"),
+                           "-g", str(tmp_path / "g")]) as p:
+        p.wait_line("waiting for a reader")
         p.send_signal(signal.SIGINT)
-        p.wait(timeout=5)
-        reader.join(timeout=5)
+        _, err = p.communicate(timeout=5)
     assert p.returncode == 1
-    assert len([x for x in err if "no reader" in x]) == 2, err
+    assert len([x for x in err.splitlines() if "no reader" in x]) == 2, err
     leakcheck()
 
 

@@ -20,24 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ASAN, RTLAT, reachable_binary, settled_leaks, snapshot
+from conftest import (ASAN, RTLAT, descendants, has_thread, reachable_binary, settled_leaks,
+                      snapshot, wait_for)
 
 WAIT_S = 60             # an event, however loaded the machine
 
 
-def status_thread_up(pid, timeout=WAIT_S):
-    """True once the run's status thread (rtlat-status) exists: SIGUSR1 is
+def status_thread_up(p):
+    """Waits until the run's status thread (rtlat-status) exists: SIGUSR1 is
     then answered, never the default action."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                if (task / "comm").read_text().strip() == "rtlat-status":
-                    return True
-        except OSError:
-            return False
-        time.sleep(0.02)
-    return False
+    wait_for(lambda: has_thread(p.pid, "rtlat-status"),
+             "the run's status thread (rtlat-status)", proc=p)
 
 
 def proc_status(pid):
@@ -49,21 +42,10 @@ def proc_status(pid):
     return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
 
 
-def descendants(pid):
+def descendants_status(pid):
     """Every process under pid, with its name and parent."""
-    found, todo = {}, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
-        except OSError:
-            continue
-        for k in map(int, kids):
-            st = proc_status(k)
-            if st:
-                found[k] = st
-                todo.append(k)
-    return found
+    found = {k: proc_status(k) for k in descendants(pid)}
+    return {k: st for k, st in found.items() if st}
 
 
 def covered(path):
@@ -93,7 +75,7 @@ def blocked_stderr(args):
     p = subprocess.Popen([RTLAT, *args], stdout=subprocess.DEVNULL, stderr=wfd)
     os.close(wfd)
     try:
-        assert status_thread_up(p.pid), "the run's status thread never came"
+        status_thread_up(p)
         deadline = time.time() + WAIT_S
         while unread(rfd) < cap // 2 and p.poll() is None and time.time() < deadline:
             p.send_signal(signal.SIGUSR1)
@@ -245,12 +227,12 @@ def test_request_forks_its_processes_where_no_thread_runs(tmp_path):
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen, forkers = set(), {}
     try:
-        assert status_thread_up(p.pid), "the run's status thread never came"
+        status_thread_up(p)
         deadline = time.time() + WAIT_S
         # Until the third round's load process: every kind has been forked.
         while p.poll() is None and time.time() < deadline and \
                 not {"rtlat-server", "rtlat-client", "rtlat-load1"} <= seen:
-            for pid, st in descendants(p.pid).items():
+            for pid, st in descendants_status(p.pid).items():
                 name = st["Name"].strip()
                 if name in ("rtlat-server", "rtlat-client") or \
                         name.startswith("rtlat-load"):

@@ -11,20 +11,9 @@ import time
 
 import pytest
 
-from conftest import ASAN, RTLAT, run
+from conftest import ASAN, RTLAT, free_port, limited, run, wait_line
 
 # ---------------------------------------------------------------- item 3
-
-
-def limited(limit, argv, timeout=60):
-    """rtlat under prlimit; under ASan its leak checker is off (it needs
-    resources of its own that these limits deny)."""
-    env = dict(os.environ)
-    if ASAN:
-        env["ASAN_OPTIONS"] = "detect_leaks=0"
-    return subprocess.run(["prlimit", limit, RTLAT] + argv,
-                          capture_output=True, text=True, timeout=timeout,
-                          env=env, cwd="/")
 
 
 @pytest.mark.parametrize("mode", [[], ["-f"]], ids=["threads", "fork"])
@@ -57,12 +46,6 @@ def test_failed_pair_worker_is_an_error_not_a_pass(tmp_path, leakcheck, mode):
 # ---------------------------------------------------------------- item 9
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def cpu_seconds(pid):
     """utime + stime of a process, from /proc/PID/stat."""
     with open(f"/proc/{pid}/stat") as f:
@@ -91,9 +74,10 @@ def test_request_server_at_the_descriptor_limit_says_why_and_never_spins(leakche
         assert "server listening" in p.stdout.readline()
         clients = [socket.create_connection(("127.0.0.1", port), timeout=5)
                    for _ in range(3)]
-        time.sleep(0.2)
+        # the server has met the limit (its line, kept for the checks below)
+        _, seen = wait_line(p.stderr, r"cannot accept a connection")
         c0, t0 = cpu_seconds(p.pid), time.monotonic()
-        time.sleep(2)
+        time.sleep(2)       # the 2 s over which it must not spin: the test
         cpu, wall = cpu_seconds(p.pid) - c0, time.monotonic() - t0
         assert cpu < 0.3 * wall, f"{cpu:.2f} s of CPU in {wall:.2f} s"
         # Every client gets a clean end (a close, or a silent client's
@@ -106,6 +90,7 @@ def test_request_server_at_the_descriptor_limit_says_why_and_never_spins(leakche
                 pass
         p.send_signal(2)
         out, err = p.communicate(timeout=15)
+        err = "".join(seen) + err
     finally:
         for c in clients:
             c.close()

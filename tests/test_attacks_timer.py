@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, in_mount_ns, run, running, stop
+from conftest import (RTLAT, in_mount_ns, run, tasks, wait_threads_pinned, watching,
+                      without_statuses)
 
 NCPU = os.cpu_count() or 1
 
@@ -57,12 +58,7 @@ def test_cyclictest_affinity_keeps_repeats():
 
 
 def sampler_tids(pid):
-    tids = []
-    for t in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            if (t / "comm").read_text().strip() == "rtlat-sampler":
-                tids.append(int(t.name))
-    return tids
+    return [t for t, (name, _) in tasks(pid).items() if name == "rtlat-sampler"]
 
 
 def test_sampler_unpinned_is_said_and_an_error(tmp_path, leakcheck):
@@ -73,17 +69,16 @@ def test_sampler_unpinned_is_said_and_an_error(tmp_path, leakcheck):
     if NCPU < 2:
         pytest.skip("needs two CPUs")
     js = tmp_path / "t.json"
-    with running(["timer", "-c", "0,1", "-T", "3", "-q", "--json", str(js)]) as p:
-        deadline = time.time() + 10
-        while len(sampler_tids(p.pid)) < 2 and time.time() < deadline:
-            time.sleep(0.05)
+    with watching(["timer", "-c", "0,1", "-T", "3", "-q", "--json", str(js)]) as p:
+        # CPU 1's sampler: the one pinned there, once it has measured.
+        wait_threads_pinned(p.pid, 2, "rtlat-sampler", proc=p)
         tids = sampler_tids(p.pid)
         assert len(tids) == 2
-        # CPU 1's sampler: the one running there.
         tid = next(t for t in tids if os.sched_getaffinity(t) == {1})
-        time.sleep(1.5)
+        p.measuring(r"\(CPU 1\): [1-9]\d* samples")
         os.sched_setaffinity(tid, {0, 1})
         out, err = p.communicate(timeout=30)
+    err = without_statuses(err)
     assert p.returncode == 1, err
     lines = [l for l in err.splitlines() if "CPU 1" in l]
     assert len(lines) == 1, err
@@ -162,11 +157,12 @@ def test_cpu_taken_offline_is_said_and_an_error(tmp_path, leakcheck):
     if CPU1_ONLINE.read_text().strip() != "1":
         pytest.skip("CPU 1 is offline")
     js = tmp_path / "t.json"
-    with running(["timer", "-c", "1", "-T", "4", "-q", "--json", str(js)]) as p:
-        time.sleep(2.0)	# the warm-up over, a second measured
+    with watching(["timer", "-c", "1", "-T", "4", "-q", "--json", str(js)]) as p:
+        p.measuring()	# the warm-up over, measuring
         with cpu1_offline():
-            time.sleep(0.3)
+            time.sleep(0.3)     # CPU 1 offline for a while: the test
         out, err = p.communicate(timeout=30)
+    err = without_statuses(err)
     assert p.returncode == 1, err
     lines = [l for l in err.splitlines() if "CPU 1" in l]
     assert len(lines) == 1, err

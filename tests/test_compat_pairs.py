@@ -7,13 +7,12 @@ import glob
 import os
 import re
 import signal
-import time
 
 import pytest
 
 import rtjson
 from conftest import (children_of, registry_compat, registry_names, run,
-                      running, stop)
+                      running, stop, wait_busy, wait_for)
 from test_determinism import RESP_HEAD, SYNC1, SYNC2, load, sync2_stopped
 
 COMPAT = registry_compat("pair")
@@ -122,14 +121,13 @@ def test_sync_processes_every_ending(typ, ending, tmp_path, leakcheck):
     # Test 1 runs 3 s, then test 2 3 s: the ending comes in test 2.
     with running(["sync", "-f", "--type", typ, "--test", "switch", "-l", "0",
                   "-D", "3", "--json", str(js)]) as p:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and len(workers(p.pid)) < 2:
-            time.sleep(0.05)
-        kids = workers(p.pid)
-        assert len(kids) == 2, "test 2's processes never started"
+        # Test 2's two workers, both past their start: each has run (a
+        # worker blocked on a semaphore uses no CPU), so they hand off.
+        kids = wait_for(lambda: len(workers(p.pid)) == 2 and workers(p.pid),
+                        "test 2's two worker processes", proc=p)
+        wait_busy(p.pid, 2, proc=p)
         if typ == "named":
             assert len(named_sems(p.pid)) == 2, os.listdir("/dev/shm")
-        time.sleep(0.2)
         if ending == "SIGKILL-worker":
             os.kill(kids[-1], signal.SIGKILL)
             rc, out, err = p.wait(timeout=15), *p.communicate()

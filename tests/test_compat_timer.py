@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import RTLAT, in_mount_ns, real_cyclictest_json, run, start
+from conftest import RTLAT, in_mount_ns, real_cyclictest_json, run, start, watching
 from test_attacks_timer import STANDIN
 
 REAL = shutil.which("cyclictest")
@@ -194,10 +194,10 @@ def test_latency_histogram_defaults_to_200_cells(tmp_path):
 def test_latency_quiet_without_duration_warns_and_runs():
     """-q without -T: the original warns and runs until ^C (with its
     lines: -q only works with -T); rtlat exited 2."""
-    p = start(["-q", "-p", "1000"], argv0="latency")
-    time.sleep(2.5)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    with watching(["-q", "-p", "1000"], argv0="latency") as p:
+        p.wait_line(r"^RTD\|", "out")
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
     assert p.returncode == 0, err
     assert err.splitlines()[0] == \
         "latency: -q only works with -T SECONDS; printing the RTD lines until ^C"
@@ -228,7 +228,9 @@ def test_rts_after_sigint_is_what_the_rtd_lines_showed(tmp_path, argv0):
     while sum(l.startswith("RTD|") for l in head) < 2:   # 2 seconds shown
         head.append(p.stdout.readline().rstrip("\n"))
         assert head[-1] or p.poll() is None, head
-    time.sleep(0.5)     # half-way through the third
+    # The stop must come within a second, not at its end: no event marks
+    # that moment, so this sleep is the test (half-way through the third).
+    time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 0, err

@@ -8,8 +8,7 @@ import signal
 import socket
 import time
 
-from conftest import run, running, stop
-from test_request import free_port, wait_line
+from conftest import free_port, run, running, stop, wait_line
 
 
 def reply_of(sock):

@@ -9,12 +9,12 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, real_cyclictest_json, run, start, stop
+from conftest import (RTLAT, real_cyclictest_json, run, running, stop, wait_file,
+                      wait_for, wait_threads_pinned, watching)
 
 REAL = shutil.which("cyclictest")
 needs_real = pytest.mark.skipif(REAL is None, reason="rt-tests' cyclictest not installed")
@@ -289,21 +289,6 @@ def test_bad_input_is_one_line_naming_the_option(args, opt, tmp_path):
     assert "accepted:" in r.stderr and r.stdout == ""
 
 
-def sampler_cpus(pid, name):
-    """The Cpus_allowed_list of each thread of pid called name, in order
-    of thread id, once they are all there."""
-    for _ in range(100):
-        rows = []
-        for task in sorted(Path(f"/proc/{pid}/task").iterdir(), key=lambda p: int(p.name)):
-            status = (task / "status").read_text()
-            if re.search(rf"^Name:\s+{re.escape(name)}$", status, re.M):
-                rows.append(re.search(r"^Cpus_allowed_list:\s+(\S+)", status, re.M).group(1))
-        if len(rows) >= 2:
-            return rows
-        time.sleep(0.05)
-    return rows
-
-
 @needs_real
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
 def test_threads_pinned_in_turn_without_a_as_the_real_one():
@@ -314,13 +299,13 @@ def test_threads_pinned_in_turn_without_a_as_the_real_one():
         p = subprocess.Popen(cmd + ["-t", "2", "-q", "-i", "1000", "-l", "3000"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            rows = sampler_cpus(p.pid, name)
+            # Each thread pins itself once started: read after (the real
+            # one's main thread, of the same name, is never pinned).
+            rows = wait_threads_pinned(p.pid, 2, name, proc=p)
         finally:
             p.send_signal(signal.SIGINT)
             p.wait(timeout=30)
-        # The real one's main thread has its name too: its threads are
-        # the last two.
-        assert rows[-2:] == cpus, (cmd, rows)
+        assert rows == cpus, (cmd, rows)
 
 
 def test_compatible_name_runs_it(tmp_path):
@@ -333,9 +318,9 @@ def test_compatible_name_runs_it(tmp_path):
 
 
 def test_sigint_ends_with_the_summary(leakcheck):
-    p = start(["cyclictest", "-q", "-S", "-p90", "-i500"])
-    time.sleep(1.0)
-    rc, out, err = stop(p, signal.SIGINT)
+    with watching(["cyclictest", "-q", "-S", "-p90", "-i500"]) as p:
+        p.measuring()
+        rc, out, err = stop(p, signal.SIGINT)
     assert rc == 0, err
     assert len(t_lines(out)) >= 1
     leakcheck()
@@ -451,13 +436,27 @@ STATUS = ["#---------------------------", "# cyclictest current status:"]
 
 
 def status_blocks(text):
-    """The status blocks (header, a T: line per thread, footer) in text."""
+    """The whole status blocks (header, a T: line per thread, footer) in
+    text (one still being written is not yet one)."""
     lines, blocks = text.splitlines(), []
     for i, line in enumerate(lines):
-        if lines[i:i + 2] == STATUS:
+        if lines[i:i + 2] == STATUS and STATUS[0] in lines[i + 2:]:
             end = lines.index(STATUS[0], i + 2)
             blocks.append(lines[i + 2:end])
     return blocks
+
+
+def status_file(shm, other=None):
+    """shm's text once it holds one whole block of two threads and differs
+    from other (a snapshot before), else None."""
+    try:
+        text = shm.read_text()
+    except OSError:
+        return None
+    blocks = status_blocks(text)
+    if len(blocks) == 1 and len(blocks[0]) == 2 and text != other:
+        return text
+    return None
 
 
 @needs_real
@@ -467,30 +466,35 @@ def test_status_signals_as_the_real_one(leakcheck):
     stderr; the run goes on to its end, and the file goes with it. Before,
     either signal killed rtlat without its summary."""
     for cmd in ([RTLAT, "cyclictest"], [REAL]):
-        p = subprocess.Popen(cmd + ["-q", "-t", "2", "-i", "1000"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        shm = Path(f"/dev/shm/cyclictest{p.pid}")
-        inside = None
-        try:
-            for _ in range(30):
-                time.sleep(0.1)
-                if shm.exists():
-                    break
-            p.send_signal(signal.SIGUSR2)
-            time.sleep(0.3)
-            if cmd[0] == RTLAT:
-                # A second snapshot replaces the first from the file's
-                # start (cyclictest 2.40 writes it after as many NUL bytes
-                # as the first had: it truncates without going back).
+        with watching(None, cmd=cmd + ["-q", "-t", "2", "-i", "1000"]) as p:
+            shm = Path(f"/dev/shm/cyclictest{p.pid}")
+            inside = None
+            try:
+                # Each signal once the run answers it (the real one has
+                # made its file by then), each waited for.
+                wait_file(shm, proc=p)
                 p.send_signal(signal.SIGUSR2)
-                time.sleep(0.3)
-            inside = shm.read_text() if shm.exists() else None
-            p.send_signal(signal.SIGUSR1)
-            time.sleep(0.3)
-        finally:
-            # The run always ends here, whatever was seen above.
-            p.send_signal(signal.SIGINT)
-            out, err = p.communicate(timeout=30)
+                inside = wait_for(lambda: status_file(shm),
+                                  "the status block in " + str(shm), proc=p)
+                if cmd[0] == RTLAT:
+                    # A second snapshot replaces the first from the file's
+                    # start (cyclictest 2.40 writes it after as many NUL
+                    # bytes as the first had: it truncates without going
+                    # back).
+                    # (Asked again until the counts have moved: a
+                    # snapshot of a run not yet counting is the first's.)
+                    first = inside
+                    inside = wait_for(lambda: p.send_signal(signal.SIGUSR2) or
+                                      status_file(shm, first),
+                                      "a later status block in " + str(shm),
+                                      proc=p, every=0.1)
+                p.send_signal(signal.SIGUSR1)
+                wait_for(lambda: status_blocks("".join(p.err)),
+                         "the status block on stderr", proc=p)
+            finally:
+                # The run always ends here, whatever was seen above.
+                p.send_signal(signal.SIGINT)
+                out, err = p.communicate(timeout=30)
         assert inside is not None, (cmd, err)
         assert inside.startswith(STATUS[0] + "\n"), (cmd, inside[:40])
         assert p.returncode == 0, err
@@ -505,14 +509,10 @@ def test_status_signals_as_the_real_one(leakcheck):
 def test_status_file_removed_on_every_ending(leakcheck):
     """The status file is rtlat's to remove: after SIGINT and SIGTERM too."""
     for sig in (signal.SIGINT, signal.SIGTERM):
-        p = start(["cyclictest", "-q", "-t", "1", "-i", "1000"])
-        shm = Path(f"/dev/shm/cyclictest{p.pid}")
-        for _ in range(30):
-            time.sleep(0.1)
-            if shm.exists():
-                break
-        seen = shm.exists()
-        rc, out, err = stop(p, sig)
+        with running(["cyclictest", "-q", "-t", "1", "-i", "1000"]) as p:
+            shm = Path(f"/dev/shm/cyclictest{p.pid}")
+            seen = wait_file(shm, proc=p)
+            rc, out, err = stop(p, sig)
         assert seen and rc == 0 and not shm.exists(), err
     leakcheck()
 

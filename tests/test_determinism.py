@@ -2,7 +2,6 @@
 """Determinism benchmarks (bintime, response, sync): text lines, JSON,
 bad input, and nothing left after each way of ending."""
 import json
-import os
 import re
 from pathlib import Path
 import signal
@@ -10,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import children_of, run, running, stop
+from conftest import measuring_tasks, run, running, stop, wait_busy, wait_for, watching
 
 NUM = r"-?\d+(?:\.\d+)?"
 BT_HEAD = re.compile(
@@ -237,8 +236,8 @@ ENDLESS = {
 @pytest.mark.parametrize("test", sorted(ENDLESS))
 def test_stopped_by_signal(test, sig, tmp_path, leakcheck):
     js = tmp_path / "x.json"
-    with running(ENDLESS[test] + ["--json", str(js)]) as p:
-        time.sleep(0.6)
+    with watching(ENDLESS[test] + ["--json", str(js)]) as p:
+        p.measuring()
         rc, out, err = stop(p, sig)
     assert rc == 0, err
     assert out.splitlines(), out
@@ -249,9 +248,9 @@ def test_stopped_by_signal(test, sig, tmp_path, leakcheck):
 
 def test_sync_inversion_stopped(tmp_path, leakcheck):
     js = tmp_path / "x.json"
-    with running(["sync", "--test", "inversion", "--rounds", "100000",
-                  "--json", str(js)]) as p:
-        time.sleep(0.5)
+    with watching(["sync", "--test", "inversion", "--rounds", "100000",
+                   "--json", str(js)]) as p:
+        p.measuring(r"blocking: [1-9]\d* samples")
         rc, out, err = stop(p, signal.SIGTERM)
     assert rc == 0, err
     assert SYNC3.match(out.splitlines()[1])
@@ -287,12 +286,12 @@ def test_sync_switch_stops_on_sigint_in_test_2(mode, tmp_path, leakcheck):
     # Each test runs 3 s (-D): the stop must come long before test 2's end.
     with running(["sync", "--test", "switch", "-l", "0", "-D", "3",
                   "--json", str(js)] + mode) as p:
-        # Test 1 is one thread, test 2 two: wait for the second phase.
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and nthreads(p.pid) < 3:
-            time.sleep(0.05)
-        assert nthreads(p.pid) >= 3, "test 2 never started"
-        time.sleep(0.3)
+        # Test 1 is one thread, test 2 two (threads or processes): wait
+        # until test 2's both have run. (Its SIGUSR1 status shows no
+        # hand-off while it runs: reported, so no status is waited for.)
+        wait_for(lambda: len(measuring_tasks(p.pid)) >= 3,
+                 "test 2's threads", proc=p)
+        wait_busy(p.pid, 2, proc=p)
         t0 = time.monotonic()
         rc, out, err = stop(p, signal.SIGINT)
     assert time.monotonic() - t0 < 2
@@ -301,29 +300,6 @@ def test_sync_switch_stops_on_sigint_in_test_2(mode, tmp_path, leakcheck):
     assert len(lines) == 3, out
     assert sync2_stopped(lines[2], js)[1] == ("processes" if "-f" in mode else "threads")
     leakcheck()
-
-
-# A run's own threads that do not measure (src/harness/status.h).
-HELPERS = {"rtlat-status"}
-
-
-def nthreads(pid):
-    """Measuring threads of pid and its descendants: not the janitor
-    process, nor a run's own helper threads (rtlat-status, ...), which
-    every run has from its start."""
-    n, todo = 0, [pid]
-    while todo:
-        q = todo.pop()
-        try:
-            if Path(f"/proc/{q}/comm").read_text().strip() == "rtlat-janitor":
-                continue
-            names = [Path(f"/proc/{q}/task/{t}/comm").read_text().strip()
-                     for t in os.listdir(f"/proc/{q}/task")]
-        except OSError:
-            continue
-        n += sum(1 for c in names if c not in HELPERS)
-        todo += children_of(q)
-    return n
 
 
 TPUT = re.compile(rf"^pmq throughput: size (\d+) B, (threads|processes), "
@@ -380,7 +356,8 @@ def test_pmq_throughput_bad_input(args, leakcheck):
 def test_pmq_sweep_stopped(mode, tmp_path, leakcheck):
     js = tmp_path / "t.json"
     with running(["pmq", "--sizes", "8,64,512", "-D", "10", "--json", str(js)] + mode) as p:
-        time.sleep(0.7)
+        # Throughput has no status series: its pair passing messages.
+        wait_busy(p.pid, 2, proc=p)
         rc, out, err = stop(p, signal.SIGINT)
     assert rc == 0, err
     ms = [TPUT.match(line) for line in out.splitlines()]

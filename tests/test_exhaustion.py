@@ -18,31 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ASAN, RTLAT, reachable_binary
+from conftest import ASAN, RTLAT, limited
 
 NOBODY = 64123		# an unprivileged uid with no other processes
 
 
 def lines(err):
     return [x for x in err.splitlines() if x.strip()]
-
-
-def limited(limit, argv, user=False, env=None, timeout=60):
-    """Run rtlat under prlimit (as NOBODY when user). Under ASan the leak
-    checker is off: at exit it needs threads and file descriptors of its
-    own, which these very limits deny it (it then reports a fatal error
-    of its own, not one of rtlat's)."""
-    if ASAN:
-        env = {**(env or os.environ), "ASAN_OPTIONS": "detect_leaks=0"}
-    if not user:
-        return subprocess.run(["prlimit", limit, RTLAT] + argv,
-                              capture_output=True, text=True,
-                              timeout=timeout, env=env, cwd="/")
-    with reachable_binary() as exe:
-        cmd = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
-               "--clear-groups", "prlimit", limit, exe] + argv
-        return subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout, env=env, cwd="/")
 
 
 @pytest.fixture
@@ -97,7 +79,7 @@ def same_ipc_namespace(pid):
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_nproc_small_in_fork_mode(open_tmpdir, n):
     r = limited(f"--nproc={n}", ["svsem", "-f", "-t", "2", "-l", "50",
-                                 "--no-mlock", "--no-dma-latency"], user=True)
+                                 "--no-mlock", "--no-dma-latency"], user=NOBODY)
     assert r.returncode == 1, r.stderr
     assert len(lines(r.stderr)) == 1, r.stderr
     assert re.search(r"(cannot fork for pair \d|cannot set up): Resource "
@@ -111,12 +93,12 @@ def test_nproc_small_in_fork_mode(open_tmpdir, n):
 def test_memlock_zero_with_mlock(open_tmpdir):
     js = open_tmpdir / "r.json"
     argv = ["svsem", "-l", "50", "--no-dma-latency"]
-    r = limited("--memlock=0", argv + ["--json", str(js)], user=True)
+    r = limited("--memlock=0", argv + ["--json", str(js)], user=NOBODY)
     assert r.returncode == 0, r.stderr
     assert lines(r.stderr) == [
         "rtlat svsem: warning: mlockall failed: Operation not permitted"]
     assert json.loads(js.read_text())["rt"]["mlockall"] is False
-    r = limited("--memlock=0", argv + ["--strict"], user=True)
+    r = limited("--memlock=0", argv + ["--strict"], user=NOBODY)
     assert r.returncode == 1
     assert "mlockall failed" in r.stderr and "--strict" in r.stderr
     js.unlink()

@@ -9,14 +9,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import (RTLAT, ROOT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
-                      reachable_binary, read_pty, run, running,
-                      tracefs_instances)
+                      reachable_binary, read_pty, run,
+                      tracefs_instances, wait_for, watching)
 
 VERDICTS = ("ok", "will add latency", "prevents real-time")
 CHECKS = ["rt_throttling", "cgroup_rt_budget", "rtprio", "idle_states",
@@ -253,21 +252,16 @@ def test_explain_refused_where_nothing_is_explained(args):
 @needs_tracefs
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_instance_removed_on_every_ending(sig, leakcheck):
-    with running(["timer", "-q", "-T", "30", "--explain"]) as p:
+    with watching(["timer", "-q", "-T", "30", "--explain"]) as p:
         name = f"rtlat-{p.pid}"
-        deadline = time.time() + 5
-        while name not in instances() and time.time() < deadline:
-            time.sleep(0.05)
-        assert name in instances()
-        time.sleep(1.2)
+        wait_for(lambda: name in instances(), f"tracefs instance {name}", proc=p)
+        p.measuring()
         p.send_signal(sig)
         out, _ = p.communicate(timeout=15)
     if sig == signal.SIGINT:
         assert p.returncode == 0 and "EXP| " in out
-    deadline = time.time() + 3
-    while name in instances() and time.time() < deadline:
-        time.sleep(0.05)
-    assert name not in instances()
+    wait_for(lambda: name not in instances(), f"tracefs instance {name} to go",
+             timeout=3)
     leakcheck()
 
 

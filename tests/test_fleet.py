@@ -17,7 +17,8 @@ import yaml
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import RTLAT, ROOT, promtool_check, registry_names, run, running, stop
+from conftest import (RTLAT, ROOT, promtool_check, registry_names, run, stop,
+                      watching, without_statuses)
 
 TESTS = registry_names(suite=True)
 FLEET_OPTS = ["--max-latency", "--max-p99", "--junit", "--openmetrics",
@@ -307,12 +308,12 @@ def test_lava_definition_runs_with_a_stub(tmp_path, leakcheck):
 
 def test_stop_signal_ends_the_iterations(tmp_path, leakcheck):
     js = tmp_path / "r.json"
-    with running(["pmq", "-q", "-i", "1000", "-D", "20", "--iterations", "3",
-                  "--json", str(js), "--lava"]) as p:
-        time.sleep(1.0)
+    with watching(["pmq", "-q", "-i", "1000", "-D", "20", "--iterations", "3",
+                   "--json", str(js), "--lava"]) as p:
+        p.measuring()
         rc, out, err = stop(p, signal.SIGINT)
     assert rc == 0, err
-    assert err.splitlines() == ["rtlat pmq: iteration 1 of 3"]
+    assert without_statuses(err).splitlines() == ["rtlat pmq: iteration 1 of 3"]
     assert len(re.findall(r"^#1 -> #0", out, re.M)) == 1
     assert {m["name"] for m in lava_lines(out)} >= {"pmq-latency-max", "pmq-run"}
     # the stopped iteration's JSON stays

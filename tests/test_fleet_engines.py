@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import pytest
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import RTLAT, ROOT, promtool_check, run, settled_leaks, snapshot
+from conftest import RTLAT, ROOT, free_port, promtool_check, run, settled_leaks, snapshot
 
 XSD = ROOT / "tests" / "fixtures" / "junit-10.xsd"
 FAMILIES = {
@@ -253,12 +252,6 @@ def node_exporter():
             return path
     pytest.skip("node_exporter is not installed (Debian package "
                 "prometheus-node-exporter; tests/install-deps)")
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def scrape(port, deadline):

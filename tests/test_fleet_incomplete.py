@@ -19,7 +19,7 @@ import time
 import junitparser
 import pytest
 
-from conftest import running, settled_leaks, snapshot
+from conftest import running, settled_leaks, snapshot, wait_for
 from test_fleet_squad import build_content, squad_starting, submit  # noqa: F401
 from test_schema import errors as schema_errors
 
@@ -34,18 +34,6 @@ def doc_of(path):
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-
-
-def wait_for(what, cond, proc, timeout=30):
-    """Poll cond() until it holds; fail if the run ends first or in time."""
-    deadline = time.time() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert proc.poll() is None, f"the run ended before {what}"
-        assert time.time() < deadline, f"no {what} in {timeout} s"
-        time.sleep(0.02)
 
 
 def gone(pgid):
@@ -85,8 +73,8 @@ def killed_pmq(tmp_path_factory):
     before = snapshot()
     with session(["pmq", "-D", "60", "-q", "--checkpoint", "1s"] +
                  [f"--{k}={v}" for k, v in files.items()]) as p:
-        wait_for("first checkpoint", lambda: (doc_of(files["json"]) or {})
-                 .get("complete") is False and files["junit"].exists(), p)
+        wait_for(lambda: (doc_of(files["json"]) or {}).get("complete") is False
+                 and files["junit"].exists(), "the first checkpoint", proc=p)
         p.kill()
         p.wait()
         assert p.returncode == -signal.SIGKILL
@@ -102,8 +90,8 @@ def killed_suite(tmp_path_factory):
     before = snapshot()
     with session(["suite", "--only", "pmq,sigwait", "--duration", "60", "-q",
                   "--checkpoint", "1s", "-o", str(d)]) as p:
-        wait_for("pmq's first checkpoint", lambda: (doc_of(d / "pmq.json") or {})
-                 .get("complete") is False, p)
+        wait_for(lambda: (doc_of(d / "pmq.json") or {}).get("complete") is False,
+                 "pmq's first checkpoint", proc=p)
         p.kill()
     return d, settled_leaks(before)
 

@@ -26,14 +26,14 @@ import signal
 import subprocess
 import sys
 import threading
+import types
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, ROOT, report, run
-from test_fleet_engines import free_port
+from conftest import RTLAT, ROOT, free_port, report, run
 import squad_venv
 
 VENV = squad_venv.VENV

@@ -26,7 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import rtjson
 from conftest import (RTLAT, args_for_length, promtool_check, registry, run, running,
-                      settled_leaks, snapshot)
+                      settled_leaks, snapshot, wait_for, watching)
 from test_fleet_engines import exporter, scrape
 from test_schema import errors as schema_errors
 
@@ -196,9 +196,8 @@ def test_sigkilled_runs_leave_nothing_behind(killed):
 def test_sigusr1_prints_the_status_and_the_run_goes_on(tmp_path, leakcheck):
     j = tmp_path / "o.json"
     # a run that checkpoints (every run planned over an hour by default)
-    with running(["pmq", "-D", "2", "-q", "--checkpoint", "1m", "--json", str(j)]) as p:
-        time.sleep(1.0)
-        p.send_signal(signal.SIGUSR1)
+    with watching(["pmq", "-D", "2", "-q", "--checkpoint", "1m", "--json", str(j)]) as p:
+        p.measuring()
         out, err = p.communicate(timeout=20)
     assert p.returncode == 0, err
     assert re.search(r"^rtlat pmq: status after \d+\.\d s: latency: \d+ samples, "
@@ -299,9 +298,9 @@ def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
             assert re.search(r'^rtlat_run_complete\{test="timer"\} 0$', text, re.M)
             return float(m.group(1))
         first = count()
-        time.sleep(2.5)
-        second = count()
-        assert second > first
+        # a later checkpoint (every 1 s) served with more samples
+        wait_for(lambda: count() > first, "a scrape with a larger count",
+                 proc=p, every=0.2)
         p.send_signal(signal.SIGINT)
         p.communicate(timeout=20)
     assert ne.returncode is not None

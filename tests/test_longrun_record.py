@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import RTLAT, registry, run
+from conftest import RTLAT, Watched, registry, run
 
 TL_COLUMNS = ["t_s", "wall", "n", "min_ns", "avg_ns", "max_ns", "p99_ns", "over"]
 K = 64
@@ -42,11 +42,11 @@ def runs(tmp_path_factory):
     d = tmp_path_factory.mktemp("longrun")
     procs = {}
 
-    def launch(key, args, env=None):
+    def launch(key, args, env=None, how=subprocess.Popen):
         path = d / f"{key}.json"
-        p = subprocess.Popen([RTLAT] + args + ["--json", str(path)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True, env=env)
+        kw = {} if how is Watched else {"stdout": subprocess.DEVNULL,
+                                        "stderr": subprocess.PIPE, "text": True}
+        p = how([RTLAT] + args + ["--json", str(path)], env=env, **kw)
         procs[key] = (p, path)
         return p
 
@@ -59,10 +59,10 @@ def runs(tmp_path_factory):
     launch("capped", ["timer", "-q", "-T", "4", "--timeline", "1s"], env=env)
     launch("long", ["timer", "-q", "-T", "2h", "--no-mlock"])
     rss = launch("rss", ["timer", "-q", "-T", "1h", "--no-mlock", "-c", "all",
-                         "--timeline", "1s", "--largest", "2048"])
-    time.sleep(1.5)
+                         "--timeline", "1s", "--largest", "2048"], how=Watched)
+    rss.measuring()     # set up, warmed up, measuring
     first = rss_kib(rss.pid)
-    time.sleep(2.5)
+    time.sleep(2.5)     # RSS 2.5 s apart: the test
     second = rss_kib(rss.pid)
     for key in ("long", "rss"):
         procs[key][0].send_signal(signal.SIGINT)

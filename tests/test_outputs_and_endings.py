@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, handler_installed, run, running, start, stop
+from conftest import RTLAT, handler_installed, run, start, stop, wait_for, watching
 
 PAIR = ["svsem", "-l", "200", "-i", "100", "-q"]
 TIMER = ["timer", "-T", "1", "-q", "-p", "1000"]
@@ -125,14 +125,13 @@ def test_json_at_a_long_path_is_kept(leakcheck, length):
         assert json.loads(js.read_text())["return_code"] == 0
         assert os.listdir(d) == [js.name]
         # Killed mid-run: the janitor removes the temp file, long or not.
-        p = start(["svsem", "-i", "1000", "-q", "--json", str(js)])
-        time.sleep(0.5)
-        p.kill()
-        p.wait(timeout=10)
-        deadline = time.time() + 5
-        while len(os.listdir(d)) > 1 and time.time() < deadline:
-            time.sleep(0.05)
-        assert os.listdir(d) == [js.name]
+        with watching(["svsem", "-i", "1000", "-q", "--json", str(js)]) as p:
+            p.measuring()
+            p.kill()
+            p.wait(timeout=10)
+        wait_for(lambda: os.listdir(d) == [js.name],
+                 lambda: f"the janitor to remove the temp file: {os.listdir(d)}",
+                 timeout=5)
     leakcheck()
 
 
@@ -188,9 +187,9 @@ def test_suite_results_under_a_missing_directory_is_bad_input(tmp_path):
 # --- 4.: the suite's endings -------------------------------------------------
 
 def test_suite_sighup_prints_what_ran_and_stops_the_test(tmp_path, leakcheck):
-    with running(["suite", "--only", "pmq,svsem", "--duration", "5",
-                  "-o", str(tmp_path / "r")]) as p:
-        time.sleep(1.5)
+    with watching(["suite", "--only", "pmq,svsem", "--duration", "5",
+                   "-o", str(tmp_path / "r")]) as p:
+        p.measuring(r"^rtlat pmq: status .*: [1-9]\d* samples")
         rc, out, err = stop(p, signal.SIGHUP, timeout=10)
     assert rc == 1, err
     assert "stopped by Hangup" in err
@@ -200,9 +199,9 @@ def test_suite_sighup_prints_what_ran_and_stops_the_test(tmp_path, leakcheck):
 
 
 def test_suite_killed_takes_its_test_with_it(tmp_path, leakcheck):
-    with running(["suite", "--only", "svsem", "--duration", "30",
-                  "-o", str(tmp_path / "r")]) as p:
-        time.sleep(1.0)
+    with watching(["suite", "--only", "svsem", "--duration", "30",
+                   "-o", str(tmp_path / "r")]) as p:
+        p.measuring(r"^rtlat svsem: status .*: [1-9]\d* samples")
         p.kill()
         p.communicate(timeout=10)
     # leakcheck waits up to 2 s for the test and its janitor to go.
@@ -249,6 +248,7 @@ def test_stop_signal_at_a_random_moment(leakcheck, extra):
     trials = 0
     while time.monotonic() < deadline and trials < 120:
         p = start(["svsem", "-i", "1000", "-q"] + extra)
+        # A signal at a random moment of the start-up is the test.
         time.sleep(rng.uniform(0, 0.006))
         caught = handler_installed(p.pid, signal.SIGTERM)
         rc, out, err = stop(p, signal.SIGTERM, timeout=10)

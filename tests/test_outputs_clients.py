@@ -19,7 +19,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 
 import junitparser
@@ -27,7 +26,7 @@ import pytest
 from prometheus_client.openmetrics import parser as om_parser
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import handler_installed, promtool_check, run, start, stop
+from conftest import promtool_check, run, stop, watching
 
 LAVA_CASE = re.compile(r"^lava-test-case (?P<name>\S+) --result (?P<result>pass|fail|skip)"
                        r"(?: --measurement (?P<value>\d+\.\d{3}) --units us)?$")
@@ -37,19 +36,16 @@ QUANTILE = "rtlat_latency_quantile_seconds"
 
 @pytest.fixture(scope="module")
 def unmeasured(tmp_path_factory):
-    """rtlat sync stopped during test 1: handoff (test 2) and blocking
-    (test 3) were asked for and measured nothing, whatever the load. Test
-    1's cost has samples (exit 0) or, stopped before its first, none
-    (exit 1, said on stderr): both are accepted."""
+    """rtlat sync stopped during test 1, once its cost has samples (its
+    status says so): handoff (test 2) and blocking (test 3) were asked for
+    and measured nothing, whatever the load. (A stop before test 1's first
+    sample, exit 1 said on stderr, is accepted too.)"""
     d = tmp_path_factory.mktemp("unmeasured")
     files = {k: d / f"r.{k}" for k in ("json", "xml", "prom")}
-    p = start(["sync", "-l", "0", "--json", str(files["json"]), "--junit",
-               str(files["xml"]), "--openmetrics", str(files["prom"]), "--lava"])
-    deadline = time.monotonic() + 30
-    while not handler_installed(p.pid, 15) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.3)
-    rc, out, err = stop(p, 15, timeout=60)
+    with watching(["sync", "-l", "0", "--json", str(files["json"]), "--junit",
+                   str(files["xml"]), "--openmetrics", str(files["prom"]), "--lava"]) as p:
+        p.measuring(r"cost: [1-9]\d* samples")
+        rc, out, err = stop(p, 15, timeout=60)
     assert rc in (0, 1), err
     if rc == 1:
         assert "stopped by a signal before the first sample" in err, err

@@ -15,7 +15,7 @@ import pytest
 import rtjson
 from conftest import (RTLAT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
                       registry_compat, registry_names,
-                      reachable_binary, read_pty, run, start, stop)
+                      reachable_binary, read_pty, run, start, stop, children_of, watching)
 
 # rt-tests' printf formats, as regular expressions.
 ID_LINE = re.compile(r"^#(\d+): ID(\d+), P(\d+), CPU(-?\d+), I(\d+); "
@@ -132,14 +132,18 @@ def test_ptsem_types(tmp_path, leakcheck, kind):
 def test_ptsem_types_end_by_signal(leakcheck, kind, sig):
     """Whatever a worker is blocked in (a mutex lock cannot be interrupted
     by a signal), the run ends promptly with its summary."""
-    for delay in (0.05, 0.4):
-        p = start(["ptsem", "-t", "2", "-i", "300", "-d", "0", "-q",
-                   "--type", kind])
-        time.sleep(delay)
-        t0 = time.monotonic()
-        rc, out, err = stop(p, sig)
+    for early in (True, False):
+        with watching(["ptsem", "-t", "2", "-i", "300", "-d", "0", "-q",
+                       "--type", kind]) as p:
+            if early:
+                # A stop during the set-up: the moment is the test.
+                time.sleep(0.05)
+            else:
+                p.measuring()
+            t0 = time.monotonic()
+            rc, out, err = stop(p, sig)
         assert time.monotonic() - t0 < 2.0
-        if delay < 0.1 and rc == 1:
+        if early and rc == 1:
             # 50 ms may come before the first sample on a loaded machine:
             # that ending is its own (exit 1, one line, no summary).
             assert err.strip().endswith("stopped by a signal before the first sample"), err
@@ -422,10 +426,12 @@ def test_end_by_duration(tmp_path, leakcheck):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
 def test_end_by_signal(tmp_path, leakcheck, test, extra, sig):
     js = tmp_path / "s.json"
-    p = start([test, "-t", "2", "-p", "99", "-i", "1000", "-q",
-               f"--json={js}"] + extra)
-    time.sleep(0.7)
-    rc, out, err = stop(p, sig)
+    with watching([test, "-t", "2", "-p", "99", "-i", "1000", "-q",
+                   f"--json={js}"] + extra) as p:
+        # both pairs measuring (a status line each has samples)
+        p.measuring(r" t1: [1-9]\d* samples|^T: 1 .* C: *[1-9]")
+        p.measuring(r" t0: [1-9]\d* samples|^T: 0 .* C: *[1-9]")
+        rc, out, err = stop(p, sig)
     assert rc == 0, err
     ids, _ = parse_block(out, 2, timeouts=test == "pmq")
     assert all(int(m[11]) > 0 for m in ids)
@@ -444,6 +450,7 @@ def test_signal_during_startup(leakcheck):
     a sample, the run delivered nothing: exit 1 with the reason (issue 16)."""
     for delay in (0.0, 0.005, 0.01, 0.02, 0.05):
         p = start(["svsem", "-f", "-t", "4", "-i", "1000", "-q"])
+        # Moments in the set-up: the fixed delays are the test.
         time.sleep(delay)
         rc, out, err = stop(p, signal.SIGTERM)
         if rc == -signal.SIGTERM:
@@ -459,15 +466,13 @@ def test_signal_during_startup(leakcheck):
 @pytest.mark.parametrize("test", FORKABLE)
 def test_child_killed_ends_run_with_error(tmp_path, leakcheck, test):
     js = tmp_path / "k.json"
-    p = start([test, "-f", "-t", "2", "-i", "1000", "-q", f"--json={js}"])
-    time.sleep(0.7)
-    kids = [int(x) for x in subprocess.run(
-        ["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()]
-    workers = [k for k in kids
-               if open(f"/proc/{k}/comm").read().strip() != "rtlat-janitor"]
-    assert len(workers) == 4
-    os.kill(workers[-1], signal.SIGKILL)
-    out, err = p.communicate(timeout=15)
+    with watching([test, "-f", "-t", "2", "-i", "1000", "-q", f"--json={js}"]) as p:
+        p.measuring(r" t1: [1-9]\d* samples")
+        workers = [k for k in children_of(p.pid)
+                   if open(f"/proc/{k}/comm").read().strip() != "rtlat-janitor"]
+        assert len(workers) == 4
+        os.kill(workers[-1], signal.SIGKILL)
+        out, err = p.communicate(timeout=15)
     assert p.returncode == 1
     assert re.search(r"pair 1 receiver \(pid \d+\) was killed by signal 9", err)
     parse_block(out, 2)
@@ -479,10 +484,10 @@ def test_child_killed_ends_run_with_error(tmp_path, leakcheck, test):
 
 @pytest.mark.parametrize("test", FORKABLE)
 def test_parent_sigkill_takes_children(leakcheck, test):
-    p = start([test, "-f", "-t", "2", "-i", "1000", "-q"])
-    time.sleep(0.7)
-    p.kill()
-    p.communicate(timeout=10)
+    with watching([test, "-f", "-t", "2", "-i", "1000", "-q"]) as p:
+        p.measuring()
+        p.kill()
+        p.communicate(timeout=10)
     leakcheck()
 
 
@@ -523,10 +528,10 @@ def test_json_directory_gone_at_the_end(tmp_path, leakcheck):
     the status is non-zero and no temporary file is left."""
     d = tmp_path / "out"
     d.mkdir()
-    p = start(["svsem", "-i", "1000", "-q", f"--json={d}/r.json"])
-    time.sleep(0.5)
-    d.rmdir()
-    rc, out, err = stop(p, signal.SIGINT)
+    with watching(["svsem", "-i", "1000", "-q", f"--json={d}/r.json"]) as p:
+        p.measuring()
+        d.rmdir()
+        rc, out, err = stop(p, signal.SIGINT)
     assert rc == 1
     parse_block(out, 1)
     assert re.search(r"--json .*r\.json: No such file or directory", err), err

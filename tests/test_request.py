@@ -10,41 +10,18 @@ import re
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, read_pty, run, running, start, stop
+from conftest import (RTLAT, free_port, has_thread, read_pty, run, running, start, stop, wait_for,
+                      wait_line, watching)
 
 SERIES = ["POSIX Timer Interval Time", "Send Time", r"nanosleep\(100us\) Time",
           "Receive Time", "Response Time", "Total Jitter"]
 LINE = r"min -?\d+\.\d\(MicroSec\) avr -?\d+\.\d\(MicroSec\) max -?\d+\.\d\(MicroSec\) S \d+\.\d$"
 KEYS = ["interval", "send", "sleep", "receive", "response", "total_jitter",
         "round_trip"]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_line(stream, pattern, timeout=15):
-    """Read lines until one matches; returns the match and the lines read."""
-    seen = []
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        line = stream.readline()
-        if not line:
-            break
-        seen.append(line)
-        m = re.search(pattern, line)
-        if m:
-            return m, seen
-    raise AssertionError(f"no line matching {pattern!r} in {seen}")
 
 
 def check_round_blocks(out, rounds, series=SERIES):
@@ -210,11 +187,11 @@ def test_rounds_add_loads_one_by_one(leakcheck):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_in_a_round_prints_partial(tmp_path, sig, leakcheck):
     log, js = tmp_path / "l.csv", tmp_path / "r.json"
-    p = start(["request", "-D", "-i", "3", "--samples", "100000", "-C", "2000",
-               "-p", str(free_port()), "-l", str(log), "--json", str(js)])
-    wait_line(p.stderr, r"round 0: 0 load processes")
-    time.sleep(0.8)
-    rc, out, err = stop(p, sig)
+    with watching(["request", "-D", "-i", "3", "--samples", "100000", "-C", "2000",
+                   "-p", str(free_port()), "-l", str(log), "--json", str(js)]) as p:
+        p.wait_line(r"round 0: 0 load processes")
+        p.measuring()
+        rc, out, err = stop(p, sig)
     assert rc == 0, err
     assert re.search(r"^=== Load processes: 0, .*partial round, stopped before 100000\) ===$",
                      out, re.M)
@@ -256,13 +233,13 @@ def test_sigkill_of_main_takes_everything(leakcheck):
 
 def test_dead_client_ends_the_run(tmp_path, leakcheck):
     js = tmp_path / "r.json"
-    p = start(["request", "-D", "-i", "2", "--samples", "100000", "-C", "1000",
-               "-p", str(free_port()), "--json", str(js)])
-    m, _ = wait_line(p.stderr, r"client: pid (\d+)")
-    wait_line(p.stderr, r"round 0:")
-    time.sleep(0.3)
-    os.kill(int(m.group(1)), signal.SIGKILL)
-    out, err = p.communicate(timeout=15)
+    with watching(["request", "-D", "-i", "2", "--samples", "100000", "-C", "1000",
+                   "-p", str(free_port()), "--json", str(js)]) as p:
+        m = p.wait_line(r"client: pid (\d+)")
+        p.wait_line(r"round 0:")
+        p.measuring()
+        os.kill(int(m.group(1)), signal.SIGKILL)
+        out, err = p.communicate(timeout=15)
     assert p.returncode == 1
     assert re.search(r"the client \(pid \d+\) was killed by signal 9", err)
     assert "partial round" in out
@@ -395,7 +372,8 @@ def test_hostile_clients_do_not_hurt_the_server(leakcheck):
             assert srv.poll() is None
         # A second client while one is served is turned away at once.
         with socket.create_connection(("127.0.0.1", port)) as first:
-            time.sleep(0.1)
+            wait_for(lambda: has_thread(srv.pid, "rtlat-conn"),
+                     "the server's thread for the first client", proc=srv)
             with socket.create_connection(("127.0.0.1", port), timeout=3) as second:
                 assert second.recv(16) == b""
             # The first is still served, then dropped once silent.

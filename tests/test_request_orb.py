@@ -9,14 +9,12 @@ import re
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, run, running, start, stop
-from test_request import (LINE, SERIES, free_port, parse_log, two_namespaces,  # noqa: F401
-                          wait_line)
+from conftest import RTLAT, free_port, run, running, start, stop, wait_for, wait_line, watching
+from test_request import LINE, SERIES, parse_log, two_namespaces  # noqa: F401
 
 PRIO_MAX = os.sched_get_priority_max(os.SCHED_FIFO)
 CLIENT0 = PRIO_MAX - 1          # client 0: max-1, client i: max-1-i
@@ -123,10 +121,9 @@ def test_server_threads_run_at_the_clients_priority(mode, want, leakcheck):
         m, _ = wait_line(p.stderr, r"server: pid (\d+)")
         srv = int(m.group(1))
         wait_line(p.stderr, r"round 0: 0 load processes, 3 clients")
-        deadline = time.time() + 5
-        while conn_threads(srv) != want and time.time() < deadline:
-            time.sleep(0.05)
-        assert conn_threads(srv) == want
+        wait_for(lambda: conn_threads(srv) == want,
+                 lambda: f"connection threads at {want} (now {conn_threads(srv)})",
+                 timeout=5, proc=p)
         rc, out, err = stop(p, signal.SIGINT)
     assert rc == 0, err
     assert len(blocks(out)) == 3
@@ -180,7 +177,9 @@ def test_hostile_clients_beside_good_ones(leakcheck):
     srv, port = serve(["--timeout", "1"])
     good = start(client_args(port, 3, samples=300))
     try:
-        time.sleep(0.3)
+        # the good clients being served first
+        wait_for(lambda: conn_threads(srv.pid), "the server's threads for "
+                 "the good clients", proc=good)
         # A priority out of range: a refusal frame, then the close.
         for flags, asked in ((0xFF, 127), (0x80 | (PRIO_MAX + 1), PRIO_MAX + 1)):
             with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -282,11 +281,11 @@ def test_bad_input(args, opt, text, leakcheck):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_signals_end_cleanly(tmp_path, sig, leakcheck):
     js = tmp_path / "r.json"
-    p = start(["request", "-D", "--clients", "4", "--rate0", "200", "--rate", "100",
-               "-i", "2", "--samples", "100000", "--json", str(js)])
-    wait_line(p.stderr, r"round 0: 0 load processes, 4 clients")
-    time.sleep(0.3)
-    rc, out, err = stop(p, sig)
+    with watching(["request", "-D", "--clients", "4", "--rate0", "200", "--rate", "100",
+                   "-i", "2", "--samples", "100000", "--json", str(js)]) as p:
+        p.wait_line(r"round 0: 0 load processes, 4 clients")
+        p.measuring()
+        rc, out, err = stop(p, sig)
     assert rc == 0, err
     assert len(blocks(out)) == 4 and "* partial round" in out
     d = json.loads(js.read_text())

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, args_for_length, registry_names, settled_leaks, snapshot
+from conftest import RTLAT, args_for_length, has_thread, registry_names, settled_leaks, snapshot
 from test_longrun_checkpoint import measuring
 
 RUN_S = 6               # each test's planned length: both signals fit early
@@ -224,15 +224,6 @@ def suite_run(d):
             "dir": d / "suite"}
 
 
-def status_thread_in(pid):
-    """True when process pid has rtlat's status thread."""
-    try:
-        return any((task / "comm").read_text().strip() == "rtlat-status"
-                   for task in Path(f"/proc/{pid}/task").iterdir())
-    except OSError:
-        return False
-
-
 def iterations_run(d):
     """--iterations 2: the first iteration runs in a child of the process
     started; SIGUSR1 to that process while the child measures."""
@@ -246,7 +237,7 @@ def iterations_run(d):
             kids = Path(f"/proc/{proc.p.pid}/task/{proc.p.pid}/children").read_text().split()
         except OSError:
             break
-        if any(status_thread_in(k) for k in kids):
+        if any(has_thread(k, "rtlat-status") for k in kids):
             proc.usr1()
             sent = True
         time.sleep(0.02)

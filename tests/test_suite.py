@@ -4,9 +4,8 @@ one text file per test in the results directory."""
 import json
 import re
 import signal
-import time
 
-from conftest import registry, registry_names, run, start, stop, tracefs_unavailable
+from conftest import registry, registry_names, run, stop, tracefs_unavailable, watching
 
 HEADER = re.compile(r"^test +series +samples +min +avg +p99 +p99\.99 +max$")
 ROW = re.compile(r"^(?P<test>\S+) +(?P<series>\S+) +(?P<n>\d+)"
@@ -88,9 +87,10 @@ def test_suite_subset_and_bad_input(tmp_path, leakcheck):
 
 
 def test_suite_interrupted_prints_what_ran(tmp_path, leakcheck):
-    p = start(["suite", "--duration", "3", "-o", str(tmp_path / "i")])
-    time.sleep(4.5)     # the first test done, the second running
-    rc, out, err = stop(p, signal.SIGINT, timeout=30)
+    with watching(["suite", "--duration", "3", "-o", str(tmp_path / "i")]) as p:
+        # the first test done, the second measuring
+        p.measuring(rf"^rtlat {SUITE[1]}: status .*: [1-9]\d* samples")
+        rc, out, err = stop(p, signal.SIGINT, timeout=30)
     assert rc == 1
     rows, _ = table(out)
     tests = [m["test"] for m in rows]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, UNMOUNT_TRACEFS, in_mount_ns, run, start, stop
+from conftest import RTLAT, UNMOUNT_TRACEFS, in_mount_ns, run, start, stop, watching
 
 F = r"-?\d+\.\d{3}"
 BANNER = [
@@ -333,17 +333,20 @@ def test_suite_summary_row(parallel_runs):
 
 
 @pytest.mark.parametrize("when,sig,hist", [
-    (0.4, signal.SIGINT, True),     # during the warm-up
-    (2.3, signal.SIGINT, True),
-    (2.3, signal.SIGTERM, False),
+    ("warm-up", signal.SIGINT, True),   # once it answers: in the warm-up
+    ("measured", signal.SIGINT, True),  # after its first whole second
+    ("measured", signal.SIGTERM, False),
 ])
 def test_endings_by_signal(tmp_path, leakcheck, when, sig, hist):
     js = tmp_path / "o.json"
     args = ["timer", "--json", str(js), "--histfile", str(tmp_path / "c.txt"),
             "-g", str(tmp_path / "g.dat")]
-    p = start(args + (["-h"] if hist else []))
-    time.sleep(when)
-    rc, out, err = stop(p, sig)
+    with watching(args + (["-h"] if hist else [])) as p:
+        if when == "warm-up":
+            p.ready()
+        else:
+            p.wait_line(r"^RTD\|", "out")
+        rc, out, err = stop(p, sig)
     lines = out.splitlines()
     assert rc == 0, err
     assert lines[:4] == BANNER
@@ -351,7 +354,7 @@ def test_endings_by_signal(tmp_path, leakcheck, when, sig, hist):
     j = json.loads(js.read_text())
     assert j["return_code"] == 0
     assert j["summary"]["requested_s"] == j["summary"]["actual_s"]
-    if when < 1:
+    if when == "warm-up":
         assert j["latency"]["samples"] == 0
         assert lines[-1].startswith("RTS|      0.000|")
     else:
