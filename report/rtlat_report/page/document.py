@@ -40,6 +40,8 @@ class Alert:
     title: str
     items: List[str]
     id: str = ""
+    word: str = "warning"       # what the title starts with
+    level: str = ""             # "", fail, pass: its colours (HTML)
 
 
 @dataclass

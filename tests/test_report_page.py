@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The page puts the verdict first (issue 48), tried as a new user would
+on the committed fixtures of tests/fixtures/report/page/ (make.py says
+how they were made): a suite that failed its thresholds, a run ended by
+a CPU that moved, a two-CPU timer run with a 2-second stall on CPU 1."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures" / "report" / "page"
+FAILED, MOVED, STALL = (FIX / "failed-suite", FIX / "moved-cpu.json",
+                        FIX / "stall-cpu1.json")
+
+
+def report(*args):
+    return subprocess.run([sys.executable, "-m", "rtlat_report", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def markdown(path):
+    r = report(path, "--format", "md", "-o", "-")
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def head(md):
+    """What the page says before its first table (the Inputs)."""
+    ov = md[md.index("## Overview"):]
+    return ov[:ov.index("**Inputs**")]
+
+
+def test_failed_suite_opens_with_fail_and_its_thresholds():
+    """index.json's verdict fail (exit 3): the page's first words are
+    FAIL, the failed series named with the threshold it exceeded; the
+    test that passed says PASS with its threshold; never "–"."""
+    h = head(markdown(FAILED))
+    assert "Verdict: FAIL" in h, h
+    line = next(l for l in h.splitlines() if "timer/latency" in l and
+                "FAIL" in l)
+    assert "max ≤ 100 µs" in line, line
+    assert re.search(r"PASS.*pmq/latency.*max ≤ 100 µs", h), h
+    assert "1 of 2 thresholds failed" in h, h
+
+
+def test_failed_suite_threshold_in_the_time_line_table():
+    """The time line's own files hold no threshold (the suite judged): its
+    table shows the suite's 100 µs, not "–"."""
+    md = markdown(FAILED)
+    part = md[md.index("**timer: time line per series"):]
+    part = part.split("\n\n")[1]        # the caption, the table
+    rows = [l for l in part.splitlines() if l.startswith("| failed-suite |")]
+    assert len(rows) == 2, part
+    for r in rows:
+        assert r.split("|")[8].strip() == "100", r
+
+
+def test_run_ended_by_a_moved_cpu_says_why():
+    h = head(markdown(MOVED))
+    assert "ENDED EARLY" in h, h
+    assert re.search(r"CPU 1 .*went offline or its sampler was unpinned "
+                     r"after 1 s.*now on CPUs 0-1", h), h
+
+
+def test_worst_cpu_and_series_named():
+    h = head(markdown(STALL))
+    assert re.search(r"worst CPU: CPU 1 \(max 2 s\b", h), h
+    assert re.search(r"worst series: timer CPU1 \(max 2 s\b", h), h
+
+
+def test_every_cpu_in_the_per_second_figure():
+    """The whole-run "min / avg / max of each second" figure draws every
+    CPU: CPU 1's 2-second stall is in it."""
+    from rtlat_report.page.build import build
+    from rtlat_report.read.rtlat import load_input
+    doc = build([load_input(str(STALL), "stall")], "t", "now")
+    figs = {f.id: f for f in doc.figures()}
+    ax = figs["timer-seconds"].fig.axes[0]
+    tops = [max(line.get_ydata()) for line in ax.get_lines()
+            if len(line.get_ydata())]
+    assert max(tops) >= 2e6, tops      # µs
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("CPU0" in x for x in labels) and \
+        any("CPU1" in x for x in labels), labels
+
+
+def test_verdict_block_takes_judged_items():
+    """The verdict block is a list of judged items (thresholds now, the
+    gate and qualification later): any kind renders."""
+    from rtlat_report.model import Judged
+    from rtlat_report.page.build import verdict_block
+    b = verdict_block([Judged("qualification", "timer/latency", "FAIL",
+                              "p99.99 above 50 µs at 95 %")], [])
+    assert f"{b.word}: {b.title}".startswith("Verdict: FAIL")
+    assert any("qualification" in i and "timer/latency" in i for i in b.items)
+
+
+PROBE = """<script>
+window.addEventListener("load", () => {
+  const v = document.getElementById("alert-verdict");
+  const r = v ? v.getBoundingClientRect() : null;
+  const pre = document.createElement("pre");
+  pre.id = "rtlat-probe";
+  pre.textContent = JSON.stringify({top: r ? r.top : null,
+    bottom: r ? r.bottom : null, text: v ? v.innerText : "",
+    first: document.querySelector("section div, section table").id});
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def chromium_exe():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(chromium_exe() is None, reason="chromium is not installed "
+                    "(tests/install-deps installs it)")
+@pytest.mark.parametrize("name,path,words", [
+    ("failed", FAILED, ("FAIL", "timer/latency", "100 µs")),
+    ("moved", MOVED, ("ENDED EARLY", "CPU 1", "unpinned")),
+    ("stall", STALL, ("worst CPU: CPU 1",))])
+def test_verdict_visible_at_the_top_in_chromium(tmp_path, name, path, words):
+    page = tmp_path / "r.html"
+    r = report(path, "-o", page)
+    assert r.returncode == 0, r.stderr
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    dom = subprocess.run(
+        [chromium_exe(), "--headless", "--no-sandbox", "--disable-gpu",
+         f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1150,900",
+         "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=60)
+    m = re.search(r'<pre id="rtlat-probe">(.*?)</pre>', dom.stdout, re.S)
+    assert m, dom.stderr[-2000:]
+    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert got["first"] == "alert-verdict", got
+    assert got["top"] is not None and got["bottom"] < 900, got
+    for w in words:
+        assert w in got["text"], got
