@@ -142,3 +142,67 @@ def test_verdict_visible_at_the_top_in_chromium(tmp_path, name, path, words):
     assert got["top"] is not None and got["bottom"] < 900, got
     for w in words:
         assert w in got["text"], got
+
+
+def test_numbers_as_people_read_them():
+    """The tail section's rates, levels and the plan's cycles: thousands
+    separators, no exponent (65,000/h, never 6.5e+04)."""
+    r = report(STALL, "--tail", "--format", "md", "-o", "-")
+    assert r.returncode == 0, r.stderr
+    cells = [c.strip() for line in r.stdout.splitlines()
+             if line.startswith("|") for c in line.split("|")]
+    assert not [c for c in cells if re.search(r"\d[eE][+-]?\d", c)], \
+        [c for c in cells if re.search(r"\d[eE][+-]?\d", c)]
+    assert any(re.fullmatch(r"\d{1,3}(,\d{3})+ \(.*\)", c) for c in cells)
+
+
+def test_units_rule():
+    from rtlat_report.units import count, latency, rate, sig
+    assert [latency(v) for v in (850, 12345, 1_200_000, 999_999, 2e9,
+                                 7.2e12)] == \
+        ["850 ns", "12.3 µs", "1.2 ms", "1 ms", "2 s", "7,200 s"]
+    assert rate(64912, "h") == "64,900/h" and rate(65000.0, "h") == "65,000/h"
+    assert sig(0.012345) == "0.0123" and sig(1e-6) == "0.000001"
+    assert count(1234567) == "1,234,567"
+
+
+def test_gate_warns_when_lengths_or_settings_differ(tmp_path):
+    """A 6 s BASE against a NEW said to be 60 s at priority 80: the gate
+    keeps its verdict and exit status, and says what it compared (series,
+    samples, durations) and that the lengths and the priority differ."""
+    d = json.loads(STALL.read_text())
+    d["settings"]["duration_s"] = 60
+    d["settings"]["priority"] = 80
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(d))
+    r = report(STALL, new, "--gate", "--format", "md", "-o", tmp_path / "g.md")
+    assert r.returncode == 0, r.stderr     # the same samples: not worse
+    out = r.stdout
+    assert re.search(r"compared: timer CPU0: BASE [\d,]+ samples in 6 s, "
+                     r"NEW [\d,]+ samples in 60 s", out), out
+    assert re.search(r"warning: .*lengths differ: ×10 .*6 s .* 60 s", out), out
+    assert re.search(r"warning: .*settings differ: priority 99 vs 80", out), out
+    h = head((tmp_path / "g.md").read_text())
+    assert re.search(r"gate NEW against BASE: .*warning: .*lengths differ", h), h
+    assert "settings differ: priority 99 vs 80" in h, h
+    same = report(STALL, STALL, "--gate")
+    assert "warning" not in same.stdout, same.stdout
+
+
+def test_qq_figure_says_which_series_it_leaves_out():
+    """The tail's QQ figure draws at most 8 series: with more, its title
+    names those left out and why (it drew the first 8 silently)."""
+    from rtlat_report.cli.main import build_parser
+    from rtlat_report.page.tail import qq_figure
+    from rtlat_report.read.rtlat import load_input
+    from rtlat_report.tail.analyse import analyse_run
+    args = build_parser().parse_args([str(STALL), "--tail"])
+    run = load_input(str(STALL), "s")
+    a = analyse_run(run, args)
+    fitted = [x for x in a if x.tf.fit]
+    assert fitted, "the stall's series have a fitted tail"
+    runs = [run] * 9
+    fig = qq_figure(runs, [fitted[:1]] * 9)
+    assert "the first 8 of 9 fitted series" in fig.title, fig.title
+    assert "left out: s " in fig.title, fig.title
+    assert "8 of" not in qq_figure(runs[:2], [fitted[:1]] * 2).title

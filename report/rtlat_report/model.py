@@ -247,7 +247,8 @@ class Judged:
 
 
 # The verdicts of a Judged that are no failure.
-PASSING = ("PASS", "not worse", "within noise", "improvement")
+PASSING = ("PASS", "not worse", "within noise", "improvement",
+           "cannot tell")
 
 
 @dataclass

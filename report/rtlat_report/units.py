@@ -7,8 +7,9 @@ The rule: three significant digits, never an exponent, thousands
 separators on counts and rates (65,000/h, not 6.5e+04/h); a latency in
 the unit that reads best: ns below 1 µs, µs below 1 ms, ms below 1 s, s
 above (850 ns, 12.3 µs, 1.36 ms, 2 s); trailing zeros of a fraction
-dropped (2 s, not 2.00 s). Imports nothing of the report: every layer
-may use it."""
+dropped (2 s, not 2.00 s). A table whose header gives the unit (µs)
+keeps it in every row, so that its rows compare at a glance (model's
+fmt_us). Imports nothing of the report: every layer may use it."""
 import math
 
 
@@ -65,3 +66,15 @@ def us(v_us):
     if isinstance(v_us, bool) or not isinstance(v_us, (int, float)):
         return "–"
     return latency(v_us * 1000.0)
+
+
+def prob(p):
+    """A probability per cycle: 1 in 1,000,000 (a power of ten, as people
+    say it), else its three digits (0.0025)."""
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or \
+            not 0 < p < 1:
+        return sig(p)
+    inv = 1 / p
+    if abs(inv - round(inv)) < 1e-6 * inv:
+        return f"1 in {round(inv):,}"
+    return sig(p)

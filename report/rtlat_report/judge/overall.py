@@ -119,7 +119,7 @@ def judged_items(runs) -> List[Judged]:
     """Every threshold and every run's ending, run by run."""
     out = []
     for run in runs:
-        label = f"{run.label}: " if len(runs) > 1 else ""
+        label = f"{run.label} / " if len(runs) > 1 else ""
         for t in run.tests.values():
             out += thresholds(run, t, label)
             e = ending(t)

@@ -68,7 +68,7 @@ def groups(runs):
 
 def build(runs, title, generated, rule=None):
     rule = rule or Rule()
-    doc = Document(title=title, generated=generated)
+    doc = Document(title=title, generated=generated, runs=runs)
     grouped = groups(runs)
     doc.sections.append(overview(runs, grouped, rule))
     doc.sections.append(system_section(runs))
@@ -121,14 +121,28 @@ def overview(runs, grouped, rule):
                     verdicts.append([key, vs, name, judged])
     if verdicts:
         s.blocks.append(verdict_table(verdicts, rule))
-    s.blocks.insert(verdict_at, verdict_block(
-        judged_items(runs) + comparison_items(verdicts), [worst(runs)]))
+    s.judged = judged_items(runs) + comparison_items(verdicts)
+    s.blocks.insert(verdict_at, verdict_block(s.judged, [worst(runs)]))
     s.blocks[verdict_at + 1:verdict_at + 1] = timeline.incomplete_alert(runs)
     s.blocks.append(Table("Summary: every sample of each test (request: "
                           "Response Time of the most loaded round), µs",
                           header, rows, cls, numeric_from=3,
                           cell_class=marks))
     return s
+
+
+def with_section(doc, at, section):
+    """doc with section inserted at index at, what it judged (the gate)
+    added to the Overview's verdict box."""
+    doc.sections.insert(at, section)
+    if not section.judged:
+        return doc
+    ov = next(s for s in doc.sections if s.id == "overview")
+    i = next(i for i, b in enumerate(ov.blocks)
+             if isinstance(b, Alert) and b.id == "alert-verdict")
+    ov.judged = section.judged + ov.judged
+    ov.blocks[i] = verdict_block(ov.judged, [worst(doc.runs)])
+    return doc
 
 
 def comparison_items(verdicts):
@@ -168,6 +182,8 @@ def verdict_block(items, worsts):
         word, level = "FAIL", "fail"
     elif ended:
         word, level = "ENDED EARLY", "fail"
+    elif any(j.verdict == "cannot tell" for j in items):
+        word, level = "CANNOT TELL", "none"
     elif items:
         word, level = "PASS", "pass"
     else:

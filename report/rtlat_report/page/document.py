@@ -50,6 +50,9 @@ class Section:
     title: str
     blocks: list = field(default_factory=list)
     level: int = 2
+    # What the section judged (the gate's verdict): the page's verdict
+    # box lists it (build.with_section)
+    judged: list = field(default_factory=list)
 
 
 @dataclass
@@ -57,6 +60,7 @@ class Document:
     title: str
     generated: str
     sections: List[Section] = field(default_factory=list)
+    runs: list = field(default_factory=list)    # what it was made of
 
     def figures(self):
         return [b for s in self.sections for b in s.blocks
