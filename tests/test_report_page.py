@@ -206,3 +206,12 @@ def test_qq_figure_says_which_series_it_leaves_out():
     assert "the first 8 of 9 fitted series" in fig.title, fig.title
     assert "left out: s " in fig.title, fig.title
     assert "8 of" not in qq_figure(runs[:2], [fitted[:1]] * 2).title
+
+
+def test_run_stopped_by_a_signal_says_so():
+    """SIGINT 2.5 s into a 10 s run: exit 0 and a complete file, which says
+    no more than the seconds it measured: the page says it ended early."""
+    h = head(markdown(FIX / "stopped-by-signal.json"))
+    assert "Verdict: ENDED EARLY" in h, h
+    assert re.search(r"measured 2\.\d+ s of the 10 s asked: stopped early "
+                     r"\(a stop signal", h), h

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from ..model import Judged
-from ..units import latency, us
+from ..units import latency, sig, us
 from .unfinished import coverage, incomplete
 
 
@@ -84,10 +84,32 @@ def ending(t):
         why.append(t.error)
     if incomplete(t):
         why.append(coverage(t))
+    elif not why:
+        short = stopped_short(t)
+        if short:
+            why.append(short)
     if not why and t.return_code not in (None, 0, 3):
         why.append(f"exit status {t.return_code} (an error; the file says "
                    "no more)")
     return "; ".join(why) or None
+
+
+# A run that measured less than this share of the time it was asked for
+# was stopped (a stop signal leaves a complete file with exit 0: only its
+# seconds tell).
+SHORT = 0.9
+
+
+def stopped_short(t):
+    """'measured 2.51 s of the 10 s asked: ...' for a run that ended well
+    before its --duration, else None."""
+    asked = t.settings.get("duration_s")
+    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or \
+            asked <= 0 or not t.elapsed_s or t.elapsed_s >= SHORT * asked:
+        return None
+    return (f"measured {sig(t.elapsed_s)} s of the {sig(asked)} s asked: "
+            "stopped early (a stop signal, SIGINT or SIGTERM, or the "
+            "suite's end)")
 
 
 @dataclass
