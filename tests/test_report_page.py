@@ -215,3 +215,15 @@ def test_run_stopped_by_a_signal_says_so():
     assert "Verdict: ENDED EARLY" in h, h
     assert re.search(r"measured 2\.\d+ s of the 10 s asked: stopped early "
                      r"\(a stop signal", h), h
+
+
+def test_comparison_regression_is_named_in_the_verdict():
+    """Two runs compared (suite-a at priority 99, suite-b at 80): each later
+    run's regressions are items of the verdict, named REGRESSION (no
+    threshold failed: not FAIL)."""
+    fix = ROOT / "tests" / "fixtures" / "report"
+    r = report(fix / "suite-a", fix / "suite-b", "--format", "md", "-o", "-")
+    assert r.returncode == 0, r.stderr
+    h = head(r.stdout)
+    assert "Verdict: REGRESSION" in h, h
+    assert re.search(r"REGRESSION: comparison \w+ suite-b / suite-a", h), h

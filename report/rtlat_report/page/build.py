@@ -178,8 +178,10 @@ def verdict_block(items, worsts):
                      f"{plural(len(of), kind)} failed")
     if ended:
         parts.append(f"{plural(len(ended), 'run')} ended early")
-    if failed:
+    if any(j.kind != "comparison" for j in failed):
         word, level = "FAIL", "fail"
+    elif failed:        # only later runs worse than the first
+        word, level = "REGRESSION", "fail"
     elif ended:
         word, level = "ENDED EARLY", "fail"
     elif any(j.verdict == "cannot tell" for j in items):
