@@ -503,15 +503,18 @@ def test_browser_renders_the_page(tmp_path):
 def test_timer_on_every_cpu_draws_a_line_per_cpu(tmp_path):
     """timer -c all (recorded on 2 CPUs): the histogram has a line per CPU
     (its max in the legend), the percentile table a row per CPU and the
-    whole, and each CPU's seconds get a figure of their own."""
+    whole, and the per-second figure a curve per CPU."""
     d = FIX / "timer-cpus"
     out = report(d, "-o", tmp_path / "r.html")
     assert out.returncode == 0, out.stderr
     tree, figs = parse(tmp_path / "r.html")
-    assert {"timer-hist", "timer-cpus"} <= set(figs), sorted(figs)
+    assert {"timer-hist", "timer-seconds"} <= set(figs), sorted(figs)
     legend = svg_text(figs["timer-hist"])
     ncpu = len(json.loads((d / "timer.json").read_text())["cpus"])
     assert ncpu == 2
+    seconds = svg_text(figs["timer-seconds"])
+    for c in range(ncpu):
+        assert f"CPU{c}: max of each second" in seconds, seconds
     for c in range(ncpu):
         assert re.search(rf"CPU{c} \(n=\d+, max [\d.]+ µs\)", legend), legend
     rows = table(tree, "timer: percentiles")[1:]

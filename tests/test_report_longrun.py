@@ -191,11 +191,15 @@ def test_merge_of_suite_directories_keeps_each_test(known, tmp_path):
 def test_run_ended_at_a_checkpoint_is_said_at_the_top(day_stopped):
     tree, figs = parse(day_stopped)
     over = next(s for s in tree.iter("section") if s.get("id") == "overview")
-    first = next(iter(over.iter("div")))
-    assert first.get("id") == "alert-incomplete"
-    words = "".join(first.itertext())
-    assert "stopped / pmq: covers 23 h 15 min of 24 h; stopped by SIGKILL " \
-        "or a crash after the last checkpoint" in words
+    # The verdict first (ENDED EARLY, why), then the box of partial runs.
+    first, second = list(over.iter("div"))[:2]
+    assert first.get("id") == "alert-verdict"
+    assert second.get("id") == "alert-incomplete"
+    for box in (first, second):
+        words = "".join(box.itertext())
+        assert "stopped / pmq: covers 23 h 15 min of 24 h; stopped by " \
+            "SIGKILL or a crash after the last checkpoint" in words
+    assert "Verdict: ENDED EARLY" in "".join(first.itertext())
     verdicts = table(tree, "Verdicts")
     assert "stopped / day (partial: ended at a checkpoint)" in verdicts[1][1]
     assert "23 h 15 min of 24 h" in svg_text(figs["pmq-timeline-1"])

@@ -427,7 +427,7 @@ def test_plan_without_and_with_a_run(tmp_path):
     r = report_here("--plan", "--plan-level", "100", "--plan-prob", "1e-9",
                     "--period-us", "1000")
     assert r.returncode == 0, r.stderr
-    assert "2.996e+09 cycles" in r.stdout and "34.7 days" in r.stdout
+    assert "2,996,000,000 cycles" in r.stdout and "34.7 days" in r.stdout
     p = runs_for_gate(tmp_path, "p.json", 100000, 5000., 1)
     out = tmp_path / "plan.json"
     r = report_here(p, "--plan", "--plan-level", "100", "--plan-prob", "1e-6",

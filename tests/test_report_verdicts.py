@@ -219,7 +219,7 @@ def test_overruns_and_overflows_are_boxed(tmp_path, real):
                                      for x in lines), lines
     text = " | ".join(lines)
     assert "23 timer overruns" in text
-    assert "4 of 10000 samples beyond the histogram" in text
+    assert "4 of 10,000 samples beyond the histogram" in text
     # 200 cells: latency -H's default, as Xenomai's man page says.
     assert "the -h histograms (200 cells of 1.00 µs) overflowed: 7 " \
         "samples" in text

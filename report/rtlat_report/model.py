@@ -198,6 +198,65 @@ class Check:
 
 
 @dataclass
+class FleetRecord:
+    """One record of rtlat's "fleet" (a series, or a thread of it): its
+    figures and how the run's thresholds judged it. A threshold of None
+    (or 0) was not set for it."""
+    test: str
+    series: str
+    thread: Optional[int] = None
+    cpu: Optional[int] = None
+    samples: int = 0
+    max_ns: Optional[float] = None
+    p99_ns: Optional[float] = None
+    max_latency_us: Optional[float] = None
+    max_p99_us: Optional[float] = None
+    result: str = ""            # pass, fail, skip
+    failure: str = ""
+
+
+@dataclass
+class Fleet:
+    """rtlat's "fleet": the run's verdict (pass, fail, error, none) and
+    its records. A test's own file, or a suite's index.json (the suite
+    judges its thresholds; each test's file holds none)."""
+    verdict: str = ""
+    series: List[FleetRecord] = field(default_factory=list)
+    threads: List[FleetRecord] = field(default_factory=list)
+
+
+@dataclass
+class Moved:
+    """timer -c: a CPU whose sampler was moved off it (the CPU went
+    offline or the thread was re-pinned): after how many seconds measured,
+    where it ended up, rtlat's why."""
+    cpu: int
+    after_s: Optional[float]
+    affinity: str = ""
+    why: str = ""
+
+
+@dataclass
+class Judged:
+    """One item of the page's verdict: what was judged (kind: threshold,
+    ending, comparison, gate, qualification), its name, the verdict (PASS,
+    FAIL, ENDED EARLY, REGRESSION, ...) and the figures in words."""
+    kind: str
+    name: str
+    verdict: str
+    detail: str = ""
+
+    @property
+    def failed(self):
+        return self.verdict not in PASSING
+
+
+# The verdicts of a Judged that are no failure.
+PASSING = ("PASS", "not worse", "within noise", "improvement",
+           "cannot tell")
+
+
+@dataclass
 class Test:
     """One result file, normalised. kind: pair, timer, request, cyclic
     (cyclictest) or generic (anything else with latency statistics)."""
@@ -248,6 +307,11 @@ class Test:
     complete: Optional[bool] = None
     checkpoint: Optional["Checkpoint"] = None
     merged_from: int = 0    # merge.py: how many runs it was made of
+    # How the run judged itself and how it ended (the judge's verdict).
+    fleet: Optional[Fleet] = None
+    moved: List[Moved] = field(default_factory=list)
+    error: str = ""             # rtlat's "error": why it exited 1
+    stopped_by: str = ""        # rtlat's "stopped_by" (timer -b)
 
     def headlines(self):
         """(name, distribution) rows that summarise the test: its
@@ -298,6 +362,9 @@ class Run:
     # A suite's results directory: what its index.json says (None: no
     # index, or not a directory).
     suite: Optional["SuiteIndex"] = None
+    # A results directory's index.json "fleet": the suite's verdict and
+    # thresholds over its tests (their own files hold none).
+    fleet: Optional[Fleet] = None
 
 
 @dataclass

@@ -228,12 +228,12 @@ def main(argv=None):
             return status
     # matplotlib takes a second to import: only once the input is good.
     from ..page import html, markdown
-    from ..page.build import build
+    from ..page.build import build, with_section
     title = args.title or ("rtlat report: " + " vs ".join(labels))
     doc = build(runs, title, time.strftime("%Y-%m-%d %H:%M:%S %z"),
                 Rule(tolerance_pct=args.tolerance))
     if tail_section is not None:
-        doc.sections.insert(1, tail_section)
+        with_section(doc, 1, tail_section)
     try:
         render_figures(doc, args.png)
         text = markdown.render(doc, os.path.dirname(os.path.abspath(out))

@@ -80,6 +80,6 @@ def after_load(args, runs):
         return None, 0
     if g is not None:
         print(gatemod.text(g))
-        return (tailpage.section(runs, analysed, args) if args.output
+        return (tailpage.section(runs, analysed, args, g) if args.output
                 else None), g.status
     return tailpage.section(runs, analysed, args), None

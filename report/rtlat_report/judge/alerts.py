@@ -5,6 +5,7 @@ lost or could not place (timer overruns, histogram overflows, timeouts)."""
 import re
 
 from ..model import fmt_us
+from ..units import count, latency
 
 # Settings that differ between any two runs without meaning anything:
 # ports and servers chosen at run time, thread ids, output paths, whether
@@ -27,7 +28,8 @@ def cell(v):
 
 
 def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    """3 samples, 1 step, 2,132 timer overruns."""
+    return f"{count(n)} {word}" + ("" if n == 1 else "s")
 
 
 def differing_settings(members, skip_length=False):
@@ -122,9 +124,10 @@ def test_losses(t):
                    ", ".join(late) + ")")
     for d in t.dists:
         if d.bucket_ns and d.overflow:
-            out.append(f"{d.name}: {d.overflow} of {d.samples} samples "
-                       f"beyond the histogram (≥ {fmt_us(d.range_end_ns)} "
-                       f"µs; max {fmt_us(d.max_ns)} µs)")
+            out.append(f"{d.name}: {count(d.overflow)} of "
+                       f"{count(d.samples)} samples beyond the histogram "
+                       f"(≥ {latency(d.range_end_ns)}; max "
+                       f"{latency(d.max_ns)})")
         if d.bucket_ns and d.underflow:
             out.append(f"{d.name}: {d.underflow} samples below the "
                        "histogram")

@@ -13,7 +13,10 @@ from .explain import doctor_blocks, explain_section
 from .document import Alert, Document, Figure, Note, Section, Table
 from ..model import PERCENTILES, last_round, merge
 from .plots import fmt_us
-from ..judge.verdict import FIGURES, Rule
+from ..judge.overall import ending, judged_items, worst
+from ..judge.verdict import FIGURES, REGRESSION, Rule
+from ..model import Judged
+from ..units import latency
 from ..judge.where import context_warnings
 
 STAT_HEADER = ["samples", "min", "avg", "stddev"] + list(PERCENTILES) + \
@@ -65,7 +68,7 @@ def groups(runs):
 
 def build(runs, title, generated, rule=None):
     rule = rule or Rule()
-    doc = Document(title=title, generated=generated)
+    doc = Document(title=title, generated=generated, runs=runs)
     grouped = groups(runs)
     doc.sections.append(overview(runs, grouped, rule))
     doc.sections.append(system_section(runs))
@@ -91,7 +94,7 @@ def explain_sections(key, members, compare):
 
 def overview(runs, grouped, rule):
     s = Section("overview", "Overview")
-    s.blocks += timeline.incomplete_alert(runs)
+    verdict_at = len(s.blocks)
     s.blocks += alert_blocks(runs, grouped)
     s.blocks.append(Table("Inputs", ["run", "path", "tests", "host",
                                      "kernel", "preemption", "tool"],
@@ -118,11 +121,91 @@ def overview(runs, grouped, rule):
                     verdicts.append([key, vs, name, judged])
     if verdicts:
         s.blocks.append(verdict_table(verdicts, rule))
+    s.judged = judged_items(runs) + comparison_items(verdicts)
+    s.blocks.insert(verdict_at, verdict_block(s.judged, [worst(runs)]))
+    s.blocks[verdict_at + 1:verdict_at + 1] = timeline.incomplete_alert(runs)
     s.blocks.append(Table("Summary: every sample of each test (request: "
                           "Response Time of the most loaded round), µs",
                           header, rows, cls, numeric_from=3,
                           cell_class=marks))
     return s
+
+
+def with_section(doc, at, section):
+    """doc with section inserted at index at, what it judged (the gate)
+    added to the Overview's verdict box."""
+    doc.sections.insert(at, section)
+    if not section.judged:
+        return doc
+    ov = next(s for s in doc.sections if s.id == "overview")
+    i = next(i for i, b in enumerate(ov.blocks)
+             if isinstance(b, Alert) and b.id == "alert-verdict")
+    ov.judged = section.judged + ov.judged
+    ov.blocks[i] = verdict_block(ov.judged, [worst(doc.runs)])
+    return doc
+
+
+def comparison_items(verdicts):
+    """A Judged item per later run and series compared with the first:
+    REGRESSION naming the figures, else the best it can say."""
+    out = []
+    for key, vs, name, judged in verdicts:
+        worse = [f for f, v in judged.items() if v.word == REGRESSION]
+        if worse:
+            out.append(Judged("comparison", f"{key} {vs} ({name})",
+                              "REGRESSION", ", ".join(
+                                  f"{f} {judged[f].text()}" for f in worse)))
+        else:
+            words = sorted({v.word for v in judged.values() if v.word})
+            out.append(Judged("comparison", f"{key} {vs} ({name})",
+                              "not worse", ", ".join(words) or "–"))
+    return out
+
+
+def verdict_block(items, worsts):
+    """The page's first words: the overall verdict, each judged item
+    (failures first, by name), the worst CPU and the worst series."""
+    failed = [j for j in items if j.failed and j.kind != "ending"]
+    ended = [j for j in items if j.kind == "ending"]
+    th = [j for j in items if j.kind == "threshold"]
+    parts = []
+    if th:
+        bad = sum(j.verdict == "FAIL" for j in th)
+        parts.append(f"{bad} of {plural(len(th), 'threshold')} failed")
+    for kind in sorted({j.kind for j in items} - {"threshold", "ending"}):
+        of = [j for j in items if j.kind == kind]
+        parts.append(f"{sum(j.failed for j in of)} of "
+                     f"{plural(len(of), kind)} failed")
+    if ended:
+        parts.append(f"{plural(len(ended), 'run')} ended early")
+    if any(j.kind != "comparison" for j in failed):
+        word, level = "FAIL", "fail"
+    elif failed:        # only later runs worse than the first
+        word, level = "REGRESSION", "fail"
+    elif ended:
+        word, level = "ENDED EARLY", "fail"
+    elif any(j.verdict == "cannot tell" for j in items):
+        word, level = "CANNOT TELL", "none"
+    elif items:
+        word, level = "PASS", "pass"
+    else:
+        word, level = "nothing judged", "none"
+        parts.append("no threshold set (rtlat --max-latency, --max-p99), "
+                     "no run to compare with")
+    lines = [f"{j.verdict}: {j.kind} {j.name}" + (f": {j.detail}"
+                                                   if j.detail else "")
+             for j in sorted(items, key=lambda j: (not j.failed,
+                                                   j.kind != "ending"))]
+    for w in worsts:
+        if w.cpu:
+            lines.append(f"worst CPU: {w.cpu[0]} (max {latency(w.cpu[1])}"
+                         + (f", {w.cpu[2]}" if w.cpu[2] else "") + ")")
+        if w.series:
+            lines.append(f"worst series: {w.series[0]} (max "
+                         f"{latency(w.series[1])}" +
+                         (f", {w.series[2]}" if w.series[2] else "") + ")")
+    return Alert(f"{word}" + (f" ({'; '.join(parts)})" if parts else ""),
+                 lines, "alert-verdict", word="Verdict", level=level)
 
 
 def alert_blocks(runs, grouped):
@@ -196,7 +279,11 @@ def test_warnings(t):
             "no reason recorded"
         out.append(f"not real-time (rt: false): {why}")
     if t.return_code not in (None, 0):
-        out.append(f"return code {t.return_code}")
+        why = ending(t) if not timeline.incomplete(t) else None
+        if t.return_code == 3 and not why:
+            why = "a threshold was exceeded"
+        out.append(f"return code {t.return_code}" +
+                   (f": {why}" if why else ""))
     if any(r.partial for r in t.rounds):
         out.append("a round was interrupted (partial)")
     if t.dists and all(d.samples == 0 for d in t.dists):
@@ -407,39 +494,46 @@ def worst_ranking(members):
                  rows, numeric_from=3)
 
 
-def cpu_seconds_figure(key, members):
-    """timer -c LIST: each CPU's seconds (band min..max, the average),
-    one colour per CPU and run: which CPU had the worst second, when."""
-    curves = [((f"{r.label} {name}" if len(members) > 1 else name), rows)
-              for _, r, t in members for name, rows in
-              t.cpu_seconds]
-    if len(curves) < 2:
-        return []
-    curves = [(label, rows, plots.color(i))
-              for i, (label, rows) in enumerate(curves)]
-    return [Figure(f"{slug(key)}-cpus", f"{key}: each CPU's seconds",
-                   plots.seconds_figure(
-                       f"{key}: min / avg / max of each second, per CPU",
-                       curves), wide=True)]
+def seconds_curves(members):
+    """The per-second figure's curves: every CPU of every run (timer -c
+    LIST: one curve per CPU; one run: labelled by CPU, several: by run
+    and CPU), one colour each."""
+    curves = []
+    for _, r, t in members:
+        per = t.cpu_seconds
+        if len(per) > 1:
+            curves += [((f"{r.label} {name}" if len(members) > 1 else name),
+                        rows) for name, rows in per]
+        elif t.seconds:
+            curves.append((r.label, t.seconds))
+    return [(label, rows, plots.color(i))
+            for i, (label, rows) in enumerate(curves)]
 
 
 def timer_blocks(key, members):
-    out = cpu_seconds_figure(key, members)
-    curves = [(r.label, t.seconds, plots.color(i))
-              for i, r, t in members if t.seconds]
+    out = []
+    curves = seconds_curves(members)
     if curves:
         layers = [(r.label, t.layer, plots.color(i))
                   for i, r, t in members if t.seconds and t.layer]
+        several = any(len(t.cpu_seconds) > 1
+                      for _, _, t in members)
         # One run: the spikes in red; several: each in its run's colour.
         marks = [(p.time_s, plots.color(i) if len(members) > 1 else
                   plots.MARK) for i, r, t in members
                  if t.seconds and t.explain for p in t.explain.spikes
                  if p.time_s is not None]
+        # The always-on layer is read for the first CPU of a file only:
+        # said in the title where the file has several.
+        what = (", and what else happened on the first CPU (its "
+                "interrupts, steal, pressure: the others' are in the JSON)"
+                if several else ", and what else happened on the CPU") \
+            if layers else ""
         out.append(Figure(f"{slug(key)}-seconds", f"{key}: per second" +
-                          (", and what else happened on the CPU" if layers
-                           else ""),
+                          (", every CPU" if several else "") + what,
                           plots.seconds_figure(
-                              f"{key}: min / avg / max of each second",
+                              f"{key}: min / avg / max of each second" +
+                              (", every CPU" if several else ""),
                               curves, layers, marks), wide=True))
     rows = []
     for _, r, t in members:

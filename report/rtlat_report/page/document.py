@@ -40,6 +40,8 @@ class Alert:
     title: str
     items: List[str]
     id: str = ""
+    word: str = "warning"       # what the title starts with
+    level: str = ""             # "", fail, pass: its colours (HTML)
 
 
 @dataclass
@@ -48,6 +50,9 @@ class Section:
     title: str
     blocks: list = field(default_factory=list)
     level: int = 2
+    # What the section judged (the gate's verdict): the page's verdict
+    # box lists it (build.with_section)
+    judged: list = field(default_factory=list)
 
 
 @dataclass
@@ -55,6 +60,7 @@ class Document:
     title: str
     generated: str
     sections: List[Section] = field(default_factory=list)
+    runs: list = field(default_factory=list)    # what it was made of
 
     def figures(self):
         return [b for s in self.sections for b in s.blocks

@@ -45,6 +45,11 @@ tr td.v-regression, tr td.v-improvement, tr td.v-noise, tr td.v-few {
 .alert strong { display: block; margin: 2px 0 4px; font-size: 15px;
   color: #a61b1b; }
 .alert ul { margin: 0; padding-left: 20px; }
+.alert.fail strong { font-size: 19px; }
+.alert.pass { border-color: #2e7d32; background: #e6f4e7; }
+.alert.pass strong { color: #1b5e20; font-size: 19px; }
+.alert.none { border-color: #777; background: #f2f2f2; }
+.alert.none strong { color: #333; font-size: 17px; }
 .verdicts { border: 1px solid #bbb; padding: 6px 12px; margin: 10px 0;
   border-radius: 4px; }
 @media print { * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -104,7 +109,9 @@ def block(b):
 def alert(a):
     items = "".join(f"<li>{escape(x)}</li>" for x in a.items)
     aid = f' id="{escape(a.id)}"' if a.id else ""
-    return (f'<div class="alert" role="alert"{aid}><strong>warning: '
+    cls = f"alert {a.level}" if a.level else "alert"
+    word = f"{escape(a.word)}: " if a.word else ""
+    return (f'<div class="{cls}" role="alert"{aid}><strong>{word}'
             f"{escape(a.title)}</strong><ul>{items}</ul></div>")
 
 

@@ -24,7 +24,8 @@ def block(b, base_dir):
         prefix = "**warning:** " if b.level == "warn" else "note: "
         return [f"- {prefix}{esc(b.text)}", ""]
     if isinstance(b, Alert):
-        return [f"> **warning: {esc(b.title)}**", ">"] + \
+        word = f"{b.word}: " if b.word else ""
+        return [f"> **{esc(word + b.title)}**", ">"] + \
             [f"> - {esc(x)}" for x in b.items] + [""]
     if isinstance(b, Figure):
         if not b.png_path:

@@ -3,25 +3,35 @@
 tail fit and return levels as tail/analyse.py found them, the QQ plot
 of the fit, and how long to run (the plan)."""
 from ..tail import fit as tail
+from ..tail import gate as gatemod
 from ..tail import plan as planmod
 from ..tail.analyse import PERIODS
+from ..units import prob, sig
 from .document import Figure, Note, Section, Table
 
 
 def us(v, digits=4):
-    return "–" if v is None else f"{v / 1000:.{digits}g}"
+    return "–" if v is None else sig(v / 1000, digits)
 
 
 def rng(v, scale=1.0, digits=3):
     if v is None:
         return "–"
     est, lo, hi = v
-    f = (lambda x: "–" if x is None else f"{x * scale:.{digits}g}")
+    f = (lambda x: "–" if x is None else sig(x * scale, digits))
     return f"{f(est)} ({f(lo)}–{f(hi)})"
 
 
-def section(runs, analysed, args):
+def section(runs, analysed, args, g=None):
+    """The section; with the gate's result g, its verdict first (and in
+    the page's verdict box: Section.judged)."""
     s = Section("worst", "How bad will it get")
+    if g is not None:
+        s.judged = gatemod.judged(g)
+        level = "warn" if g.warnings or g.status == gatemod.WORSE \
+            else "note"
+        s.blocks += [Note(line.strip(), level)
+                     for line in gatemod.text(g).splitlines()]
     conf = args.confidence
     s.blocks.append(Note(
         f"Spike rates count samples at or above each level, with exact "
@@ -87,6 +97,9 @@ def section(runs, analysed, args):
     return s
 
 
+QQ_MOST = 8        # series a QQ figure draws; beyond, it names the others
+
+
 def qq_figure(runs, analysed):
     pts = [(f"{r.label} {x.td.name}", tail.qq_points(x.tf.fit), x.tf)
            for r, a in zip(runs, analysed) for x in a if x.tf.fit]
@@ -94,15 +107,15 @@ def qq_figure(runs, analysed):
         return None
     from . import plots
     fig, (ax, bx) = plots.plt.subplots(1, 2, figsize=plots.WIDE)
-    for name, (m, o), tf in pts[:8]:
+    for name, (m, o), tf in pts[:QQ_MOST]:
         ax.plot([v / 1000 for v in m], [v / 1000 for v in o], ".", ms=3,
                 label=name)
         xs = [g.u / 1000 for g in tf.ladder]
         bx.errorbar(xs, [g.xi for g in tf.ladder],
                     yerr=[1.96 * (g.xi_se or 0) for g in tf.ladder],
                     fmt="o-", ms=3, capsize=2, label=name)
-    lim = [min(min(m) for _, (m, _), _ in pts[:8]) / 1000,
-           max(max(o) for _, (_, o), _ in pts[:8]) / 1000]
+    lim = [min(min(m) for _, (m, _), _ in pts[:QQ_MOST]) / 1000,
+           max(max(o) for _, (_, o), _ in pts[:QQ_MOST]) / 1000]
     ax.plot(lim, lim, "k--", lw=0.8)
     ax.set_xlabel("fitted quantile, µs")
     ax.set_ylabel("observed, µs")
@@ -112,8 +125,12 @@ def qq_figure(runs, analysed):
     bx.set_title("threshold stability")
     ax.legend(fontsize=7)
     fig.tight_layout()
+    left = [name for name, _, _ in pts[QQ_MOST:]]
     return Figure("tail-qq", "Tail fit diagnostics: QQ plot and the shape "
-                  "over a range of thresholds", fig, wide=True)
+                  "over a range of thresholds" + (
+                      f" (the first {QQ_MOST} of {len(pts)} fitted series: "
+                      "more would not read; left out: " + ", ".join(left)
+                      + ")" if left else ""), fig, wide=True)
 
 
 def plan_table(analysed, args):
@@ -122,12 +139,12 @@ def plan_table(analysed, args):
                       if x.td.period_ns} | {1e5, 1e6})
     rows = []
     for p, n, secs in planmod.table(periods, pc):
-        rows.append([f"{p:g}", f"{n:.3g}"] +
+        rows.append([prob(p), sig(n)] +
                     [planmod.human_duration(secs[T]) for T in periods])
     return Table(f"How long to run: cycles with no spike that show P(latency "
                  f">= level) <= p per cycle at {pc * 100:g} % confidence",
                  ["p per cycle", "cycles"] +
-                 [f"at {1e9 / T:g} Hz" for T in periods], rows,
+                 [f"at {sig(1e9 / T)} Hz" for T in periods], rows,
                  numeric_from=1)
 
 

@@ -6,9 +6,11 @@ false: its last checkpoint is what there is), as read by
 read/longrun.py, drawn in the
 spirit of OSADL's continuous-monitoring plots (max per step on a log
 axis, the threshold drawn, spikes marked) and said in words at the top."""
+from ..judge.overall import threshold_of
 from ..judge.unfinished import coverage, incomplete
 from ..model import duration
 from ..read.longrun import wall
+from ..units import sig
 from .document import Alert, Figure, Note, Table
 
 MARKED = 5          # without a threshold: the largest few steps marked
@@ -55,19 +57,26 @@ def summary_table(key, members):
             continue
         part = partial_mark(t)
         for s in tl.series:
+            # A suite's tests run without the thresholds it judges them
+            # by (its index.json has them): their time line has none.
+            th = s.threshold_ns
+            if th is None:
+                us = threshold_of(r, t, s.name)
+                th = None if us is None else us * 1000.0
             full = [x for x in s.rows if x[5] is not None]
             worst = max(full, key=lambda x: x[5], default=None)
             p99 = max((x[6] for x in full if x[6] is not None), default=None)
-            over = [x for x in full if s.threshold_ns is not None and
-                    x[5] > s.threshold_ns]
+            over = [x for x in full if th is not None and x[5] > th]
             rows.append([
                 r.label, s.label, str(len(s.rows)), f"{tl.step_s:g}",
                 _us(worst[5]) if worst else "–",
                 when(worst) if worst else "–",
-                _us(p99), _us(s.threshold_ns),
-                ("–" if s.threshold_ns is None else
-                 f"{plural(len(over), 'step')}, "
-                 f"{plural(sum(int(x[7] or 0) for x in s.rows), 'sample')}")
+                _us(p99), "–" if th is None else sig(th / 1000),
+                ("–" if th is None else
+                 f"{plural(len(over), 'step')}, " +
+                 (f"{plural(sum(int(x[7] or 0) for x in s.rows), 'sample')}"
+                  if s.threshold_ns is not None else "samples not counted "
+                  "(the suite's threshold: the test ran without it)"))
                 + part])
     return Table(f"{key}: time line per series (µs; a step's max and p99 "
                  "as the run recorded them)",

@@ -12,8 +12,8 @@ import shlex
 import stat
 
 from . import foreign
-from ..model import (Cause, Cells, Check, Dist, Explain, Round, Run, Second,
-                     Settings, Spike, Test)
+from ..model import (Cause, Cells, Check, Dist, Explain, Fleet, FleetRecord,
+                     Moved, Round, Run, Second, Settings, Spike, Test)
 from . import schema
 from .longrun import LAYER, read_longrun
 from .suite import INDEX, REGISTRY, json_of, read_suite, registry_order
@@ -627,7 +627,51 @@ def _test_of(path, key, data, limits=None):
     secs = [num(r.get("seconds")) for r in rows if isinstance(r, dict)
             and num(r.get("seconds"))] if isinstance(rows, list) else []
     t.elapsed_s = max(secs) if secs else None
+    read_ending(t, data)
     return t
+
+
+def read_fleet(f):
+    """rtlat's "fleet" object (a test's, or a suite's index.json's) as a
+    Fleet; None where there is none."""
+    if not isinstance(f, dict) or not isinstance(f.get("series"), list):
+        return None
+
+    def rec(r):
+        def opt(k):
+            v = num(r.get(k))
+            return v if v else None     # 0: no threshold
+        thread, cpu = num(r.get("thread")), num(r.get("cpu"))
+        return FleetRecord(
+            test=str(r.get("test") or ""), series=str(r.get("series") or ""),
+            thread=None if thread is None else int(thread),
+            cpu=None if cpu is None else int(cpu),
+            samples=int(num(r.get("samples")) or 0),
+            max_ns=num(r.get("max_ns")), p99_ns=num(r.get("p99_ns")),
+            max_latency_us=opt("max_latency_us"),
+            max_p99_us=opt("max_p99_us"),
+            result=str(r.get("result") or ""),
+            failure=str(r.get("failure") or ""))
+    return Fleet(verdict=str(f.get("verdict") or ""),
+                 series=[rec(r) for r in f["series"] if isinstance(r, dict)],
+                 threads=[rec(r) for r in f.get("threads") or []
+                          if isinstance(r, dict)])
+
+
+def read_ending(t, data):
+    """How the run judged itself and ended: its fleet, the CPUs that moved
+    (timer -c), its error and stopped_by words."""
+    t.fleet = read_fleet(data.get("fleet"))
+    for c in data.get("cpus") or []:
+        m = obj(c, "moved")
+        if m and num(c.get("cpu")) is not None:
+            t.moved.append(Moved(cpu=int(c["cpu"]),
+                                 after_s=num(m.get("after_s")),
+                                 affinity=str(m.get("affinity") or ""),
+                                 why=str(m.get("why") or "")))
+    t.error = data.get("error") if isinstance(data.get("error"), str) else ""
+    t.stopped_by = data.get("stopped_by") \
+        if isinstance(data.get("stopped_by"), str) else ""
 
 
 def read_document(path, limits=None, checked=True):
@@ -708,6 +752,7 @@ def load_input(path, label, limits=None):
         reg = json_of(os.path.join(path, REGISTRY))
         run.order = registry_order(reg)
         run.suite = read_suite(path, reg)
+        run.fleet = read_fleet(run.suite.fleet) if run.suite else None
         bad = []
         for f in files:
             try:

@@ -286,7 +286,24 @@ def run_gate(runs, analysed, args):
         e = ended(r, side)
         if e:
             ends[side] = e
-    return gatemod.gate(pairs, args.confidence, levels_of, ends, left)
+    g = gatemod.gate(pairs, args.confidence, levels_of, ends, left)
+    g.warnings += gatemod.settings_warnings(gate_settings(runs, pairs))
+    return g
+
+
+def gate_settings(runs, pairs):
+    """[(test, BASE's settings, NEW's)] of the tests the gate compared."""
+    if len(runs) < 2:
+        return []
+    out = []
+    for test in dict.fromkeys(p.test for p in pairs):
+        new = runs[1].tests.get(test)
+        base = runs[0].tests.get(test) or (
+            next(iter(runs[0].tests.values())) if len(runs[0].tests) == 1
+            else None)
+        if base is not None and new is not None:
+            out.append((test, base.settings.shown, new.settings.shown))
+    return out
 
 
 def write_json(path, obj):

@@ -15,13 +15,28 @@ are equal), one-sided at the confidence, Bonferroni within each family
 rates); the return levels compared by their intervals. Exit 0 not worse,
 3 worse beyond the confidence (or NEW did not finish), 125 cannot tell:
 too short, nothing matched, or BASE did not finish (git bisect run skips
-it)."""
+it).
+
+The gate says what it compared (each series: its samples and seconds in
+BASE and NEW) and warns, without changing its verdict or exit status,
+when the runs differ enough to matter: one is more than LENGTH_RATIO
+times longer than the other (samples or seconds: the longer one had the
+chance to meet rarer events, so its max and its rare levels are not
+alike), or they differ in a setting that changes what is measured (the
+period or interval, the priority, the scheduling policy: MATTER)."""
+import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from scipy import stats
 
+from ..model import Judged
+from ..units import count, latency, sig
+
 NOT_WORSE, WORSE, CANNOT_TELL = 0, 3, 125
+LENGTH_RATIO = 2.0
+MATTER = re.compile(r"(^|\.)(period_us|interval_us|priority|prio|policy|"
+                    r"sched_policy)$")
 VERDICT = {NOT_WORSE: "not worse", WORSE: "worse", CANNOT_TELL: "cannot tell"}
 
 
@@ -66,14 +81,15 @@ class Comparison:
     def words(self):
         """The comparison as the reason says it."""
         if self.kind == "max":
-            return (f"{self.series}: {self.new[0]} samples above BASE's "
-                    f"max {self.level_ns / 1000:g} µs (NEW's max "
-                    f"{(self.new_max_ns or 0) / 1000:g} µs) in "
-                    f"{self.new[1]} cycles, BASE none in {self.base[1]} "
+            return (f"{self.series}: {count(self.new[0])} samples above "
+                    f"BASE's max {latency(self.level_ns)} (NEW's max "
+                    f"{latency(self.new_max_ns or 0)}) in "
+                    f"{count(self.new[1])} cycles, BASE none in "
+                    f"{count(self.base[1])} "
                     f"(p = {self.p_value:.2g} < {self.alpha:.2g})")
-        return (f"{self.series}: {self.new[0]} spikes at or above "
-                f"{self.level_ns / 1000:g} µs in {self.new[1]} cycles "
-                f"against {self.base[0]} in {self.base[1]} (p = "
+        return (f"{self.series}: {count(self.new[0])} spikes at or above "
+                f"{latency(self.level_ns)} in {count(self.new[1])} cycles "
+                f"against {count(self.base[0])} in {count(self.base[1])} (p = "
                 f"{self.p_value:.2g} < {self.alpha:.2g})")
 
 
@@ -88,6 +104,9 @@ class Gate:
     # {"BASE"/"NEW": {test: [series]}} of what was not compared
     ended: dict = field(default_factory=dict)
     unmatched: dict = field(default_factory=dict)
+    # what was compared, in words, and why the comparison may mislead
+    compared: List[str] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
 
     def as_json(self):
         return {"confidence": self.conf, "status": self.status,
@@ -167,6 +186,55 @@ def compare(pairs, levels_of):
     return maxes, rates, rows
 
 
+def seconds(s):
+    return "? s" if s is None else f"{sig(s)} s"
+
+
+def ratio(a, b):
+    """max/min of two positive figures, None where one is unknown."""
+    if not a or not b:
+        return None
+    return max(a, b) / min(a, b)
+
+
+def lengths(pairs):
+    """(what was compared, one line per series; the warnings of lengths
+    LENGTH_RATIO apart)."""
+    said, warn = [], []
+    for p in pairs:
+        b, n = p.base, p.new
+        said.append(f"{p.name}: BASE {count(b.n)} samples in "
+                    f"{seconds(b.duration_s)}, NEW {count(n.n)} samples in "
+                    f"{seconds(n.duration_s)}")
+        far = [(what, r, x, y) for what, r, x, y in (
+            ("samples", ratio(b.n, n.n), count(b.n), count(n.n)),
+            ("seconds", ratio(b.duration_s, n.duration_s),
+             seconds(b.duration_s), seconds(n.duration_s)))
+            if r is not None and r > LENGTH_RATIO]
+        if far:
+            warn.append(f"{p.name}: the runs' lengths differ: " + ", ".join(
+                f"×{sig(r)} the {what} ({x} vs {y})" for what, r, x, y in far)
+                + f" (more than ×{LENGTH_RATIO:g}: the longer run had the "
+                "chance to meet rarer events; its max and rare levels are "
+                "not alike)")
+    return said, warn
+
+
+def settings_warnings(settings):
+    """[(test, BASE settings, NEW settings)] -> one warning per test whose
+    runs differ in a setting of MATTER."""
+    out = []
+    for test, a, b in settings:
+        diff = [f"{k} {a.get(k, '–')} vs {b.get(k, '–')}"
+                for k in dict.fromkeys(list(a) + list(b))
+                if MATTER.search(k) and a.get(k) != b.get(k)]
+        if diff:
+            out.append(f"{test}: the runs' settings differ: " +
+                       "; ".join(diff) + " (they do not measure the same "
+                       "thing)")
+    return out
+
+
 def gate(pairs, conf=0.95, levels_of=None, ended=None, unmatched=None):
     """pairs: [Pair]; levels_of(base TailData) gives the spike levels
     (fixed from BASE alone: chosen from NEW as well, the levels would
@@ -185,6 +253,7 @@ def gate(pairs, conf=0.95, levels_of=None, ended=None, unmatched=None):
             c.worse = c.testable and c.p_value is not None and \
                 c.p_value < alpha
     g.comparisons = maxes + rates
+    g.compared, g.warnings = lengths(pairs)
     decide(g, pairs)
     return g
 
@@ -253,21 +322,34 @@ def decide(g, pairs):
             ": the comparison rests on its samples before the end)"
 
 
+def judged(g):
+    """The gate as the page's verdict lists it: one Judged item, with
+    what it compared and its warnings in the words."""
+    detail = g.reason
+    if g.warnings:
+        detail += "; warning: " + "; ".join(g.warnings)
+    if g.compared:
+        detail += "; compared: " + "; ".join(g.compared)
+    return [Judged("gate", "NEW against BASE", VERDICT[g.status], detail)]
+
+
 def text(g):
     lines = [f"gate: {VERDICT[g.status]} ({g.reason})"]
+    lines += [f"  warning: {w}" for w in g.warnings]
+    lines += [f"  compared: {c}" for c in g.compared]
     for c in g.comparisons:
-        what = (f"above BASE's max {c.level_ns / 1000:g} µs"
-                if c.kind == "max" else f">= {c.level_ns / 1000:g} µs")
+        what = (f"above BASE's max {latency(c.level_ns)}"
+                if c.kind == "max" else f">= {latency(c.level_ns)}")
         lines.append(
-            f"  {c.series} {what}: base {c.base[0]}/"
-            f"{c.base[1]}, new {c.new[0]}/{c.new[1]}"
+            f"  {c.series} {what}: base {count(c.base[0])}/"
+            f"{count(c.base[1])}, new {count(c.new[0])}/{count(c.new[1])}"
             + (f", p = {c.p_value:.3g}" if c.p_value is not None else "")
             + ("" if c.testable else " (too few spikes to tell)")
             + (" WORSE" if c.worse else ""))
     for r in g.levels:
         def fmt(v):
             return "no claim" if v is None else \
-                f"{v[0] / 1000:.4g} µs ({v[1] / 1000:.4g}–{v[2] / 1000:.4g})"
+                f"{latency(v[0])} ({latency(v[1])}–{latency(v[2])})"
         lines.append(f"  {r['series']} level once per {r['label']}: base "
                      f"{fmt(r['base'])}, new {fmt(r['new'])}"
                      + (" WORSE" if r["worse"] else ""))

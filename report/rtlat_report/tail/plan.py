@@ -10,6 +10,8 @@ from typing import Optional
 from scipy import stats
 
 from . import fit as tail
+from ..units import count, latency, sig
+from ..units import prob as prob_words
 
 TARGET_PROBS = (1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12)
 
@@ -26,8 +28,8 @@ def human_duration(s):
     for unit, n in (("years", 365.25 * 86400), ("days", 86400),
                     ("hours", 3600), ("minutes", 60)):
         if s >= n:
-            return f"{s / n:.3g} {unit}"
-    return f"{s:.3g} s"
+            return f"{sig(s / n)} {unit}"
+    return f"{sig(s)} s"
 
 
 def table(periods_ns, conf=0.95, probs=TARGET_PROBS):
@@ -106,20 +108,20 @@ def plan(level_ns, prob, conf=0.95, period_ns=None, td=None, tf=None):
             pl.fit_says = f"the fitted tail cannot tell: {lv.no_claim}"
         elif lv.hi < level_ns:
             pl.fit_says = (f"the fitted tail projects the target met: the "
-                           f"level exceeded once per {1 / prob:.3g} cycles "
-                           f"is {lv.ns / 1000:.4g} µs ({lv.lo / 1000:.4g}–"
-                           f"{lv.hi / 1000:.4g}), below {level_ns / 1000:g}"
-                           " µs (an extrapolation: it holds only if the "
+                           f"level exceeded once per {sig(1 / prob)} cycles "
+                           f"is {latency(lv.ns)} ({latency(lv.lo)}–"
+                           f"{latency(lv.hi)}), below {latency(level_ns)}"
+                           " (an extrapolation: it holds only if the "
                            "tail keeps its shape)")
         elif lv.lo > level_ns:
             pl.fit_says = (f"the fitted tail projects the target missed: "
-                           f"{lv.ns / 1000:.4g} µs ({lv.lo / 1000:.4g}–"
-                           f"{lv.hi / 1000:.4g}) once per {1 / prob:.3g} "
+                           f"{latency(lv.ns)} ({latency(lv.lo)}–"
+                           f"{latency(lv.hi)}) once per {sig(1 / prob)} "
                            "cycles")
         else:
             pl.fit_says = (f"the fitted tail cannot tell: its interval "
-                           f"{lv.lo / 1000:.4g}–{lv.hi / 1000:.4g} µs holds "
-                           f"{level_ns / 1000:g} µs; run longer")
+                           f"{latency(lv.lo)}–{latency(lv.hi)} holds "
+                           f"{latency(level_ns)}; run longer")
     elif tf is not None:
         pl.fit_says = f"no fitted tail: {tf.no_claim}"
     return pl
@@ -127,23 +129,23 @@ def plan(level_ns, prob, conf=0.95, period_ns=None, td=None, tf=None):
 
 def text(pl):
     """The plan in plain lines (rtlat-report --plan)."""
-    t = [f"target: P(latency >= {pl.level_ns / 1000:g} µs) <= {pl.prob:g} "
-         f"per cycle at {pl.conf * 100:g} % confidence",
-         f"with no spike at or above it: {pl.cycles:.4g} cycles"
+    t = [f"target: P(latency >= {latency(pl.level_ns)}) <= "
+         f"{prob_words(pl.prob)} per cycle at {pl.conf * 100:g} % confidence",
+         f"with no spike at or above it: {sig(pl.cycles, 4)} cycles"
          + (f" = {human_duration(pl.seconds)} at a "
-            f"{pl.period_ns / 1000:g} µs cycle" if pl.seconds else
+            f"{latency(pl.period_ns)} cycle" if pl.seconds else
             " (give --period-us for the time)")]
     if pl.run_cycles is not None:
         lo, hi = pl.run_spikes
         cnt = str(lo) if lo == hi else f"{lo}–{hi}"
-        t.append(f"{pl.series}: {pl.run_cycles} cycles, {cnt} at or above "
-                 f"the level: P <= {pl.run_upper:.3g} per cycle at "
+        t.append(f"{pl.series}: {count(pl.run_cycles)} cycles, {cnt} at or above "
+                 f"the level: P <= {sig(pl.run_upper)} per cycle at "
                  f"{pl.conf * 100:g} % -> target "
                  + ("met" if pl.met_by_count else "not shown yet"))
         if pl.more_cycles:
             more = pl.more_cycles * pl.period_ns / 1e9 if pl.period_ns \
                 else None
-            t.append(f"  {pl.more_cycles:.4g} more cycles with no spike "
+            t.append(f"  {sig(pl.more_cycles, 4)} more cycles with no spike "
                      "would show it" +
                      (f" ({human_duration(more)})" if more else ""))
         elif not pl.met_by_count and hi:
