@@ -22,11 +22,17 @@ import time
 import pytest
 
 from conftest import ROOT
-from test_fleet_squad import report
+from conftest import report as rtlat_report
 
 RUN = ROOT / "tests" / "fixtures" / "report" / "explain" / "none.json"
 TOKEN = "squad-attack-token-0123456789abcdef"
 SUBMIT = "/api/submit/lab/rt/b1/board"
+
+
+def report(args, token=TOKEN):
+    """rtlat-report ARGS in this process with SQUAD_TOKEN set to token
+    (None: unset), as a lab job runs it: a CompletedProcess."""
+    return rtlat_report(*args, here=True, env={"SQUAD_TOKEN": token})
 
 
 class Server:
