@@ -183,8 +183,10 @@ def rtlat_report():
                                  squad=rtlat_report.export.squad)
 
 
-def submit(squad, path, build, *extra, token=TOKEN):
-    return report(path, "--squad", squad.url, "--group", GROUP, "--project",
+def submit(squad, path, build, *extra, token=TOKEN, command=False):
+    """rtlat-report --squad (command: the squad subcommand, --url)."""
+    how = ("squad", path, "--url") if command else (path, "--squad")
+    return report(*how, squad.url, "--group", GROUP, "--project",
                   PROJECT, "--build", build, "--environment", "board-1", *extra,
                   here=True, env={"SQUAD_TOKEN": token})
 
@@ -318,8 +320,9 @@ def test_squad_comparison_shows_the_regression(squad, two_builds, request):
 
 def test_results_directory_is_one_submission(squad, runs):
     """rtlat suite -o DIR: one test run holding every test's cases, the
-    suite's run case, every JSON and the report page attached."""
-    r = submit(squad, runs["suite"], "build-suite")
+    suite's run case, every JSON and the report page attached (by the
+    squad subcommand; the other submissions use the --squad flag)."""
+    r = submit(squad, runs["suite"], "build-suite", command=True)
     assert r.returncode == 0, r.stderr
     b, tests, metrics = build_content(squad, "build-suite")
     want_tests, want_metrics = expected(runs["suite"])

@@ -90,7 +90,7 @@ def test_page_of_a_live_suite(suite_dir, tmp_path):
     """The page: a section per result the suite left; with tracefs (the
     suite ran --explain) an Explain section per test that takes it."""
     out = tmp_path / "r.html"
-    r = report(suite_dir, "-o", out)
+    r = report("page", suite_dir, "-o", out)
     assert r.returncode == 0 and r.stdout == f"report: {out}\n", r.stderr
     tree, figs = parse(out)
     index = json.loads((suite_dir / "index.json").read_text())
@@ -105,26 +105,31 @@ def test_page_of_a_live_suite(suite_dir, tmp_path):
 
 
 def test_gate_plan_and_tail_of_a_live_run(suite_dir, tmp_path):
-    """--gate of a run against itself: never worse (0, or 125 when the
-    run is too short to tell), the reason in words; --plan: the run
-    length and what the run shows of it; --tail --summary-json: the page
-    and every figure as JSON."""
+    """rtlat-report gate of a run against itself: never worse (0, or 125
+    when the run is too short to tell), the reason in words; plan: the run
+    length and what the run shows of it; page --tail --summary-json: the
+    page and every figure as JSON; summary: the run in a few lines, and
+    the same JSON."""
     t = suite_dir / "timer.json"
-    g = report_here(t, t, "--gate")
+    g = report_here("gate", t, t)
     assert g.returncode in (0, 125) and g.stdout.strip(), (g.returncode, g.stderr)
-    p = report_here(t, "--plan", "--plan-level", "100", "--plan-prob", "1e-6")
+    p = report_here("plan", t, "--plan-level", "100", "--plan-prob", "1e-6")
     assert p.returncode == 0 and "cycles" in p.stdout, p.stderr
     out, summ = tmp_path / "r.html", tmp_path / "s.json"
-    r = report_here(t, "--tail", "--summary-json", summ, "-o", out)
+    r = report_here("page", t, "--tail", "--summary-json", summ, "-o", out)
     assert r.returncode == 0, r.stderr
     assert json.loads(summ.read_text())["runs"][0]["series"]
     assert "How bad will it get" in out.read_text()
+    s = report_here("summary", t, "--json", tmp_path / "s2.json")
+    assert s.returncode == 0 and "worst series: timer" in s.stdout, s.stderr
+    assert json.loads((tmp_path / "s2.json").read_text())["runs"][0]["series"]
 
 
 def test_merge_of_two_live_runs(two_runs, tmp_path):
-    """--merge of two consecutive runs: one run, its samples the sum."""
+    """rtlat-report merge of two consecutive runs: one run, its samples
+    the sum."""
     out = tmp_path / "m.md"
-    r = report_here("--merge", *two_runs, "--labels", "both", "--format", "md",
+    r = report_here("merge", *two_runs, "--labels", "both", "--format", "md",
                     "-o", out)
     assert r.returncode == 0, r.stderr
     n = sum(json.loads(f.read_text())["fleet"]["series"][0]["samples"]
@@ -133,10 +138,10 @@ def test_merge_of_two_live_runs(two_runs, tmp_path):
 
 
 def test_kcidb_of_a_live_suite(suite_dir, tmp_path):
-    """--kcidb of the live suite: a document kcidb-io's validator takes
+    """rtlat-report kcidb of the live suite: a document kcidb-io's validator takes
     (rtlat-report runs it when installed), a test per figure."""
     out = tmp_path / "k.json"
-    r = report_here(suite_dir, "--kcidb", out)
+    r = report_here("kcidb", suite_dir, "-o", out)
     assert r.returncode == 0, r.stderr
     doc = json.loads(out.read_text())
     kcidb_io = pytest.importorskip("kcidb_io")
