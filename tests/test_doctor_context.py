@@ -233,10 +233,14 @@ def test_no_warning_when_alike_or_unrecorded(quota_result):
     """The same place twice, or a run that recorded none (rt-tests, an
     older rtlat): no warning."""
     from rtlat_report.judge.where import context_warnings
+    from rtlat_report.read.rtlat import context_of
     ctx = quota_result["rtlat"]["context"]
 
     def member(label, c):
-        return (0, SimpleNamespace(label=label), SimpleNamespace(context=c))
+        """A compared run whose file's context is c, as the reader reads
+        it."""
+        return (0, SimpleNamespace(label=label),
+                SimpleNamespace(context=context_of(c)))
     assert context_warnings([("timer", [member("a", ctx), member("b", dict(ctx))])]) == []
     assert context_warnings([("timer", [member("a", ctx), member("b", {})])]) == []
     vm = dict(ctx, kind="vm")

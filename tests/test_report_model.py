@@ -65,11 +65,15 @@ def _fields(cls):
 
 
 def test_model_test_keeps_no_raw_dict():
-    """No `extra`; the long-run keys and the settings are typed: their
-    annotations name model classes, not dict."""
+    """No `extra`; the long-run keys, the settings, where and on what it
+    ran (system, context, rt) and the timer's per-second summaries are
+    typed: their annotations name model classes, no raw dict of the
+    file's (a Dict of model objects, keyed by name, is typed)."""
     f = _fields("Test")
     assert "extra" not in f
-    for k in ("largest", "checkpoint", "settings", "timeline"):
+    assert "SecondsFigure" in f["seconds_summary"], f["seconds_summary"]
+    for k in ("largest", "checkpoint", "settings", "timeline", "system",
+              "context", "rt"):
         assert k in f and "dict" not in f[k].lower() and \
             "object" not in f[k], f"Test.{k}: {f[k]}"
     assert {"wall_start", "wall_end"} <= set(f)

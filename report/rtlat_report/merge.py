@@ -45,7 +45,7 @@ def difference(a, b):
         k, (va, vb) = diff[0]
         return f"setting {k}: {va} vs {vb}"
     for k in SYSTEM_KEYS:
-        va, vb = a.system.get(k), b.system.get(k)
+        va, vb = getattr(a.system, k), getattr(b.system, k)
         if va is not None and vb is not None and va != vb:
             return f"system {k}: {va} vs {vb}"
     na, nb = [d.name for d in a.dists], [d.name for d in b.dists]

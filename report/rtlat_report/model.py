@@ -269,13 +269,15 @@ class Test:
     start_time: str = ""
     return_code: Optional[int] = None
     settings: "Settings" = field(default_factory=lambda: Settings())
-    system: Dict[str, object] = field(default_factory=dict)
-    # rtlat's "context": bare metal, container, VM (where.py)
-    context: Dict[str, object] = field(default_factory=dict)
-    rt: Optional[dict] = None
+    system: "System" = field(default_factory=lambda: System())
+    # rtlat's "context": bare metal, container, VM (judge/where.py)
+    context: "Context" = field(default_factory=lambda: Context())
+    rt: Optional["RtSetup"] = None      # None: the file does not say
     dists: List[Dist] = field(default_factory=list)
     seconds: Optional[List[Tuple[float, float, float, float]]] = None
-    seconds_summary: Dict[str, dict] = field(default_factory=dict)
+    # timer: the seconds' minima, averages and maxima summarised
+    # ({"min"|"avg"|"max": SecondsFigure})
+    seconds_summary: Dict[str, "SecondsFigure"] = field(default_factory=dict)
     rounds: List[Round] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     explain: Optional[Explain] = None
@@ -543,3 +545,69 @@ def duration(s):
         return f"{h} h" + (f" {m} min" if m else "")
     d, h = divmod(h, 24)
     return f"{d} d" + (f" {h} h" if h else "")
+
+
+# --- where and on what it ran ---------------------------------------------
+
+SYSTEM_FIELDS = ("host", "kernel", "kernel_version", "machine",
+                 "preempt_model", "sys_kernel_realtime", "clocksource",
+                 "cmdline", "isolated_cpus", "cpus_online", "governors",
+                 "sched_rt_runtime_us", "sched_rt_period_us")
+
+
+@dataclass
+class System:
+    """The system a test ran on (rtlat's "system", completed from rt-tests'
+    "sysinfo"): each figure as the file has it (a string, a number or a
+    list, shown as it is), None where it does not say."""
+    host: object = None
+    kernel: object = None
+    kernel_version: object = None
+    machine: object = None
+    preempt_model: object = None
+    sys_kernel_realtime: object = None
+    clocksource: object = None
+    cmdline: object = None
+    isolated_cpus: object = None
+    cpus_online: object = None
+    governors: object = None
+    sched_rt_runtime_us: object = None
+    sched_rt_period_us: object = None
+
+    def __bool__(self):
+        return any(getattr(self, k) is not None for k in SYSTEM_FIELDS)
+
+
+@dataclass
+class Context:
+    """Where a test ran (rtlat's "rtlat": {"context"}): kind (bare-metal,
+    container, vm, container-in-vm; None: not recorded), the container
+    engine, its cpuset and CPU quota, the hypervisor."""
+    kind: Optional[str] = None
+    engine: Optional[str] = None
+    cpuset: Optional[str] = None
+    quota_cpus: Optional[float] = None
+    hypervisor: Optional[str] = None
+
+
+@dataclass
+class RtSetup:
+    """What rtlat's real-time setup achieved (its "rt"): rt False with the
+    reasons when it could not run as asked; mlockall, cpu_dma_latency and
+    strict as the file says them (None: not said)."""
+    rt: Optional[bool] = None
+    reasons: List[str] = field(default_factory=list)
+    mlockall: object = None
+    cpu_dma_latency: object = None
+    strict: object = None
+
+
+@dataclass
+class SecondsFigure:
+    """One of the timer's per-second summaries (the seconds' minima,
+    averages or maxima): their min, avg, max and stddev (ns)."""
+    min_ns: Optional[float] = None
+    avg_ns: Optional[float] = None
+    max_ns: Optional[float] = None
+    stddev_ns: Optional[float] = None
+

@@ -6,21 +6,20 @@ a comparison mixes them."""
 
 def context_label(ctx):
     """One phrase: "container (podman, cpuset 1, quota 0.50 CPUs) in a VM
-    (KVM)"; None where the run recorded no context."""
-    if not isinstance(ctx, dict) or not ctx.get("kind"):
+    (KVM)"; None where the run recorded no context (model.Context)."""
+    if ctx is None or not ctx.kind:
         return None
-    kind = str(ctx["kind"])
+    kind = ctx.kind
     parts = []
     if kind.startswith("container"):
-        limits = [str(ctx.get("engine") or "unknown engine")]
-        if ctx.get("cpuset"):
-            limits.append(f"cpuset {ctx['cpuset']}")
-        quota = ctx.get("quota")
-        if isinstance(quota, dict) and quota.get("cpus") is not None:
-            limits.append(f"quota {quota['cpus']:.2f} CPUs")
+        limits = [ctx.engine or "unknown engine"]
+        if ctx.cpuset:
+            limits.append(f"cpuset {ctx.cpuset}")
+        if ctx.quota_cpus is not None:
+            limits.append(f"quota {ctx.quota_cpus:.2f} CPUs")
         parts.append(f"container ({', '.join(limits)})")
     if kind.endswith("vm"):
-        hv = ctx.get("hypervisor") or "unknown hypervisor"
+        hv = ctx.hypervisor or "unknown hypervisor"
         parts.append(f"VM ({hv})" if kind == "vm" else f"in a VM ({hv})")
     return " ".join(parts) or "bare metal"
 

@@ -15,7 +15,7 @@ from ..model import PERCENTILES, last_round, merge
 from .plots import fmt_us
 from ..judge.overall import ending, judged_items, worst
 from ..judge.verdict import FIGURES, REGRESSION, Rule
-from ..model import Judged
+from ..model import Judged, System
 from ..units import latency
 from ..judge.where import context_warnings
 
@@ -248,15 +248,15 @@ def first_system(run):
     for t in run.tests.values():
         if t.system:
             return t.system
-    return {}
+    return System()
 
 
 def input_row(run):
     sy = first_system(run)
     tools = sorted({t.tool for t in run.tests.values()})
     return [run.label, run.path, ", ".join(k for k, _ in groups([run])),
-            str(sy.get("host") or "–"), str(sy.get("kernel") or "–"),
-            str(sy.get("preempt_model") or "–"), ", ".join(tools)]
+            str(sy.host or "–"), str(sy.kernel or "–"),
+            str(sy.preempt_model or "–"), ", ".join(tools)]
 
 
 def warnings(runs):
@@ -274,9 +274,8 @@ def warnings(runs):
 def test_warnings(t):
     out = [f"INCOMPLETE: {timeline.coverage(t)}"] if \
         timeline.incomplete(t) else []
-    if t.rt is not None and t.rt.get("rt") is False:
-        why = "; ".join(str(x) for x in t.rt.get("reasons") or []) or \
-            "no reason recorded"
+    if t.rt is not None and t.rt.rt is False:
+        why = "; ".join(t.rt.reasons) or "no reason recorded"
         out.append(f"not real-time (rt: false): {why}")
     if t.return_code not in (None, 0):
         why = ending(t) if not timeline.incomplete(t) else None
@@ -302,7 +301,7 @@ SYSTEM_ROWS = [
 
 
 def throttling(sy):
-    rt, per = sy.get("sched_rt_runtime_us"), sy.get("sched_rt_period_us")
+    rt, per = sy.sched_rt_runtime_us, sy.sched_rt_period_us
     if rt is None:
         return "–"
     if rt == -1:
@@ -316,7 +315,7 @@ def rt_applied(run):
     for t in run.tests.values():
         if t.rt is None:
             unknown.append(t.key)
-        elif t.rt.get("rt") is False:
+        elif t.rt.rt is False:
             no.append(t.key)
         else:
             yes.append(t.key)
@@ -333,15 +332,15 @@ def rt_applied(run):
 
 
 def rt_detail(run, key):
-    vals = {str(t.rt.get(key)) for t in run.tests.values()
-            if t.rt is not None and key in t.rt}
+    vals = {str(getattr(t.rt, key)) for t in run.tests.values()
+            if t.rt is not None and getattr(t.rt, key) is not None}
     return ", ".join(sorted(vals)) or "–"
 
 
 def system_section(runs):
     s = Section("system", "System")
     systems = [first_system(r) for r in runs]
-    rows = [[name] + [cell(sy.get(key)) for sy in systems]
+    rows = [[name] + [cell(getattr(sy, key)) for sy in systems]
             for key, name in SYSTEM_ROWS]
     rows.append(["RT throttling"] + [throttling(sy) for sy in systems])
     rows.append(["real-time setup applied"] + [rt_applied(r) for r in runs])
@@ -541,8 +540,8 @@ def timer_blocks(key, members):
             m = t.seconds_summary.get(kind)
             if m:
                 rows.append([r.label, f"each second's {kind}"] +
-                            [fmt_us(m.get(k)) for k in
-                             ("min_ns", "avg_ns", "max_ns", "stddev_ns")])
+                            [fmt_us(v) for v in (m.min_ns, m.avg_ns,
+                                                 m.max_ns, m.stddev_ns)])
         rows.append([r.label, "overruns / msw",
                      cell(t.overruns), cell(t.msw),
                      "", ""])

@@ -12,8 +12,9 @@ import shlex
 import stat
 
 from . import foreign
-from ..model import (Cause, Cells, Check, Dist, Explain, Fleet, FleetRecord,
-                     Moved, Round, Run, Second, Settings, Spike, Test)
+from ..model import (SYSTEM_FIELDS, Cause, Cells, Check, Context, Dist,
+                     Explain, Fleet, FleetRecord, Moved, Round, RtSetup, Run,
+                     Second, SecondsFigure, Settings, Spike, System, Test)
 from . import schema
 from .longrun import LAYER, read_longrun
 from .suite import INDEX, REGISTRY, json_of, read_suite, registry_order
@@ -185,8 +186,9 @@ def read_timer(t, data):
     if not timer_cpus(t, data, steps):
         t.dists.append(dist_from_stats(name, obj(data, "latency"), cpu))
     secs = obj(data, "seconds")
-    t.seconds_summary = {k: obj(secs, k) for k in ("min", "avg", "max")
-                         if obj(secs, k)}
+    t.seconds_summary = {k: SecondsFigure(**{f: num(obj(secs, k).get(f))
+                                             for f in SECONDS_FIGURES})
+                         for k in ("min", "avg", "max") if obj(secs, k)}
     first = next(iter(steps.values()), (None, []))
     t.seconds = seconds_from_json(secs.get("series")) or first[0] or \
         seconds_from_json(obj(data, "per_second").get("seconds"))
@@ -454,7 +456,38 @@ def system_of(data):
     if "sys_kernel_realtime" not in sy and "realtime" in si:
         sy["sys_kernel_realtime"] = si.get("realtime")
     sys_out.update(sy)
-    return {k: v for k, v in sys_out.items() if v is not None or k in sy}
+    return System(**{k: sys_out.get(k) for k in SYSTEM_FIELDS})
+
+
+SECONDS_FIGURES = ("min_ns", "avg_ns", "max_ns", "stddev_ns")
+
+
+def context_of(ctx):
+    """rtlat's "context" object as a Context (an empty one where there is
+    none)."""
+    if not isinstance(ctx, dict):
+        return Context()
+    quota = ctx.get("quota") if isinstance(ctx.get("quota"), dict) else {}
+
+    def text(k, d=ctx):
+        v = d.get(k)
+        return str(v) if v not in (None, "") else None
+    return Context(kind=text("kind"), engine=text("engine"),
+                   cpuset=text("cpuset"), quota_cpus=num(quota.get("cpus")),
+                   hypervisor=text("hypervisor"))
+
+
+def rt_of(rt):
+    """rtlat's "rt" object as an RtSetup; None where the file has none."""
+    if not isinstance(rt, dict) or not rt:
+        return None
+    reasons = rt.get("reasons") if isinstance(rt.get("reasons"), list) \
+        else []
+    return RtSetup(rt=rt["rt"] if isinstance(rt.get("rt"), bool) else None,
+                   reasons=[str(x) for x in reasons],
+                   mlockall=rt.get("mlockall"),
+                   cpu_dma_latency=rt.get("cpu_dma_latency"),
+                   strict=rt.get("strict"))
 
 
 READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
@@ -609,8 +642,8 @@ def _test_of(path, key, data, limits=None):
     t.return_code = None if rc is None else int(rc)
     t.settings = Settings(shown=flatten(obj(data, "settings")))
     t.system = system_of(data)
-    t.context = obj(rl, "context")
-    t.rt = obj(data, "rt") or None
+    t.context = context_of(rl.get("context"))
+    t.rt = rt_of(data.get("rt"))
     read_longrun(t, data)
     READERS[t.kind](t, data)
     if t.kind == "timer":
