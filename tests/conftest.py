@@ -7,6 +7,7 @@ import functools
 import io
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -384,11 +385,30 @@ def wait_file(path, what=None, timeout=WAIT_S, proc=None):
                     timeout, proc)
 
 
+def _ephemeral_low():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port():
-    """A TCP port on 127.0.0.1 nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 nobody listens on now, below the kernel's
+    ephemeral range: a port bind(0) gave could be handed, before the
+    test's server binds it, to a client's connect() in a test group
+    running beside this one (the groups share the network namespace),
+    and the server then failed to start (exit 1)."""
+    low = _ephemeral_low()
+    for _ in range(200):
+        port = random.randrange(10000, max(10001, low))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free TCP port below the ephemeral range")
 
 
 def wait_line(stream, pattern, timeout=15):

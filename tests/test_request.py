@@ -498,7 +498,7 @@ def test_progress_only_on_a_terminal(leakcheck):
     os.close(slave)
     out, _ = p.communicate(timeout=30)
     err = read_pty(master)
-    assert p.returncode == 0
+    assert p.returncode == 0, err.decode(errors="replace")
     assert re.search(rb"round 1 of 2, elapsed \d+s, remaining about \d+s", err)
     assert "\033" not in out          # stdout is a pipe: no escape codes
     check_round_blocks(out, 2)
