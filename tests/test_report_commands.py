@@ -133,7 +133,8 @@ def test_summary_json_as_the_old_form(small, tmp_path):
 
 
 def test_summary_names_the_failures_and_the_worst(tmp_path):
-    """A suite whose index says svsem's pair 1 failed its threshold: its
+    """A suite whose index says svsem's pair 1 failed its threshold (its
+    records as rtlat writes them: samples and threshold in each): its
     line says FAIL and why; the worst series and CPU are the largest
     max (timer's latency on CPU0 in suite-a: 1079.21 µs)."""
     d = tmp_path / "run"
@@ -141,8 +142,10 @@ def test_summary_names_the_failures_and_the_worst(tmp_path):
     (d / "index.json").write_text(json.dumps({"fleet": {
         "max_latency_us": 100, "verdict": "fail", "series": [
             {"test": "svsem", "series": "pair 1 (CPU1)", "result": "fail",
+             "samples": 1002, "max_latency_us": 100,
              "failure": "max 286.9 us > 100 us"},
-            {"test": "pmq", "series": "pair 0 (CPU0)", "result": "pass"}]}}))
+            {"test": "pmq", "series": "pair 0 (CPU0)", "result": "pass",
+             "samples": 1008, "max_latency_us": 100}]}}))
     rc, out, err = report("summary", d)
     assert rc == 0, err
     lines = out.splitlines()

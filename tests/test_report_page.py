@@ -7,10 +7,11 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import report
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "report" / "page"
@@ -18,9 +19,6 @@ FAILED, MOVED, STALL = (FIX / "failed-suite", FIX / "moved-cpu.json",
                         FIX / "stall-cpu1.json")
 
 
-def report(*args):
-    return subprocess.run([sys.executable, "-m", "rtlat_report", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
 
 
 def markdown(path):
@@ -46,6 +44,32 @@ def test_failed_suite_opens_with_fail_and_its_thresholds():
     assert "max ≤ 100 µs" in line, line
     assert re.search(r"PASS.*pmq/latency.*max ≤ 100 µs", h), h
     assert "1 of 2 thresholds failed" in h, h
+
+
+def test_a_series_not_measured_is_never_a_pass(tmp_path):
+    """A suite whose index judged pmq "skip" (rtlat: no sample was
+    measured, as a CPU a hog held) and the timer within its threshold:
+    the page's verdict is FAIL with the series not measured named, and
+    rtlat-report summary says NOT MEASURED, never "thresholds passed"."""
+    d = tmp_path / "suite"
+    shutil.copytree(FAILED, d)
+    index = json.loads((d / "index.json").read_text())
+    for rec in index["fleet"]["series"]:
+        if rec["test"] == "pmq":
+            rec.update(samples=0, result="skip", failure=None)
+        else:
+            rec.update(result="pass", failure=None,
+                       max_latency_us=1000000)
+    index["fleet"]["verdict"] = "pass"
+    (d / "index.json").write_text(json.dumps(index))
+    h = head(markdown(d))
+    assert "Verdict: FAIL" in h and "1 series not measured" in h, h
+    assert re.search(r"NOT MEASURED: measurement pmq/latency.*no sample", h), h
+    r = report("summary", d)
+    assert r.returncode == 0, r.stderr
+    assert "  pmq (pair): NOT MEASURED: latency (no sample was measured)" \
+        in r.stdout.splitlines(), r.stdout
+    assert "timer (timer): finished, thresholds passed" in r.stdout, r.stdout
 
 
 def test_failed_suite_threshold_in_the_time_line_table():

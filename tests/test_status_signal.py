@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RTLAT, args_for_length, has_thread, registry_names, settled_leaks, snapshot
+from conftest import RTLAT, args_for_length, has_thread, registry_names, settled_leaks, snapshot, watching
 from test_longrun_checkpoint import measuring
 
 RUN_S = 6               # each test's planned length: both signals fit early
@@ -413,3 +413,17 @@ def test_suite_passes_timeline_and_largest_to_every_test(runs):
         assert d["timeline"]["series"], name
         assert d["largest"] and d["largest"]["k"] == 16, name
         assert d["complete"] is True, name
+
+
+def test_status_during_sync_test_2_counts_its_handoffs():
+    """rtlat sync's test 2 (the switch, through the pair harness): a
+    status while it measures shows its hand-offs so far. It said
+    "handoff: no sample was measured" until the test ended (the series is
+    the pair's until then)."""
+    with watching(["sync", "--test", "switch", "-l", "2000000"]) as w:
+        m = w.measuring(r"status after [\d.]+ s: handoff: (\d+) samples")
+        assert int(m.group(1)) > 0
+        w.send_signal(signal.SIGINT)
+        out, err = w.communicate(timeout=60)
+    assert w.returncode == 0, err
+    assert "test 2 switch" in out, out

@@ -268,7 +268,8 @@ static int sync_report(struct test_run *t, int status)
 static void sync_checkpoint(struct test_run *t)
 {
 	const struct sync_run *r = t->state;
-	const struct stats *const s[] = { &r->cost.s, &r->sw.s, &r->inv.s };
+	const struct stats *const s[] = { &r->cost.s, sync_switch_live(&r->pair, &r->sw),
+					  &r->inv.s };
 	struct test_run tt = *t;
 	struct sync_run snap = *r;
 	struct stats *const d[] = { &snap.cost.s, &snap.sw.s, &snap.inv.s };

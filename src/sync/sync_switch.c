@@ -68,6 +68,19 @@ int sync_pair_prepare(const struct sync_config *c, const char *prog,
 	return pair_setup(pt) ? -1 : 0;
 }
 
+const struct stats *sync_switch_live(const struct test_run *pt,
+				     const struct sync_result *r)
+{
+	const struct pair_run *run = pt->state;
+
+	/* A status during test 2 said "no sample was measured" while it
+	 * measured: its series is the pair's until it ends. */
+	if (r->ran || !run || !run->pairs || run->cfg->stream ||
+	    !run->started_any)
+		return &r->s;
+	return &run->pairs[0].lat;
+}
+
 double sync_ctx_estimate(double round_trip_ns, double cost_ns)
 {
 	return round_trip_ns / 2.0 - cost_ns;

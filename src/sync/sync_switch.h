@@ -15,6 +15,12 @@ int sync_pair_prepare(const struct sync_config *c, const char *prog,
 		      struct test_run *pt);
 /* 0 or 1 with *err set to a one-line reason. */
 int sync_switch(struct test_run *pt, struct sync_result *r, const char **err);
+/* Test 2's series as it stands, for a status or checkpoint: its result
+ * once it ran, the pair harness's live series while it runs (the
+ * checkpoint thread copies it with checkpoint_stats_copy, as
+ * pair_checkpoint does), else the empty result. */
+const struct stats *sync_switch_live(const struct test_run *pt,
+				     const struct sync_result *r);
 /* Test 2's estimate from the design text: round trip / 2 - test 1. */
 double sync_ctx_estimate(double round_trip_ns, double cost_ns);
 

@@ -8,7 +8,7 @@ alone with '-' (stdout). Exit status: 0 done, 1 not written, 2 bad input."""
 import sys
 
 from ..io import InputError, fail
-from ..judge.overall import records, worst
+from ..judge.overall import limits, measured, records, worst
 from ..judge.unfinished import coverage
 from ..model import fmt_us
 
@@ -29,9 +29,13 @@ def state(run, t):
            if r.result == "fail"]
     if bad:
         return "FAIL: " + "; ".join(bad)
+    none = [r.series for r in recs if not measured(r)]
+    if none:
+        return f"NOT MEASURED: {', '.join(none)} (no sample was measured)"
     if t.return_code not in (None, 0):
         return f"return code {t.return_code}"
-    return "finished" + (", thresholds passed" if run.fleet else "")
+    return "finished" + (", thresholds passed" if any(map(limits, recs))
+                         else "")
 
 
 def text(run):

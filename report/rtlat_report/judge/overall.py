@@ -15,22 +15,21 @@ from ..units import latency, sig, us
 from .unfinished import coverage, incomplete
 
 
-def records(run, t):
-    """The judged series records of test t in run: the suite's (its
-    index.json) where it judged the test, else the file's own."""
+def records(run, t, which="series"):
+    """The judged records of test t in run (which: "series" or
+    "threads"): the suite's (its index.json) where it judged the test,
+    else the file's own."""
     if run.fleet is not None:
-        mine = [r for r in run.fleet.series if r.test == t.name]
+        mine = [r for r in getattr(run.fleet, which) if r.test == t.name]
         if mine:
             return mine
-    return t.fleet.series if t.fleet else []
+    return getattr(t.fleet, which) if t.fleet else []
 
 
-def threads(run, t):
-    if run.fleet is not None:
-        mine = [r for r in run.fleet.threads if r.test == t.name]
-        if mine:
-            return mine
-    return t.fleet.threads if t.fleet else []
+def measured(rec):
+    """False for a record rtlat judged "skip" (no sample was measured) or
+    that counts no sample: never a pass, with or without a threshold."""
+    return rec.result in ("pass", "fail") and rec.samples > 0
 
 
 def limits(rec):
@@ -56,14 +55,19 @@ def thresholds(run, t, label=""):
     out = []
     for r in records(run, t):
         lim = limits(r)
+        if not measured(r):
+            out.append(Judged("measurement", f"{label}{r.test}/{r.series}"
+                              + (f" {lim}" if lim else ""), "NOT MEASURED",
+                              "no sample was measured"))
+            continue
         if not lim:
             continue
-        measured = f"max {latency(r.max_ns)}" + \
+        figures = f"max {latency(r.max_ns)}" + \
             (f", p99 {latency(r.p99_ns)}" if r.max_p99_us else "")
         verdict = {"pass": "PASS", "fail": "FAIL"}.get(r.result, r.result.upper()
                                                        or "NOT JUDGED")
         out.append(Judged("threshold", f"{label}{r.test}/{r.series} {lim}",
-                          verdict, measured))
+                          verdict, figures))
     return out
 
 
@@ -126,7 +130,7 @@ def worst(runs):
         several = len(runs) > 1
         for t in run.tests.values():
             pre = f"{run.label} " if several else ""
-            for r in threads(run, t):
+            for r in records(run, t, "threads"):
                 if r.cpu is not None and r.max_ns is not None and \
                         (w.cpu is None or r.max_ns > w.cpu[1]):
                     w.cpu = (f"CPU {r.cpu}", r.max_ns, f"{pre}{t.key}")

@@ -172,7 +172,11 @@ def verdict_block(items, worsts):
     if th:
         bad = sum(j.verdict == "FAIL" for j in th)
         parts.append(f"{bad} of {plural(len(th), 'threshold')} failed")
-    for kind in sorted({j.kind for j in items} - {"threshold", "ending"}):
+    unmeasured = [j for j in items if j.kind == "measurement"]
+    if unmeasured:
+        parts.append(f"{len(unmeasured)} series not measured")
+    for kind in sorted({j.kind for j in items} -
+                       {"threshold", "ending", "measurement"}):
         of = [j for j in items if j.kind == kind]
         parts.append(f"{sum(j.failed for j in of)} of "
                      f"{plural(len(of), kind)} failed")
