@@ -3,6 +3,7 @@
 server as a network service, two hosts in two network namespaces.
 Timing on this machine is noisy: no test asserts a latency value, only
 formats, counts and identities between series."""
+import contextlib
 import json
 import os
 import random
@@ -165,20 +166,38 @@ def named_children(pid, prefix):
     return found
 
 
+@contextlib.contextmanager
+def frozen(pid):
+    """The client stopped (SIGSTOP) while the test looks: its round, and
+    so the load processes of that round, cannot end meanwhile however
+    late a loaded machine lets the test look."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
 def test_rounds_add_loads_one_by_one(leakcheck):
-    with running(["request", "-D", "-i", "3", "--samples", "1500", "-C", "1000",
+    # Rounds of 4 s of the client's time: the line of a load process is
+    # read, and the client frozen, before its round can end (a 1.5 s round
+    # ended first once, under a load average of 22, and its load process
+    # with it).
+    with running(["request", "-D", "-i", "3", "--samples", "4000", "-C", "1000",
                   "-p", str(free_port())]) as p:
         m, _ = wait_line(p.stderr, r"client: pid (\d+), CPU (\d+), SCHED_FIFO (\d+)")
         cpid, ccpu, cprio = map(int, m.groups())
-        assert proc_sched(cpid) == (1, cprio, str(ccpu))       # SCHED_FIFO
-        assert named_children(p.pid, "rtlat-load") == []
+        with frozen(cpid):
+            assert proc_sched(cpid) == (1, cprio, str(ccpu))   # SCHED_FIFO
+            assert named_children(p.pid, "rtlat-load") == []
         for j in range(2):
             m, _ = wait_line(p.stderr, rf"load process {j} started: pid (\d+), CPU (\d+), SCHED_RR (\d+)")
             lpid, lcpu, lprio = map(int, m.groups())
-            assert proc_sched(lpid) == (2, lprio, str(lcpu))   # SCHED_RR
-            assert lprio == 1 and lcpu == ccpu                 # shares the client's CPU
-            assert len(named_children(p.pid, "rtlat-load")) == j + 1
-        out, _ = p.communicate(timeout=30)
+            with frozen(cpid):
+                assert proc_sched(lpid) == (2, lprio, str(lcpu))   # SCHED_RR
+                assert lprio == 1 and lcpu == ccpu             # shares the client's CPU
+                assert len(named_children(p.pid, "rtlat-load")) == j + 1
+        out, _ = p.communicate(timeout=60)
     assert p.returncode == 0
     check_round_blocks(out, 3)
     leakcheck()
