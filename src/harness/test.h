@@ -30,6 +30,7 @@
 #include "harness/results.h"
 #include "system/rtsetup.h"
 #include "harness/checkpoint.h"
+#include "system/outfile.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -43,6 +44,7 @@ struct test_common {
 	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
 	long long largest;		/* --largest K: 0 off */
 	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
+	const char *samples;		/* --samples FILE, or NULL */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -63,6 +65,7 @@ struct test_common {
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c),							\
+	RUN_SAMPLES_OPT(c),							\
 	OPT_ROW_VERSION
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
@@ -78,6 +81,13 @@ struct test_common {
 	  .dest = &(c)->largest,					\
 	  .help = "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
 	  .key = "largest" }
+
+/* --samples (run_record.c, measure/record_samples.c): every sample. */
+#define RUN_SAMPLES_OPT(c)							\
+	{ .long_name = "samples", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->samples,			\
+	  .help = "write every sample of every series and thread (its time and latency in ns) to FILE, in the binary layout of the SAMPLES FILE section, from a ring per series that the measuring thread never waits on (a full ring is counted as dropped, in the JSON's \"samples\"); rtlat-report samples FILE reads it", \
+	  .key = "samples" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)
@@ -202,6 +212,9 @@ struct test_run {
 	struct recorder *rec;
 	/* --checkpoint's thread and state while measuring; NULL: none. */
 	struct checkpoint *ckpt;
+	/* --samples' file while open (run_record.c). */
+	struct outfile smp_out;
+	bool smp_open;
 	int argc;
 	char **argv;
 };
@@ -259,6 +272,10 @@ long long run_timeline_default_s(long long planned_s);
 /* The row that sets how long a test runs (its first duration-typed row
  * but --timeline), or NULL. */
 const struct opt *run_length_row(const struct opt *tbl);
+/* --samples: write the file out after record_stop (status 1 when it
+ * could not be written), or discard it (the run was refused, exit 2).
+ * Returns the status. */
+int run_samples_end(struct test_run *t, int status, bool discard);
 
 /*
  * After setup, before anything is locked (run_memory.c): the memory the
