@@ -17,7 +17,6 @@
 #include "util/version.h"
 #include "registry.h"
 
-
 /* Text into roff: backslashes and hyphens escaped, no leading dot. */
 static void roff(FILE *f, const char *s)
 {
@@ -120,32 +119,6 @@ static void see_also(FILE *f, const char *self)
 	fputs(".BR cyclictest (8),\n.BR pmqtest (8)\n", f);
 }
 
-/* --samples' binary layout (measure/record_samples.c), for every test. */
-static void samples_section(FILE *f)
-{
-	fputs(".SH SAMPLES FILE\n\\fB\\-\\-samples\\fR \\fIFILE\\fR holds every sample, "
-	      "in the byte order of the machine that wrote it (\\fIbyte_order\\fR reads "
-	      "0x01020304 there). All integers are fixed width (u32, i32: 4 bytes; i64, u64: 8).\n"
-	      ".TP\nheader, 64 bytes\n\"RTLATSMP\", u32 byte_order, u32 version (1), i64 origin "
-	      "(CLOCK_MONOTONIC ns at the run's start), i64 the same instant in CLOCK_REALTIME ns, "
-	      "u32 ring rows, u32 0, char test[24] (NUL-padded).\n"
-	      ".TP\nblock head, 16 bytes\nu32 kind, u32 series (its number, from 0), u32 rows, "
-	      "u32 0; then by kind:\n"
-	      ".TP\nkind 1, a series (once, before its samples), 88 bytes\ni32 thread (\\-1: the "
-	      "whole series), i32 cpu (\\-1: not pinned to one), i64 threshold ns (\\-1: none), "
-	      "char test[24], char series[48].\n"
-	      ".TP\nkind 2, samples\nrows times 16 bytes: i64 time in ns since origin, i64 the "
-	      "sample in ns. Each series' rows come in time order; blocks of different series "
-	      "interleave.\n"
-	      ".TP\nkind 3, the end (last)\nu64 samples written, u64 samples dropped (the ring "
-	      "was full: the writer fell behind the measuring thread).\n"
-	      ".PP\nA file without the end block was cut short. Each series has a ring of u32 "
-	      "ring rows (16 bytes each, in locked memory), emptied every 20 ms by the recorder's "
-	      "thread; the measuring thread never waits for it. "
-	      "\\fBrtlat\\-report samples\\fR \\fIFILE\\fR reads it: counts, the periodic "
-	      "disturbances its spectrum finds, and jittersamples' CSV (\\fB\\-\\-csv\\fR).\n", f);
-}
-
 static void fleet_section(FILE *f)
 {
 	fputs(".SH FLEETS AND CI\n\\fB\\-\\-max\\-latency\\fR and \\fB\\-\\-max\\-p99\\fR "
@@ -175,9 +148,7 @@ static void fleet_section(FILE *f)
 	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off), " \
 	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
-	"when off), \"samples\" (--samples: the file's format, rtlat-samples-1, ring_rows, " \
-	"complete (the end block written), and per series and thread the samples written " \
-	"and dropped (a full ring); null when off), \"complete\" (false in a --checkpoint's file, " \
+	"when off), \"samples\" (--samples: see SAMPLES FILE), \"complete\" (false in a --checkpoint's file, " \
 	"true at the end; \"fleet\"'s verdict is incomplete, or fail, until then) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
 	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
@@ -391,8 +362,7 @@ static void man_test(FILE *f, const char *name, const char *title,
 			"options and output.\n", compat);
 	options(f, tbl);
 	output_sections(f, name);
-	if (opts_find(tbl, 0, "samples"))
-		samples_section(f);
+	man_samples_section(f, tbl);
 	fleet_section(f);
 	status_man(f, !strcmp(name, "suite"));
 	exit_status(f);

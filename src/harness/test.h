@@ -59,14 +59,24 @@ struct test_common {
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
+	TEST_COMMON_ROWS(c, json_help),						\
+	RUN_SAMPLES_OPT(c),							\
+	OPT_ROW_VERSION
+
+/* All of them but --samples, for a test whose --samples is its own (rtlat
+ * request's: cycles per round); --samples-file names the file there. */
+#define TEST_COMMON_OPTS_OWN_SAMPLES(c, json_help)				\
+	TEST_COMMON_ROWS(c, json_help),						\
+	OPT_ROW_VERSION
+
+#define TEST_COMMON_ROWS(c, json_help)						\
 	{ .long_name = "json", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "FILE", .dest = &(c)->json, .help = json_help },	\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c),							\
-	RUN_SAMPLES_OPT(c),							\
-	OPT_ROW_VERSION
+	RUN_SAMPLES_FILE_OPT(c)
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */
@@ -82,12 +92,17 @@ struct test_common {
 	  .help = "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
 	  .key = "largest" }
 
-/* --samples (run_record.c, measure/record_samples.c): every sample. */
+/* --samples-file (run_record.c, measure/record_samples.c): every sample;
+ * --samples the same where the test has no --samples of its own. */
+#define RUN_SAMPLES_FILE_OPT(c)							\
+	{ .long_name = "samples-file", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->samples,			\
+	  .help = "write every sample of every series and thread (its time and latency in ns) to FILE, in the binary layout of the SAMPLES FILE section, from a ring per series that the measuring thread never waits on (a full ring is counted as dropped, in the JSON's \"samples\"); rtlat-report samples FILE reads it", \
+	  .key = "samples_file" }
 #define RUN_SAMPLES_OPT(c)							\
 	{ .long_name = "samples", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "FILE", .dest = &(c)->samples,			\
-	  .help = "write every sample of every series and thread (its time and latency in ns) to FILE, in the binary layout of the SAMPLES FILE section, from a ring per series that the measuring thread never waits on (a full ring is counted as dropped, in the JSON's \"samples\"); rtlat-report samples FILE reads it", \
-	  .key = "samples" }
+	  .help = "the same as --samples-file FILE" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)

@@ -222,7 +222,7 @@ static void wall(char *buf, size_t len, const struct timespec *origin, int64_t n
 	snprintf(buf, len, "%s.%06lldZ", day, (long long)(t % NSEC_PER_SEC / 1000));
 }
 
-static void put_head(struct json *j, const struct rec_entry *e)
+void record_json_head(struct json *j, const struct rec_entry *e)
 {
 	json_str(j, "test", e->test);
 	json_str(j, "series", e->series);
@@ -332,7 +332,7 @@ static void timeline_json(struct recorder *rec, struct json *j)
 		const struct rec_entry *e = rec->e[k];
 
 		json_obj_open(j, NULL);
-		put_head(j, e);
+		record_json_head(j, e);
 		if (e->threshold == INT64_MAX)
 			json_null(j, "threshold_ns");
 		else
@@ -370,7 +370,7 @@ static void largest_json(struct recorder *rec, struct json *j)
 
 		n = largest_snapshot(&e->r->lg, rows, &seen);
 		json_obj_open(j, NULL);
-		put_head(j, e);
+		record_json_head(j, e);
 		json_uint(j, "seen", seen);
 		json_arr_open(j, "rows");
 		for (i = 0; i < n; i++) {

@@ -140,6 +140,8 @@ int record_samples(struct recorder *rec, FILE *f, const char *test);
 /* The recorder's thread and record_stop: write what the rings hold
  * (finish: and the end block). */
 void record_samples_drain(struct recorder *rec, bool finish);
+/* A series' "test", "series", "thread" and "cpu" keys. */
+void record_json_head(struct json *j, const struct rec_entry *e);
 /* The "samples" key: the file's totals per series (null when off). */
 void record_samples_json(struct recorder *rec, struct json *j);
 /* Bytes of the ring each series takes with --samples. */

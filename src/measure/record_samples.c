@@ -176,13 +176,7 @@ void record_samples_json(struct recorder *rec, struct json *j)
 		const struct rec_entry *e = rec->e[k];
 
 		json_obj_open(j, NULL);
-		json_str(j, "test", e->test);
-		json_str(j, "series", e->series);
-		json_int(j, "thread", e->thread);
-		if (e->cpu >= 0)
-			json_int(j, "cpu", e->cpu);
-		else
-			json_null(j, "cpu");
+		record_json_head(j, e);
 		json_uint(j, "written",
 			  atomic_load_explicit(&e->smp_written, memory_order_relaxed));
 		json_uint(j, "dropped", dropped_of(e));

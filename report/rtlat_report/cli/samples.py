@@ -3,21 +3,24 @@
 series, counts, figures, whether it is complete), the periodic
 disturbances its spectrum finds (tail/spectrum.py), and with --csv OUT
 jittersamples' CSV of it (export/jittersamples.py)."""
+import math
 import sys
 
-import numpy as np
-
-from ..io import InputError, PROG, fail, write
-from ..read.samples import load_samples
-from ..tail import spectrum
-from ..export import jittersamples
+from ..io import InputError, fail
 
 
 def us(ns):
     return f"{ns / 1000:,.1f} µs"
 
 
+def period(s):
+    """Four figures: 4.000 ms, 200.0 ms, 1.000 s."""
+    v, unit = (s * 1000, "ms") if s < 1 else (s, "s")
+    return f"{v:.{max(0, 3 - int(math.log10(max(v, 1))))}f} {unit}"
+
+
 def describe(s, found):
+    import numpy as np
     lines = []
     n = sum(len(x.ns) for x in s.series)
     span = max((int(x.t_ns[-1] - x.t_ns[0]) for x in s.series
@@ -29,7 +32,6 @@ def describe(s, found):
     if s.complete and s.dropped:
         lines.append(f"  {s.dropped:,} samples were dropped (the writer fell "
                      "behind): the file is not every sample")
-    by_key = {p.key: p for p in found}
     for x in s.series:
         if not len(x.ns):
             lines.append(f"  {x.label}: no sample")
@@ -37,18 +39,22 @@ def describe(s, found):
         lines.append(f"  {x.label}: {len(x.ns):,} samples, min {us(x.ns.min())}"
                      f", median {us(float(np.median(x.ns)))}, max "
                      f"{us(x.ns.max())}")
-        p = by_key.get(x.key)
-        if p:
-            lines.append(f"    periodic: every {p.period_s:.3f} s "
+        mine = [p for p in found if p.key == x.key]
+        for p in mine:
+            lines.append(f"    periodic: every {period(p.period_s)} "
                          f"({p.per_hour:,.0f}/h), {us(p.excess_ns)} over the "
                          f"median, {p.periods} periods seen (p = {p.p:.1g} "
                          "with no rhythm)")
-        else:
+        if not mine:
             lines.append("    periodic: none found")
     return "\n".join(lines) + "\n"
 
 
 def run(args):
+    # numpy and SciPy only here: the man page is made without them.
+    from ..export import jittersamples
+    from ..read.samples import load_samples
+    from ..tail import spectrum
     try:
         s = load_samples(args.file)
     except InputError as e:

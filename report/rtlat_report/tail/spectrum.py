@@ -46,25 +46,37 @@ MIN_EXCESS_NS = 1000
 DECLUSTER = 3
 MAX_REFINED = 5000
 MAX_SUBHARMONIC = 32
+MAX_RHYTHMS = 3
+TIER = 8.0
+MIN_COVERAGE = 0.5
+# Where a rhythm puts its events: within 5 % of a period (a disturbance
+# is late by a few ms now and then).
+PHASE_WINDOW = 0.05
 FLOOR_BINS = 101
 OVERSAMPLE = 4
 REFINE_STEPS = 25
 
 
-def spikes(series):
-    """The times (ns) of the spikes of a model.SampleSeries, a run of
-    them (each within DECLUSTER sample periods of the last) as one: the
+def spikes(series, over=None):
+    """The times (ns) of the spikes of a model.SampleSeries (those over
+    the median by over ns; None: by the spike threshold), a run of them
+    (each within DECLUSTER sample periods of the last) as one: the
     disturbance that delays several samples in a row is one event."""
     ns, t = series.ns, series.t_ns
-    med = float(np.median(ns))
-    mad = 1.4826 * float(np.median(np.abs(ns - med)))
-    thr = med + max(MIN_EXCESS_NS, SPIKE_MADS * mad)
-    times = t[ns > thr]
+    times = t[ns > np.median(ns) + (over or spike_excess(ns))]
     if len(times) < 2:
         return times
     dt = float(np.median(np.diff(t)))
     first = np.concatenate(([True], np.diff(times) > DECLUSTER * dt))
     return times[first]
+
+
+def spike_excess(ns):
+    """How far over the median a spike is: SPIKE_MADS robust standard
+    deviations, MIN_EXCESS_NS at least."""
+    med = float(np.median(ns))
+    mad = 1.4826 * float(np.median(np.abs(ns - med)))
+    return max(MIN_EXCESS_NS, SPIKE_MADS * mad)
 
 
 def grid(t_ns, times):
@@ -125,26 +137,41 @@ def refine(t_s, f, span_s):
     return zs[i], float(fs[i])
 
 
-def folded_excess(series, period_s):
-    """How far the disturbance stands over the median: the mean excess
-    of the samples in the phase bin (1 % of a period) where it is
-    largest."""
-    phase = ((series.t_ns / 1e9) % period_s / period_s * 100).astype(int)
+def near_phase(t_s, f, phi, dt_s):
+    """(which of the times t_s (s) fall within a window of where a rhythm
+    of frequency f and phase phi puts its events (3 sample periods dt_s,
+    or PHASE_WINDOW of the period), the number of its period each is
+    in)."""
+    cycles = t_s * f - phi
+    nearest = np.rint(cycles)
+    return np.abs(cycles - nearest) <= max(3 * dt_s * f, PHASE_WINDOW), nearest
+
+
+def phase_of(spike_s, f):
+    return float(np.angle(np.exp(2j * np.pi * f * spike_s).sum())) / (2 * np.pi)
+
+
+def folded_excess(series, f, phi):
+    """How far the disturbance stands over the median: per period, the
+    largest excess of the samples near where its phase puts it; the
+    median of those over the periods."""
+    t = series.t_ns / 1e9
+    dt = float(np.median(np.diff(t))) if len(t) > 1 else 0.0
+    near, nearest = near_phase(t, f, phi, dt)
+    if not near.any():
+        return 0.0
     e = (series.ns - np.median(series.ns)).clip(min=0).astype(float)
-    sums = np.bincount(phase, weights=e, minlength=100)
-    counts = np.bincount(phase, minlength=100)
-    return float((sums / np.maximum(counts, 1)).max())
+    k = (nearest[near] - nearest[near].min()).astype(np.int64)
+    top = np.zeros(int(k.max()) + 1)
+    np.maximum.at(top, k, e[near])
+    return float(np.median(top))
 
 
-def find(series):
-    """The periodic disturbance of one model.SampleSeries, or None."""
-    if len(series.ns) < 64:
-        return None
-    times = spikes(series)
+def strongest(series, times):
+    """(frequency Hz, p) of the strongest rhythm in the spike times
+    (ns), or None."""
     if len(times) < MIN_PERIODS:
         return None
-    if len(times) > MAX_SPIKES:
-        times = times[np.linspace(0, len(times) - 1, MAX_SPIKES).astype(int)]
     dt, x = grid(series.t_ns, times)
     span_s = len(x) * dt / 1e9
     r, n = normalised_periodogram(x)
@@ -166,15 +193,68 @@ def find(series):
                   key=lambda c: c[1])
     trials = len(r) * OVERSAMPLE / 2 * top
     logp = stats.chi2.logsf(z, 2 * HARMONICS) + math.log(trials)
-    period = 1.0 / f
-    periods = int(span_s / period)
-    if logp > math.log(ALPHA) or periods < MIN_PERIODS:
+    if logp > math.log(ALPHA) or span_s * f < MIN_PERIODS:
         return None
-    return Periodic(key=series.key, label=series.label, period_s=period,
-                    excess_ns=folded_excess(series, period), periods=periods,
-                    p=math.exp(logp))
+    return f, math.exp(logp)
+
+
+def related(f, g):
+    """Is f a harmonic or subharmonic of g (within 1 %)?"""
+    q = f / g if f > g else g / f
+    return abs(q - round(q)) < 0.01 * q
+
+
+def find(series):
+    """The periodic disturbances of one model.SampleSeries, the largest
+    first, at most MAX_RHYTHMS. The spikes are taken in tiers of height
+    (each TIER times the one below, the highest first): a rhythm of few
+    large spikes (an SMI, a stop every 200 ms) is found among the large
+    ones before a tick's thousands of small ones drown it. Within a tier,
+    after each rhythm the spikes it explains (near its phase) are taken
+    out and the rest searched again; a rhythm a harmonic of one already
+    found is not said twice, nor one whose spikes come in fewer than
+    MIN_COVERAGE of its periods."""
+    if len(series.ns) < 64:
+        return []
+    t = series.t_ns
+    dt_s = float(np.median(np.diff(t))) / 1e9
+    span_s = (int(t[-1]) - int(t[0])) / 1e9
+    base = spike_excess(series.ns)
+    top = float(series.ns.max() - np.median(series.ns))
+    levels = [base]
+    while levels[-1] * TIER < top:
+        levels.append(levels[-1] * TIER)
+    out = []
+    for over in reversed(levels):
+        times = spikes(series, over)
+        if len(times) > MAX_SPIKES:
+            times = times[np.linspace(0, len(times) - 1,
+                                      MAX_SPIKES).astype(int)]
+        for _ in range(2 * MAX_RHYTHMS):
+            got = strongest(series, times) if len(out) < MAX_RHYTHMS \
+                else None
+            if not got:
+                break
+            f, p = got
+            phi = phase_of(times / 1e9, f)
+            near, cycle = near_phase(times / 1e9, f, phi, dt_s)
+            if not near.any():
+                break
+            hit = len(np.unique(cycle[near])) / max(1.0, span_s * f)
+            times = times[~near]
+            # A rhythm is a disturbance in most of its periods: a few
+            # spikes that happen to line up are not one.
+            if hit < MIN_COVERAGE or \
+                    any(related(f, 1.0 / o.period_s) for o in out):
+                continue
+            out.append(Periodic(key=series.key, label=series.label,
+                                period_s=1.0 / f,
+                                excess_ns=folded_excess(series, f, phi),
+                                periods=int(span_s * f), p=p))
+    return out
 
 
 def find_all(samples):
-    """[Periodic] of every series of a model.Samples that has one."""
-    return [f for f in (find(s) for s in samples.series) if f]
+    """[Periodic] of every series of a model.Samples, each series'
+    strongest first."""
+    return [f for s in samples.series for f in find(s)]
