@@ -17,7 +17,6 @@
 #include "util/version.h"
 #include "registry.h"
 
-
 /* Text into roff: backslashes and hyphens escaped, no leading dot. */
 static void roff(FILE *f, const char *s)
 {
@@ -149,7 +148,7 @@ static void fleet_section(FILE *f)
 	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off), " \
 	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
-	"when off), \"complete\" (false in a --checkpoint's file, " \
+	"when off), \"samples\" (--samples: see SAMPLES FILE), \"complete\" (false in a --checkpoint's file, " \
 	"true at the end; \"fleet\"'s verdict is incomplete, or fail, until then) and \"checkpoint\" (null at the end, else at_wall, covered_s, " \
 	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
@@ -363,6 +362,7 @@ static void man_test(FILE *f, const char *name, const char *title,
 			"options and output.\n", compat);
 	options(f, tbl);
 	output_sections(f, name);
+	man_samples_section(f, tbl);
 	fleet_section(f);
 	status_man(f, !strcmp(name, "suite"));
 	exit_status(f);

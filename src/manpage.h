@@ -3,8 +3,13 @@
 #ifndef RTLAT_MANPAGE_H
 #define RTLAT_MANPAGE_H
 
+#include <stdio.h>
+
 /* argv[1] is --man or --completion: write the page or script to stdout;
  * the exit status. */
 int manpage_main(int argc, char **argv);
+/* The SAMPLES FILE section (manpage_samples.c). */
+struct opt;
+void man_samples_section(FILE *f, const struct opt *tbl);
 
 #endif

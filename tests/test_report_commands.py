@@ -23,7 +23,8 @@ from rtlat_report.cli import options  # noqa: E402
 FIX = ROOT / "tests" / "fixtures" / "report"
 A, B = FIX / "suite-a", FIX / "suite-b"
 ONE = FIX / "edge" / "one-sample.json"
-COMMANDS = ("page", "gate", "plan", "merge", "summary", "kcidb", "squad")
+COMMANDS = ("page", "gate", "plan", "merge", "summary", "kcidb", "squad",
+            "samples")
 STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}")
 
 
@@ -55,7 +56,8 @@ def test_each_command_has_its_help(cmd):
               "merge": {"--labels", "--format"},
               "summary": {"--json", "--labels"},
               "kcidb": {"--output", "--origin", "--kcidb-tree"},
-              "squad": {"--url", "--group", "--squad-token-file"}}[cmd]
+              "squad": {"--url", "--group", "--squad-token-file"},
+              "samples": {"--csv", "--cpu"}}[cmd]
     assert wanted <= own, wanted - own
     assert not own & {"--gate", "--plan", "--merge", "--kcidb"}
     if cmd != "squad":

@@ -611,3 +611,63 @@ class SecondsFigure:
     max_ns: Optional[float] = None
     stddev_ns: Optional[float] = None
 
+
+
+# --- every sample (rtlat --samples FILE) ----------------------------------
+
+@dataclass
+class SampleSeries:
+    """Every sample of one series and thread: t_ns (ns since the run's
+    start) and ns (the samples), two int64 numpy arrays in time order."""
+    test: str
+    name: str
+    thread: int
+    cpu: Optional[int]
+    threshold_ns: Optional[int]
+    t_ns: object
+    ns: object
+
+    @property
+    def key(self):
+        return SeriesKey(self.name, self.thread, self.cpu)
+
+    @property
+    def label(self):
+        where = f"CPU {self.cpu}" if self.cpu is not None else \
+            f"thread {self.thread}"
+        return f"{self.test} {self.name}, {where}"
+
+
+@dataclass
+class Samples:
+    """A --samples file: its test, the run's start (CLOCK_MONOTONIC and
+    CLOCK_REALTIME ns), each series, whether the end block was there
+    (complete) and its totals (None when cut short)."""
+    path: str
+    test: str
+    origin_ns: int
+    origin_wall_ns: int
+    ring_rows: int
+    series: List[SampleSeries] = field(default_factory=list)
+    complete: bool = False
+    written: Optional[int] = None
+    dropped: Optional[int] = None
+
+
+@dataclass
+class Periodic:
+    """A disturbance that comes back at a fixed period in one series'
+    samples: its period (s), how far its samples stand over the median
+    (ns, the folded peak), how many periods the samples span, and the
+    chance that spikes with no rhythm would have shown one as strong
+    (p, the search's trials counted)."""
+    key: SeriesKey
+    label: str
+    period_s: float
+    excess_ns: float
+    periods: int
+    p: float
+
+    @property
+    def per_hour(self):
+        return 3600.0 / self.period_s

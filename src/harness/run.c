@@ -172,6 +172,7 @@ static int run_once(void *arg)
 	}
 	if (run_memory_check(t)) {
 		status = OPTS_EXIT_USAGE;
+		run_samples_end(t, status, true);
 		goto out;
 	}
 	record_start(t->rec);
@@ -183,6 +184,7 @@ static int run_once(void *arg)
 	checkpoint_end(t);
 	results_cache_free(&t->res);
 	record_stop(t->rec);
+	status = run_samples_end(t, status, false);
 	if (t->explain)
 		explain_stop(t->explain);
 	status = ops->report(t, status);
@@ -196,6 +198,7 @@ out:
 	t->res.explain = NULL;
 	if (ops->teardown)
 		ops->teardown(t);
+	status = run_samples_end(t, status, false);
 	record_free(t->rec);
 	t->rec = NULL;
 	t->res.rec = NULL;

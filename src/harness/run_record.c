@@ -89,9 +89,42 @@ int run_record_begin(struct test_run *t)
 	}
 	/* No memory: the run goes on unrecorded (null keys). */
 	t->rec = record_new(c->timeline_s * NSEC_PER_SEC, timeline_cap(),
-			    (uint32_t)c->largest);
+			    (uint32_t)c->largest, c->samples != NULL);
 	t->res.rec = t->rec;
+	if (!c->samples)
+		return 0;
+	if (!t->rec) {
+		fprintf(stderr, "%s: --samples %s: cannot set up: out of memory\n",
+			t->prog, c->samples);
+		return -1;
+	}
+	FILE *f = outfile_open(&t->smp_out, t->prog, "--samples", c->samples);
+
+	if (!f)
+		return -1;
+	t->smp_open = true;
+	if (record_samples(t->rec, f, t->ops->name)) {
+		fprintf(stderr, "%s: --samples %s: cannot set up: out of memory\n",
+			t->prog, c->samples);
+		return -1;
+	}
 	return 0;
+}
+
+int run_samples_end(struct test_run *t, int status, bool discard)
+{
+	if (!t->smp_open)
+		return status;
+	t->smp_open = false;
+	if (discard) {
+		outfile_discard(&t->smp_out);
+		return status;
+	}
+	/* Every ring emptied and the end block written first. */
+	record_stop(t->rec);
+	if (outfile_close(&t->smp_out, t->prog))
+		return 1;
+	return status;
 }
 
 struct rec_series *run_record(struct test_run *t, const char *series,

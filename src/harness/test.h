@@ -30,6 +30,7 @@
 #include "harness/results.h"
 #include "system/rtsetup.h"
 #include "harness/checkpoint.h"
+#include "system/outfile.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -43,6 +44,7 @@ struct test_common {
 	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
 	long long largest;		/* --largest K: 0 off */
 	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
+	const char *samples;		/* --samples FILE, or NULL */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -57,13 +59,24 @@ struct test_common {
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
+	TEST_COMMON_ROWS(c, json_help),						\
+	RUN_SAMPLES_OPT(c),							\
+	OPT_ROW_VERSION
+
+/* All of them but --samples, for a test whose --samples is its own (rtlat
+ * request's: cycles per round); --samples-file names the file there. */
+#define TEST_COMMON_OPTS_OWN_SAMPLES(c, json_help)				\
+	TEST_COMMON_ROWS(c, json_help),						\
+	OPT_ROW_VERSION
+
+#define TEST_COMMON_ROWS(c, json_help)						\
 	{ .long_name = "json", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "FILE", .dest = &(c)->json, .help = json_help },	\
 	RT_OPT_ENTRIES(&(c)->strict, &(c)->no_mlock, &(c)->no_dma_latency),	\
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c),							\
-	OPT_ROW_VERSION
+	RUN_SAMPLES_FILE_OPT(c)
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */
@@ -78,6 +91,18 @@ struct test_common {
 	  .dest = &(c)->largest,					\
 	  .help = "keep the K largest samples of each series and thread with their time and CPU, in the JSON's \"largest\" (0: off)", \
 	  .key = "largest" }
+
+/* --samples-file (run_record.c, measure/record_samples.c): every sample;
+ * --samples the same where the test has no --samples of its own. */
+#define RUN_SAMPLES_FILE_OPT(c)							\
+	{ .long_name = "samples-file", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->samples,			\
+	  .help = "write every sample of every series and thread (its time and latency in ns) to FILE, in the binary layout of the SAMPLES FILE section, from a ring per series that the measuring thread never waits on (a full ring is counted as dropped, in the JSON's \"samples\"); rtlat-report samples FILE reads it", \
+	  .key = "samples_file" }
+#define RUN_SAMPLES_OPT(c)							\
+	{ .long_name = "samples", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "FILE", .dest = &(c)->samples,			\
+	  .help = "the same as --samples-file FILE" }
 
 /* Interrupts a worker's blocking call so it sees the stop flag. */
 #define RUN_KICK_SIGNAL (SIGRTMAX)
@@ -202,6 +227,9 @@ struct test_run {
 	struct recorder *rec;
 	/* --checkpoint's thread and state while measuring; NULL: none. */
 	struct checkpoint *ckpt;
+	/* --samples' file while open (run_record.c). */
+	struct outfile smp_out;
+	bool smp_open;
 	int argc;
 	char **argv;
 };
@@ -259,6 +287,10 @@ long long run_timeline_default_s(long long planned_s);
 /* The row that sets how long a test runs (its first duration-typed row
  * but --timeline), or NULL. */
 const struct opt *run_length_row(const struct opt *tbl);
+/* --samples: write the file out after record_stop (status 1 when it
+ * could not be written), or discard it (the run was refused, exit 2).
+ * Returns the status. */
+int run_samples_end(struct test_run *t, int status, bool discard);
 
 /*
  * After setup, before anything is locked (run_memory.c): the memory the

@@ -11,12 +11,13 @@
 #define RECORD_POLL_NS	(100 * NSEC_PER_MSEC)
 #define RECORD_STACK	(128 * 1024)
 
-struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k)
+struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k,
+			    bool samples)
 {
 	struct recorder *rec;
 	pthread_condattr_t ca;
 
-	if (step_ns <= 0 && !k)
+	if (step_ns <= 0 && !k && !samples)
 		return NULL;
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
@@ -47,6 +48,9 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 	if (!e)
 		return NULL;
 	bytes = sizeof(struct rec_series) + largest_bytes(rec->k);
+	/* The ring after the rows, on its own cache lines. */
+	bytes = (bytes + 63) & ~(size_t)63;
+	bytes += record_samples_bytes(rec);
 	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
 		free(e);
@@ -63,6 +67,11 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 	tl_prod_init(&e->r->tl, rec->step_ns, threshold_ns);
 	tl_store_init(&e->store, rec->step_ns, rec->cap);
 	largest_init(&e->r->lg, rec->k, (struct largest_row *)(e->r + 1));
+	if (rec->smp_file) {
+		e->r->smp = (struct smp_ring *)((char *)m + bytes - sizeof(struct smp_ring));
+		smp_init(e->r->smp);
+	}
+	atomic_init(&e->smp_written, 0);
 	pthread_mutex_lock(&rec->lock);
 	if (rec->n >= RECORD_MAX_SERIES) {
 		pthread_mutex_unlock(&rec->lock);
@@ -70,6 +79,7 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 		free(e);
 		return NULL;
 	}
+	e->id = (uint32_t)rec->n;
 	if (rec->origin)
 		tl_prod_start(&e->r->tl, rec->origin);
 	rec->e[rec->n++] = e;
@@ -143,11 +153,14 @@ static void *recorder_thread(void *arg)
 	struct recorder *rec = arg;
 	struct timespec until;
 
+	int64_t poll = rec->smp_file ? SMP_POLL_NS : RECORD_POLL_NS;
+
 	pthread_mutex_lock(&rec->wake_lock);
 	while (!rec->stop) {
 		pthread_mutex_unlock(&rec->wake_lock);
 		drain_all(rec, false);
-		until = ns_to_timespec(clock_now_ns() + RECORD_POLL_NS);
+		record_samples_drain(rec, false);
+		until = ns_to_timespec(clock_now_ns() + poll);
 		pthread_mutex_lock(&rec->wake_lock);
 		if (!rec->stop)
 			pthread_cond_timedwait(&rec->wake, &rec->wake_lock, &until);
@@ -169,7 +182,7 @@ int record_start(struct recorder *rec)
 	for (i = 0; i < rec->n; i++)
 		tl_prod_start(&rec->e[i]->r->tl, rec->origin);
 	pthread_mutex_unlock(&rec->lock);
-	if (!rec->step_ns)
+	if (!rec->step_ns && !rec->smp_file)
 		return 0;
 	/* A small stack: mlockall (rt_init, after this) makes it resident. */
 	pthread_attr_init(&attr);
@@ -193,6 +206,7 @@ void record_stop(struct recorder *rec)
 		rec->running = false;
 	}
 	drain_all(rec, true);
+	record_samples_drain(rec, true);
 }
 
 /* RFC 3339 UTC with microseconds of the origin's wall time plus ns. */
@@ -208,7 +222,7 @@ static void wall(char *buf, size_t len, const struct timespec *origin, int64_t n
 	snprintf(buf, len, "%s.%06lldZ", day, (long long)(t % NSEC_PER_SEC / 1000));
 }
 
-static void put_head(struct json *j, const struct rec_entry *e)
+void record_json_head(struct json *j, const struct rec_entry *e)
 {
 	json_str(j, "test", e->test);
 	json_str(j, "series", e->series);
@@ -318,7 +332,7 @@ static void timeline_json(struct recorder *rec, struct json *j)
 		const struct rec_entry *e = rec->e[k];
 
 		json_obj_open(j, NULL);
-		put_head(j, e);
+		record_json_head(j, e);
 		if (e->threshold == INT64_MAX)
 			json_null(j, "threshold_ns");
 		else
@@ -356,7 +370,7 @@ static void largest_json(struct recorder *rec, struct json *j)
 
 		n = largest_snapshot(&e->r->lg, rows, &seen);
 		json_obj_open(j, NULL);
-		put_head(j, e);
+		record_json_head(j, e);
 		json_uint(j, "seen", seen);
 		json_arr_open(j, "rows");
 		for (i = 0; i < n; i++) {
@@ -382,6 +396,7 @@ void record_json(struct recorder *rec, struct json *j)
 	if (!rec) {
 		json_null(j, "timeline");
 		json_null(j, "largest");
+		json_null(j, "samples");
 		return;
 	}
 	pthread_mutex_lock(&rec->lock);
@@ -393,6 +408,7 @@ void record_json(struct recorder *rec, struct json *j)
 		largest_json(rec, j);
 	else
 		json_null(j, "largest");
+	record_samples_json(rec, j);
 	pthread_mutex_unlock(&rec->lock);
 }
 
@@ -408,6 +424,7 @@ void record_free(struct recorder *rec)
 		tl_store_free(&rec->e[i]->store);
 		free(rec->e[i]);
 	}
+	free(rec->smp_buf);
 	pthread_mutex_destroy(&rec->lock);
 	pthread_mutex_destroy(&rec->wake_lock);
 	pthread_cond_destroy(&rec->wake);

@@ -25,11 +25,14 @@
 #define RTLAT_RECORD_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 #include "util/json.h"
 #include "measure/largest.h"
+#include "measure/samples.h"
 #include "measure/timeline.h"
 
 /* The measuring side of one series and thread (shared memory). */
@@ -37,6 +40,7 @@ struct rec_series {
 	bool tl_on;
 	struct tl_prod tl;
 	struct largest lg;	/* rows follow in the same mapping */
+	struct smp_ring *smp;	/* --samples: in the same mapping; or NULL */
 };
 
 static inline void record_add(struct rec_series *r, int64_t now, int64_t v)
@@ -46,6 +50,8 @@ static inline void record_add(struct rec_series *r, int64_t now, int64_t v)
 	if (r->tl_on)
 		timeline_add(&r->tl, now, v);
 	largest_add(&r->lg, v, now);
+	if (r->smp)
+		smp_push(r->smp, now, v);
 }
 
 /* The recorder's side of one series (private memory). */
@@ -59,6 +65,9 @@ struct rec_entry {
 	size_t bytes;		/* of the mapping r */
 	struct tl_store store;
 	const char *const *ctx_names;	/* its context columns, or NULL */
+	uint32_t id;			/* its number in the --samples file */
+	bool smp_declared;		/* its declaration block written */
+	atomic_uint_fast64_t smp_written;	/* its samples written */
 };
 
 #define RECORD_MAX_SERIES 4096
@@ -77,10 +86,18 @@ struct recorder {
 	pthread_mutex_t wake_lock;	/* stop, and the thread's wait */
 	pthread_cond_t wake;
 	int stop;			/* the thread ends */
+	/* --samples (record_samples.c): the file every sample goes to,
+	 * written by the recorder's thread; NULL: off. */
+	FILE *smp_file;
+	struct smp_row *smp_buf;	/* the writer's chunk */
+	char smp_test[24];
+	bool smp_begun;			/* the header written */
+	bool smp_ended;			/* the end block written */
 };
 
-/* NULL when both are off (step_ns 0, k 0) or no memory. */
-struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k);
+/* NULL when all are off (step_ns 0, k 0, no --samples) or no memory. */
+struct recorder *record_new(int64_t step_ns, uint32_t cap, uint32_t k,
+			    bool samples);
 /* A series and thread to record; NULL when off or no memory (the run
  * then goes on unrecorded: record_add(NULL, ...) does nothing).
  * threshold_ns: INT64_MAX none. Call before a forked child starts. */
@@ -109,5 +126,25 @@ void record_stop(struct recorder *rec);
 /* "timeline" and "largest" keys (null when off or rec NULL). */
 void record_json(struct recorder *rec, struct json *j);
 void record_free(struct recorder *rec);
+
+/*
+ * --samples (record_samples.c): every sample of every series into f, in
+ * the layout rtlat(1) documents (SAMPLES FILE): a header, a declaration
+ * block for each series, blocks of (time, sample) rows as the recorder's
+ * thread pops them from each series' ring every SMP_POLL_NS, and an end
+ * block with the totals. Call after record_new(..., true), before any
+ * series is registered; test names the run's test in the header. 0, or
+ * -1 (no memory).
+ */
+int record_samples(struct recorder *rec, FILE *f, const char *test);
+/* The recorder's thread and record_stop: write what the rings hold
+ * (finish: and the end block). */
+void record_samples_drain(struct recorder *rec, bool finish);
+/* A series' "test", "series", "thread" and "cpu" keys. */
+void record_json_head(struct json *j, const struct rec_entry *e);
+/* The "samples" key: the file's totals per series (null when off). */
+void record_samples_json(struct recorder *rec, struct json *j);
+/* Bytes of the ring each series takes with --samples. */
+size_t record_samples_bytes(const struct recorder *rec);
 
 #endif

@@ -118,7 +118,7 @@ static const struct opt req_opts[] = {
 	  .argname = "LIST", .dest = OPT_AT(struct req_config, load_cpus),
 	  .help = "CPUs of the load processes, e.g. 3-7 or 1,3 (round robin)" },
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct req_config, common)),
-	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct req_config, common), "write every series of every round as JSON to FILE"),
+	TEST_COMMON_OPTS_OWN_SAMPLES(OPT_AT_STRUCT(struct req_config, common), "write every series of every round as JSON to FILE"),
 	OPT_ROW_HELP,
 	OPT_END
 };

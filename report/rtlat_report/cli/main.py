@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat-report COMMAND ... (page, gate, plan, merge, summary, kcidb,
-squad), or the old form rtlat-report INPUT... [--gate|--plan|...]: one
+squad, samples), or the old form rtlat-report INPUT... [--gate|--plan|...]: one
 HTML page (or markdown) from rtlat result directories and JSON files, the
 gate, the plan, the exports. Exit status: 0 done, 1 the output could not
 be written, 2 bad input (nothing written), 3 and 125 the gate's."""
@@ -10,7 +10,7 @@ import time
 
 from .. import __version__, merge
 from ..export import kcidb, squad
-from . import options, summary
+from . import options, samples, summary
 from . import tail as tailopts
 from ..io import (MIB, PROG, InputError, Limits, fail, regular_size, too_big,
                   too_much_memory, write)
@@ -108,7 +108,9 @@ def parse_args(argv):
             setattr(args, a.dest, a.default)
     if cmd in FLAGS:
         setattr(args, FLAGS[cmd], True)
-    tailopts.check(args, subs[cmd])
+    # A command with no old form (samples) reads no INPUT of the page's.
+    if options.COMMANDS[cmd][3] is not None:
+        tailopts.check(args, subs[cmd])
     return args
 
 
@@ -207,6 +209,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.command == "summary":
         return summary.run(args, load)
+    if args.command == "samples":
+        return samples.run(args)
     if args.squad:
         return squad.run(args, PROG)
     if args.kcidb:

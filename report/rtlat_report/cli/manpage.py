@@ -99,7 +99,8 @@ def command(name, parser, old):
         parts.append(f".TP\n\\fI{roff(a.metavar or a.dest)}\\fR\n"
                      f"{fill(roff(help_text(a)))}\n")
     parts.append(options(parser, skip=("-h",)))
-    parts.append(f".PP\n{fill(roff('The old form: ' + old + '.'))}\n")
+    if old:
+        parts.append(f".PP\n{fill(roff('The old form: ' + old + '.'))}\n")
     return "".join(parts)
 
 

@@ -339,8 +339,19 @@ def squad_command(p):
     squad(p, url=("--url", "--squad"), required=True)
 
 
+def samples_command(p):
+    p.add_argument("file", metavar="FILE",
+                   help="a file rtlat --samples FILE wrote")
+    p.add_argument("--csv", metavar="OUT",
+                   help="write every sample as jitterdebugger's jittersamples "
+                   "CSV (CPUID;seconds.nanoseconds;latency in us) to OUT "
+                   "('-': standard output)")
+    p.add_argument("--cpu", type=int, metavar="N",
+                   help="--csv: only CPU N's samples")
+
+
 # name: (one line for rtlat-report --help, its description, its options,
-# the old form that does the same).
+# the old form that does the same; None: none).
 COMMANDS = {
     "page": ("the HTML page (or markdown) of the inputs",
              "One HTML page (or markdown) of the inputs: histograms, "
@@ -369,6 +380,13 @@ COMMANDS = {
     "squad": ("submit each input to a SQUAD server",
               SQUAD_HELP[0].upper() + SQUAD_HELP[1:] + ".", squad_command,
               "rtlat-report INPUT... --squad URL"),
+    "samples": ("every sample of an rtlat --samples file: its spectrum, CSV",
+                "What an rtlat --samples FILE holds: each series' count, "
+                "min, median and max, whether the file is complete and how "
+                "many samples the writer dropped, and the periodic "
+                "disturbances the latency spectrum finds in each series "
+                "('every 1.000 s'); --csv OUT writes jitterdebugger's "
+                "jittersamples CSV of it.", samples_command, None),
 }
 
 
