@@ -157,3 +157,14 @@ def test_gate_sweep():
             assert pct >= 80.0, row
         elif goal.startswith("0 "):
             assert pct == 0.0, row
+
+
+def test_no_histogram_is_said(tmp_path):
+    """rt-tests' cyclictest JSON without -h, against itself: only the max
+    is known, so 125, and the reason says BASE has no histogram."""
+    f = ROOT / "tests" / "fixtures" / "report" / "rt-tests" / \
+        "cyclictest-nohist.json"
+    rc, first, g = gate(tmp_path, f, f)
+    assert rc == 125, first
+    assert "BASE has no histogram (only its max is known)" in first, first
+    assert g["power"]["least"] == 0.0

@@ -488,8 +488,12 @@ def decide(g, pairs):
 
 
 def beyond(pairs):
-    """'; BASE's max lies beyond its histogram ...' where one does: its
-    tail is then seen by the max alone."""
+    """'; BASE's max lies beyond its histogram ...' where one does (or
+    BASE has none): its tail is then seen by the max alone."""
+    bare = [p for p in pairs if not len(p.base.starts)]
+    if bare:
+        return (f"; {bare[0].name}: BASE has no histogram (only its max is "
+                "known)")
     far = [p for p in pairs if p.base.max_ns is not None and
            p.base.range_end is not None and p.base.max_ns >= p.base.range_end]
     if not far:
