@@ -167,7 +167,7 @@ def tail(p, section=True, json=("--summary-json",)):
     g.add_argument("--levels", metavar="US,US,...", type=levels_arg,
                    help="latency levels in µs for the spike rates (default: "
                    "a few round levels from each run's 99th percentile to "
-                   "its largest sample)")
+                   "its largest sample; the gate's: BASE's high quantiles)")
     g.add_argument("--confidence", metavar="C", type=probability,
                    default=0.95, help="confidence of every interval, test "
                    "and plan (default %(default)g)")
@@ -202,12 +202,15 @@ PLAN_HELP = ("print how long to run for the target of --plan-level/"
              "it) instead of writing the page; with no input, the run "
              "length alone")
 GATE_HELP = ("BASE NEW: exit 0 if NEW is not worse, 3 if it is worse "
-             "beyond the confidence (samples above BASE's max and spike "
-             "rates at levels fixed from BASE by an exact test, return "
-             "levels by their intervals) or did not finish (its file a "
+             "beyond the confidence (samples above BASE's max, and the "
+             "spikes at BASE's high quantiles, or --levels: exact tests "
+             "at levels fixed from BASE alone, one weighted Holm "
+             "correction over all) or did not finish (its file a "
              "checkpoint, a non-zero return_code), 125 if it cannot tell: "
-             "the runs too short, no series in common, or BASE did not "
-             "finish (git bisect run skips them); the reason in words. "
+             "the tail not testable (a tail 1.3 times larger would have been "
+             "seen with probability under 0.8: the power is said), no "
+             "series in common, or BASE did not finish (git bisect run "
+             "skips them); the reason in words. "
              "Series match by name, else thread N of one with thread N of "
              "the other (cyclictest -h text and rtlat's JSON); writes the "
              "page only with -o")

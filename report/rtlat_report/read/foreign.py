@@ -38,6 +38,11 @@ def read_rtla_hist(path, text):
         f = line.split()
         if not f or line.startswith("#"):
             continue
+        if f[0] == "ALL:":
+            # rtla timerlat hist from Linux 6.10 on: the same rows once
+            # more, summed over every CPU (timerlat_print_stats_all):
+            # read on, they would overwrite each CPU's count and max
+            break
         if f[0] == "Index":
             head = f[1:]
         elif head and len(f) == len(head) + 1 and \
@@ -102,13 +107,32 @@ def _bins(path, where, hist):
             yield int(a), b
 
 
+def jd_resolution(path, data):
+    """jitterdebugger's unit in ns: sysinfo.resolution_in_ns (1 with -N,
+    else 1000); a file without it (before version 3) is in µs."""
+    sysinfo = data.get("sysinfo")
+    res = sysinfo.get("resolution_in_ns", 1000) \
+        if isinstance(sysinfo, dict) else 1000
+    if isinstance(res, bool) or not isinstance(res, int) or res <= 0:
+        raise InputError(f"{path}: unreadable: sysinfo.resolution_in_ns: "
+                         f"{json.dumps(res)[:40]} is not a number of ns")
+    return float(res)
+
+
+# jitterdebugger has a slot per unit for 1 ms (hist_size = NSEC_PER_SEC /
+# resolution / 1000): a sample from 1 ms on is counted in no slot
+JD_RANGE_NS = 1e6
+
+
 def read_jitterdebugger(path, data):
-    """jitterdebugger's results.json: {"cpu": {"N": {"histogram": {"us":
-    count}, "min", "avg", "max"}}} (µs). Its histogram has no overflow
-    count: a max beyond the last bin says samples were left out, and the
-    tail beyond it is then unknown (counted as overflow)."""
+    """jitterdebugger's results.json: {"sysinfo": {"resolution_in_ns"},
+    "cpu": {"N": {"histogram": {"slot": count}, "count", "min", "avg",
+    "max"}}}, in its unit (µs, ns with -N). count holds every sample:
+    those beyond the histogram's 1 ms are its overflow (without count, an
+    older file: a max beyond the last slot says at least one)."""
     t = Test(key=os.path.basename(path), name="jitterdebugger",
              kind="cyclic", path=path, tool="jitterdebugger")
+    unit = jd_resolution(path, data)
     bad = next((k for k in data["cpu"] if decimal(k) is None), None)
     if bad is not None:
         raise InputError(f"{path}: unreadable: cpu: {bad!r} is "
@@ -117,19 +141,27 @@ def read_jitterdebugger(path, data):
         c = data["cpu"][k]
         rows = sorted(_bins(path, f"cpu.{k}.histogram", c["histogram"]))
         d = Dist(name=f"CPU{k}", cpu=int(k))
-        d.bins = [(a * 1000.0, b) for a, b in rows]
-        d.bucket_ns = 1000.0
-        d.samples = sum(b for _, b in rows)
+        d.bins = [(a * unit, b) for a, b in rows]
+        d.bucket_ns = unit
+        in_slots = sum(b for _, b in rows)
         for key, attr in (("min", "min_ns"), ("avg", "avg_ns"),
                           ("max", "max_ns")):
             v = c.get(key)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                setattr(d, attr, float(v) * 1000)
-        if rows:
-            d.range_end_ns = rows[-1][0] * 1000.0 + 1000.0
-            if d.max_ns is not None and d.max_ns >= d.range_end_ns:
-                d.overflow = 1      # at least the max lies beyond
-                d.samples += 1
+                setattr(d, attr, float(v) * unit)
+        d.range_end_ns = max(JD_RANGE_NS, rows[-1][0] * unit + unit) \
+            if rows else JD_RANGE_NS
+        n = c.get("count")
+        if n is not None:
+            if isinstance(n, bool) or not isinstance(n, int) or \
+                    n < in_slots:
+                raise InputError(f"{path}: unreadable: cpu.{k}.count: "
+                                 f"{json.dumps(n)[:40]} is not a count of "
+                                 f"at least its histogram's {in_slots}")
+            d.overflow = n - in_slots
+        elif d.max_ns is not None and d.max_ns >= d.range_end_ns:
+            d.overflow = 1      # at least the max lies beyond
+        d.samples = in_slots + d.overflow
         if d.samples:
             t.dists.append(d)
     if not t.dists:

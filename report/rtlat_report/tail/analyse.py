@@ -279,7 +279,7 @@ def run_gate(runs, analysed, args):
     """The gate of BASE and NEW (runs, analysed: [BASE, NEW]; runs may be
     empty where only the samples are judged)."""
     def levels_of(b):
-        return args.levels or spikes.default_levels([b])
+        return args.levels or gatemod.quantile_levels(b)
     pairs, left = gate_pairs(analysed[0], analysed[1])
     ends = {}
     for side, r in zip(("BASE", "NEW"), runs):
