@@ -222,17 +222,6 @@ static void wall(char *buf, size_t len, const struct timespec *origin, int64_t n
 	snprintf(buf, len, "%s.%06lldZ", day, (long long)(t % NSEC_PER_SEC / 1000));
 }
 
-void record_json_head(struct json *j, const struct rec_entry *e)
-{
-	json_str(j, "test", e->test);
-	json_str(j, "series", e->series);
-	json_int(j, "thread", e->thread);
-	if (e->cpu >= 0)
-		json_int(j, "cpu", e->cpu);
-	else
-		json_null(j, "cpu");
-}
-
 static void put_step(struct json *j, const struct recorder *rec,
 		     const struct rec_entry *e, uint32_t i)
 {
