@@ -152,13 +152,21 @@ int tasks_sample(struct task_use **out, int64_t window_ns)
 	t0 = clock_now_ns();
 	n0 = read_all(&before);
 	t0 = (t0 + clock_now_ns()) / 2;
-	if (n0 < 0)
+	/* No task at all: /proc is not what it should be. */
+	if (n0 <= 0 || !before) {
+		free(before);
 		return -1;
+	}
 	qsort(before, (size_t)n0, sizeof(*before), by_tid);
 	nanosleep(&ts, NULL);
 	t1 = clock_now_ns();
 	n1 = read_all(&after);
 	t1 = (t1 + clock_now_ns()) / 2;
+	if (n1 <= 0 || !after) {
+		free(before);
+		free(after);
+		return -1;
+	}
 	for (i = 0; i < n1; i++) {
 		was = bsearch(&after[i], before, (size_t)n0, sizeof(*before), by_tid);
 		if (was && after[i].exec_ns >= was->exec_ns && t1 > t0)
@@ -168,8 +176,6 @@ int tasks_sample(struct task_use **out, int64_t window_ns)
 			after[i].share = 1.0;
 	}
 	free(before);
-	if (n1 < 0)
-		return -1;
 	qsort(after, (size_t)n1, sizeof(*after), by_share);
 	*out = after;
 	return n1;
