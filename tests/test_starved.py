@@ -82,15 +82,20 @@ def check_outputs(d, out):
     j = json.loads((d / "t.json").read_text())
     fl = j["fleet"]
     assert fl["verdict"] == "error"
-    cpu1 = [t for t in fl["threads"] if t["cpu"] == HOG_CPU]
-    assert cpu1 and all(t["result"] == "error" for t in cpu1), fl["threads"]
+    # -c all: thread i is CPU i's sampler (its "cpu" is -1 once it was
+    # moved off CPU 1 to end: its figures are not CPU 1's alone)
+    cpu1 = [t for t in fl["threads"] if t["thread"] == HOG_CPU]
+    assert cpu1 and cpu1[0]["cpu"] in (HOG_CPU, -1), fl["threads"]
+    assert all(t["result"] == "error" for t in cpu1), fl["threads"]
+    # CPU 0, measured all along, is judged as ever
+    assert [t["result"] for t in fl["threads"] if t["cpu"] == 0] == ["pass"]
     assert all("could not be measured" in t["error"] for t in cpu1)
     assert all(s["result"] == "error" for s in fl["series"])
     assert j["return_code"] == 1
     xml = (d / "t.xml").read_text()
     assert re.search(r'<error type="starved" message="CPU 1 could not be measured', xml)
     assert 'errors="0"' not in xml.split("<testsuite ", 2)[1].split(">")[0]
-    t = next(i for i, c in enumerate(fl["threads"]) if c["cpu"] == HOG_CPU)
+    t = HOG_CPU
     assert re.search(rf"^# timer-latency t{t}: error: CPU 1 could not be measured",
                      out, re.M)
     assert f"lava-test-case timer-t{t}-latency --result fail" in out
@@ -123,6 +128,25 @@ def test_starved_cpu_is_an_error_said_as_it_happens(tmp_path, on_cpu0):
     assert f"PID {hog.p.pid} (python3) SCHED_FIFO {HOG_PRIO}" in line
     assert len(re.findall(r"CPU 1 could not be measured: its thread", err)) == 1
     check_outputs(tmp_path, out)
+
+
+def test_starved_worker_process_is_an_error_too(tmp_path, on_cpu0):
+    """The watch covers the run's child processes: pmq --fork's pair on
+    CPU 1 (two processes) starved by the hog is an error the same way
+    (before issue 45: exit 0, "pass")."""
+    js = tmp_path / "p.json"
+    with watching(["pmq", "--fork", "-a", "1", "-p", "50", "-D", "8", "-q",
+                   "--json", str(js)], preexec_fn=all_cpus) as w:
+        w.measuring(r"\(CPU 1\): [1-9]\d* samples")
+        with Hog() as hog:
+            out, err = w.communicate(timeout=30)
+            ended = time.monotonic()
+    fl = json.loads(js.read_text())["fleet"]
+    assert w.returncode == 1, f"exit {w.returncode}, {fl['verdict']}: {err[-2000:]}"
+    assert ended - (hog.at + STALL_S) < 2.0, err
+    assert f"PID {hog.p.pid} (python3) SCHED_FIFO {HOG_PRIO}" in err
+    assert fl["verdict"] == "error"
+    assert [t["result"] for t in fl["series"] + fl["threads"]] == ["error"] * 2
 
 
 def starved_sampler(pid):

@@ -272,7 +272,9 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 }
 
 /* A series of a starved CPU is an error, and so is a whole series one of
- * whose CPUs was (harness/starve.h). */
+ * whose CPUs was (harness/starve.h), and a thread's part that has no one
+ * CPU (not pinned, or moved off its CPU: as the starved thread is, so
+ * that it can end). */
 static void starved_error(const struct results *res, struct fleet_rec *r)
 {
 	int i;
@@ -280,8 +282,6 @@ static void starved_error(const struct results *res, struct fleet_rec *r)
 	if (!res->nstarved)
 		return;
 	if (r->cpu >= 0 && r->cpu < CPU_SETSIZE && !CPU_ISSET(r->cpu, &res->starved))
-		return;
-	if (r->thread >= 0 && r->cpu < 0)
 		return;
 	snprintf(r->error, sizeof(r->error), "CPU %d could not be measured",
 		 res->starved_cpu[0].cpu);

@@ -154,13 +154,13 @@ static void release(struct starve *s, struct starve_thr *th, int cpu)
 		s->t->prog, cpu, (int)th->tid, strerror(err ? err : errno));
 }
 
-static void look(struct starve *s, pid_t tid, int64_t now)
+static void look(struct starve *s, pid_t pid, pid_t tid, int64_t now)
 {
 	struct starve_thr *th;
 	struct task_use u;
 	int cpu;
 
-	if (tid == s->self || task_read(getpid(), tid, &u) || !measuring(&u, &cpu))
+	if (tid == s->self || task_read(pid, tid, &u) || !measuring(&u, &cpu))
 		return;
 	th = thr_of(s, tid, &u, now);
 	if (!th || th->moved)
@@ -180,21 +180,41 @@ static void look(struct starve *s, pid_t tid, int64_t now)
 	release(s, th, cpu);
 }
 
-int64_t starve_tick(struct starve *s, int64_t now)
+/* pid's threads, then its children's (a pair's --fork workers, their
+ * forker's, request's processes), STARVE_DEPTH generations down. */
+static void look_process(struct starve *s, pid_t pid, int depth, int64_t now)
 {
+	char path[64];
 	struct dirent *e;
+	pid_t tid, kid;
+	FILE *f;
 	DIR *d;
 
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		tid = (pid_t)atoi(e->d_name);
+		look(s, pid, tid, now);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)tid);
+		f = depth < STARVE_DEPTH ? fopen(path, "re") : NULL;
+		while (f && fscanf(f, "%d", &kid) == 1)
+			look_process(s, kid, depth + 1, now);
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+int64_t starve_tick(struct starve *s, int64_t now)
+{
 	if (now < s->next_ns)
 		return s->next_ns;
 	if (!s->self)
 		s->self = (pid_t)syscall(SYS_gettid);
-	d = opendir("/proc/self/task");
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
-			look(s, (pid_t)atoi(e->d_name), now);
-	if (d)
-		closedir(d);
+	look_process(s, getpid(), 0, now);
 	s->next_ns = now + STARVE_TICK_NS;
 	return s->next_ns;
 }
