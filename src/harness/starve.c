@@ -42,22 +42,22 @@ void starve_begin(struct starve *s, struct test_run *t, int64_t now)
 	t->res.nstarved = 0;
 }
 
-/* A measuring thread: real-time, or pinned to one CPU (the sampler of a
- * run without real-time rights). Its CPU: the one it is pinned to, else
- * the one it ran on last. */
+/* A thread that measures a CPU: pinned to it alone (*cpu), real-time or
+ * not (a run without real-time rights). One the scheduler may move (a
+ * pair without -a, request's load processes at SCHED_RR 1) measures no
+ * CPU in particular, and is moved where it can run. */
 static bool measuring(const struct task_use *u, int *cpu)
 {
 	cpu_set_t set;
 	int i;
 
 	*cpu = u->cpu;
-	if (sched_getaffinity(u->tid, sizeof(set), &set))
+	if (sched_getaffinity(u->tid, sizeof(set), &set) || CPU_COUNT(&set) != 1)
 		return false;
-	if (CPU_COUNT(&set) == 1)
-		for (i = 0; i < CPU_SETSIZE; i++)
-			if (CPU_ISSET(i, &set))
-				*cpu = i;
-	return task_policy_rt(u->policy) || CPU_COUNT(&set) == 1;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			*cpu = i;
+	return true;
 }
 
 static struct starve_thr *thr_of(struct starve *s, pid_t tid, const struct task_use *u,

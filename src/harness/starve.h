@@ -3,9 +3,9 @@
  * starve.h - a CPU that could not be measured is a failure, said as it
  * happens. The run's status thread (harness/status.h, never a measuring
  * thread) looks at the threads of the run and of its child processes
- * every STARVE_TICK_NS: a measuring thread (real-time, or pinned to one
- * CPU) that has been runnable without running for max(1 s, 100 of the
- * test's intervals) is starved. Then,
+ * every STARVE_TICK_NS: a measuring thread (pinned to one CPU) that has
+ * been runnable without running for max(1 s, 100 of the test's
+ * intervals) is starved. Then,
  * once per CPU, one line on stderr names it and the tasks that hold its
  * CPU (tasks.h: PID, name, policy, priority, share of the CPU), the CPU
  * is marked (struct results' starved: its series are errors, the run's
