@@ -96,7 +96,7 @@ static void options(FILE *f, const struct opt *tbl)
 static void exit_status(FILE *f)
 {
 	fputs(".SH EXIT STATUS\n.TP\n0\nThe run ended normally (also by \\-l, \\-D or a stop signal\n"
-	      "after samples were taken).\n.TP\n1\nAn error: the run failed, or an output could not be written.\n"
+	      "after samples were taken).\n.TP\n1\nAn error: the run failed, an output could not be written, or a CPU could not be\nmeasured (its thread did not run for max(1 s, 100 intervals): its verdict is error).\n"
 	      ".TP\n2\nBad input: one line on standard error names the option and what\n"
 	      "it accepts; nothing was run.\n.TP\n3\nThe run ended normally but a threshold or "
 	      "baseline the user set\n(\\fB\\-\\-max\\-latency\\fR, \\fB\\-\\-max\\-p99\\fR, "

@@ -25,7 +25,7 @@ CHECKS = ["rt_throttling", "cgroup_rt_budget", "rtprio", "idle_states",
 # guest (src/doctor/doctor_container.c, doctor_guest.c).
 CONTEXT_CHECKS = ["context", "cpuset", "cpu_quota", "capabilities", "limits",
                   "devices", "steal", "guest_clocksource", "guest_idle",
-                  "guest_preemption"]
+                  "guest_preemption", "rt_hogs"]
 TRACEFS = Path("/sys/kernel/tracing")
 MOUNTED_LINE = ("{prog}: tracefs was not mounted; mounted it on "
                 "/sys/kernel/tracing (left mounted, as trace-cmd does)")

@@ -211,8 +211,10 @@ class FleetRecord:
     p99_ns: Optional[float] = None
     max_latency_us: Optional[float] = None
     max_p99_us: Optional[float] = None
-    result: str = ""            # pass, fail, skip
+    result: str = ""            # pass, fail, skip, error
     failure: str = ""
+    # Why rtlat judged it "error" (a CPU of it could not be measured).
+    error: str = ""
 
 
 @dataclass

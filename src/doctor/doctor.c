@@ -22,10 +22,11 @@ struct doctor_config {
 	struct cpu_list cpus;
 };
 
-#define DOCTOR_NITEMS (PF_NITEMS + DOCTOR_CTX_NITEMS)
+#define DOCTOR_NITEMS (PF_NITEMS + DOCTOR_CTX_NITEMS + 1)
 
 /* One run: the checks (the system's, then where it runs: container and
- * guest) and their worst verdict (t->state). */
+ * guest, then the busy real-time tasks) and their worst verdict
+ * (t->state). */
 struct doctor_run {
 	struct pf_item items[DOCTOR_NITEMS];
 	enum verdict worst;
@@ -58,6 +59,9 @@ static int doctor_setup(struct test_run *t)
 	ctx = doctor_context_run(d->items + PF_NITEMS, &want);
 	if (ctx > d->worst)
 		d->worst = ctx;
+	doctor_hogs_check(&d->items[PF_NITEMS + DOCTOR_CTX_NITEMS], &want);
+	if (d->items[PF_NITEMS + DOCTOR_CTX_NITEMS].verdict > d->worst)
+		d->worst = d->items[PF_NITEMS + DOCTOR_CTX_NITEMS].verdict;
 	/* Nothing is measured: rtlat's own real-time settings stay off. */
 	t->common->no_mlock = true;
 	t->common->no_dma_latency = true;

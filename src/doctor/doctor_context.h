@@ -26,6 +26,9 @@ void doctor_container_checks(struct pf_item *items, const struct context *c,
 void doctor_guest_checks(struct pf_item *items, const struct context *c);
 /* Both into items[DOCTOR_CTX_NITEMS]; returns the worst verdict. */
 enum verdict doctor_context_run(struct pf_item *items, const struct doctor_want *w);
+/* Busy real-time tasks on the CPUs to measure (doctor_hogs.c): sampled
+ * for a short while, each named with the fix. */
+void doctor_hogs_check(struct pf_item *it, const struct doctor_want *w);
 /* The fix in the terms of where it runs: a pod spec, podman/docker run
  * options, or the host's own. */
 const char *doctor_fix(const struct context *c, const char *engine_opts,

@@ -107,6 +107,15 @@ int fleet_rec_format(char *buf, size_t len, const struct fleet_rec *r)
 	if (n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, "\t%d\t%d\t%.3f", r->thread, r->cpu,
 			      r->secs);
+	/* The error last, when there is one (one line: no tab, no newline). */
+	if (r->error[0] && n > 0 && (size_t)n < len) {
+		int at = n;
+
+		n += snprintf(buf + n, len - n, "\t%s", r->error);
+		for (at++; at < n && (size_t)at < len; at++)
+			if (buf[at] == '\t' || buf[at] == '\n')
+				buf[at] = ' ';
+	}
 	if (n > 0 && (size_t)n + 1 < len) {
 		buf[n++] = '\n';
 		buf[n] = '\0';
@@ -131,8 +140,11 @@ int fleet_rec_parse(const char *line, const char *test, struct fleet_rec *r)
 	if (*p++ != '\t' || le_parse(p, r, &used))
 		return -1;
 	p += used;
-	if (sscanf(p, "\t%d\t%d\t%lf", &r->thread, &r->cpu, &r->secs) != 3)
+	if (sscanf(p, "\t%d\t%d\t%lf%n", &r->thread, &r->cpu, &r->secs, &used) != 3)
 		return -1;
+	p += used;
+	if (*p == '\t')
+		snprintf(r->error, sizeof(r->error), "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
 	return 0;
 }
 
@@ -232,6 +244,9 @@ static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 		m->cpu = -1;
 	for (i = 0; i < FLEET_NLE; i++)
 		m->le[i] += r->le[i];
+	/* An iteration's error is the series' (the first one's reason). */
+	if (!m->error[0] && r->error[0])
+		memcpy(m->error, r->error, sizeof(m->error));
 }
 
 /* Room for one more record (doubling: few reallocations); -1: none. */

@@ -102,12 +102,19 @@ struct fleet_rec {
 	 * step_s seconds; step_s 0: none. */
 	double step_s;
 	long long step_max;
+	/* Why the series is an error, not judged ("": it is not): a CPU of
+	 * it could not be measured (harness/starve.h). Never pass nor skip. */
+	char error[400];
 };
 
 /* Why a series that was asked for has no figures: it is still in every
  * output (JUnit <skipped>, LAVA skip, OpenMetrics count 0, JSON samples
  * 0), never left out. */
 #define FLEET_NO_SAMPLE "no sample was measured"
+
+/* A series whose CPU could not be measured: its verdict "error" (JSON),
+ * JUnit <error>, LAVA fail, whatever its figures. */
+#define FLEET_ERROR_TYPE "starved"
 
 /* What a series failed: each limit it exceeded (a bit each). */
 #define FLEET_FAILED_MAX	(1 << 0)	/* --max-latency */
@@ -122,6 +129,7 @@ struct fleet_judged {
 	unsigned int failed;		/* FLEET_FAILED_* */
 	char kinds[48];			/* "max-latency,max-p99" (JUnit's type) */
 	char why[320];			/* each reason, "; " between */
+	const char *error;		/* the record's error; NULL: none */
 	long long worst_ns;		/* median over iterations of max */
 	long long base_ns;		/* -1: no baseline for it */
 };

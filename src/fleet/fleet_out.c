@@ -73,7 +73,9 @@ static void junit_case(const struct fleet *fl, FILE *f, int i)
 	fprintf(f, "\" name=\"");
 	xml_escape(f, name);
 	fprintf(f, "\" time=\"%.3f\">\n", r->secs);
-	if (v.failure)
+	if (v.error)
+		junit_result(f, "error", FLEET_ERROR_TYPE, v.error);
+	else if (v.failure)
 		junit_result(f, "failure", v.failure, v.why);
 	else if (!r->n)
 		junit_result(f, "skipped", NULL, FLEET_NO_SAMPLE);
@@ -131,7 +133,7 @@ static bool junit_kept(const struct fleet *fl, int i)
 }
 
 struct junit_count {
-	int cases, failures, skipped;
+	int cases, failures, errors, skipped;
 	double secs;
 };
 
@@ -148,8 +150,9 @@ static void junit_count(const struct fleet *fl, const char *test,
 			continue;
 		fleet_judge(fl, i, &v);
 		c->cases++;
-		c->failures += v.failure != NULL;
-		c->skipped += !v.failure && !fleet_get(fl, i)->n;
+		c->errors += v.error != NULL;
+		c->failures += !v.error && v.failure;
+		c->skipped += !v.error && !v.failure && !fleet_get(fl, i)->n;
 		if (fleet_get(fl, i)->secs > c->secs)
 			c->secs = fleet_get(fl, i)->secs;
 	}
@@ -164,8 +167,8 @@ static void junit_suite(const struct fleet *fl, FILE *f, const char *test,
 	junit_count(fl, test, &c);
 	fprintf(f, "  <testsuite name=\"rtlat.");
 	xml_escape(f, test);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
-		c.cases, c.failures, c.skipped, c.secs, stamp);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
+		c.cases, c.failures, c.errors, c.skipped, c.secs, stamp);
 	xml_escape(f, fleet_host(fl));
 	fprintf(f, "\">\n");
 	junit_props(fl, f);
@@ -237,7 +240,8 @@ int fleet_write_junit(const struct fleet *fl, const char *prog, const char *path
 			continue;
 		fleet_judge(fl, i, &v);
 		cases++;
-		failures += v.failure != NULL;
+		errors += v.error != NULL;
+		failures += !v.error && v.failure;
 	}
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", gmtime(&now));
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -494,7 +498,9 @@ int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
 static void lava_case(FILE *f, const char *id, bool failed, bool measured,
 		      double us)
 {
-	if (!measured)
+	if (!measured && failed)
+		fprintf(f, "lava-test-case %s --result fail\n", id);
+	else if (!measured)
 		fprintf(f, "lava-test-case %s --result skip\n", id);
 	else if (us < 0)
 		fprintf(f, "lava-test-case %s --result %s\n", id,
@@ -518,12 +524,17 @@ static void lava_rec(const struct fleet *fl, FILE *f, int i)
 	/* Nothing measured: the cases are there, skipped, with no
 	 * measurement; lava-test-case has no room for a reason, so it is the
 	 * comment line before them, in the job's log. */
-	if (!r->n && r->thread < 0)
+	fleet_judge(fl, i, &v);
+	if (v.error && r->thread < 0)
+		fprintf(f, "# %s-%s: error: %s\n", r->test, r->series, v.error);
+	else if (v.error)
+		fprintf(f, "# %s-%s t%d: error: %s\n", r->test, r->series, r->thread,
+			v.error);
+	else if (!r->n && r->thread < 0)
 		fprintf(f, "# %s-%s: skip: %s\n", r->test, r->series, FLEET_NO_SAMPLE);
 	else if (!r->n)
 		fprintf(f, "# %s-%s t%d: skip: %s\n", r->test, r->series, r->thread,
 			FLEET_NO_SAMPLE);
-	fleet_judge(fl, i, &v);
 	p99_failed = v.failed & FLEET_FAILED_P99;
 	max_failed = v.failed & (FLEET_FAILED_MAX | FLEET_FAILED_BASE);
 	for (k = 0; k < 5; k++) {
@@ -536,7 +547,7 @@ static void lava_rec(const struct fleet *fl, FILE *f, int i)
 		else
 			snprintf(id, sizeof(id), "%s-t%d-%s-latency", r->test, r->thread,
 				 name[k]);
-		lava_case(f, id, (k == 2 && p99_failed) || (k == 4 && max_failed),
+		lava_case(f, id, v.error || (k == 2 && p99_failed) || (k == 4 && max_failed),
 			  r->n, fig[k] / 1e3);
 	}
 	if (r->thread >= 0 && fl->rt_tests_names)
@@ -545,7 +556,7 @@ static void lava_rec(const struct fleet *fl, FILE *f, int i)
 		snprintf(id, sizeof(id), "%s-%s", r->test, r->series);
 	else
 		snprintf(id, sizeof(id), "%s-t%d-latency", r->test, r->thread);
-	lava_case(f, id, v.failure, r->n, -1);
+	lava_case(f, id, v.error || v.failure, r->n, -1);
 }
 
 void fleet_print_lava(const struct fleet *fl, FILE *f, const char *test,

@@ -152,6 +152,7 @@ void fleet_judge(const struct fleet *fl, int i, struct fleet_judged *v)
 	long long tol = o ? o->tolerance_pct : 0;
 
 	v->failure = NULL;
+	v->error = r->error[0] ? r->error : NULL;
 	v->failed = 0;
 	v->kinds[0] = '\0';
 	v->why[0] = '\0';
@@ -232,10 +233,12 @@ static void json_series(const struct fleet *fl, struct json *j, int i)
 		json_int(j, "baseline_max_ns", v.base_ns);
 	else
 		json_null(j, "baseline_max_ns");
-	json_str(j, "result", v.failure ? "fail" : r->n ? "pass" : "skip");
+	json_str(j, "result", v.error ? "error" : v.failure ? "fail" : r->n ? "pass" : "skip");
+	if (v.error)
+		json_str(j, "error", v.error);
 	if (v.failure)
 		json_str(j, "failure", v.why);
-	else if (!r->n)
+	else if (!r->n && !v.error)
 		json_str(j, "skipped", FLEET_NO_SAMPLE);
 	json_obj_close(j);
 }

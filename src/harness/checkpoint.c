@@ -15,6 +15,7 @@
 #include "fleet/fleet.h"
 #include "harness/checkpoint.h"
 #include "harness/status.h"
+#include "harness/starve.h"
 #include "harness/test.h"
 
 /* A series' histogram at the last checkpoint: the next one's step. */
@@ -38,6 +39,7 @@ struct checkpoint {
 	struct status_watch watch;	/* the run's status thread (status.h) */
 	struct ckpt_prev *prev;
 	int nprev;
+	struct starve starve;		/* a measuring thread that cannot run */
 };
 
 /*
@@ -301,6 +303,8 @@ static int64_t next_wake(const struct checkpoint *c, int64_t now)
 		wake = c->next_f;
 	if (c->om_s && c->next_m < wake)
 		wake = c->next_m;
+	if (c->starve.next_ns < wake)
+		wake = c->starve.next_ns;
 	return wake;
 }
 
@@ -311,6 +315,7 @@ static int64_t ckpt_tick(void *arg, int64_t now, bool usr1)
 	struct checkpoint *c = arg;
 	bool files, om;
 
+	starve_tick(&c->starve, now);
 	if (usr1) {
 		/* cyclictest's face prints its own block (its display
 		 * thread takes it: run_status_take), as cyclictest does. */
@@ -362,6 +367,7 @@ int checkpoint_begin(struct test_run *t)
 	c->start_ns = c->step_ns = clock_now_ns();
 	c->next_f = c->start_ns + c->files_s * NSEC_PER_SEC;
 	c->next_m = c->start_ns + c->om_s * NSEC_PER_SEC;
+	starve_begin(&c->starve, t, c->start_ns);
 	/* Every run has it, checkpoints or not: SIGUSR1's status. */
 	err = status_watch_start(&c->watch, ckpt_tick, c, next_wake(c, c->start_ns));
 	if (err) {

@@ -271,6 +271,26 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 	json_obj_close(j);
 }
 
+/* A series of a starved CPU is an error, and so is a whole series one of
+ * whose CPUs was (harness/starve.h), and a thread's part that has no one
+ * CPU (not pinned, or moved off its CPU: as the starved thread is, so
+ * that it can end). */
+static void starved_error(const struct results *res, struct fleet_rec *r)
+{
+	int i;
+
+	if (!res->nstarved)
+		return;
+	if (r->cpu >= 0 && r->cpu < CPU_SETSIZE && !CPU_ISSET(r->cpu, &res->starved))
+		return;
+	snprintf(r->error, sizeof(r->error), "CPU %d could not be measured",
+		 res->starved_cpu[0].cpu);
+	for (i = 0; i < res->nstarved && i < RESULTS_STARVED_MAX; i++)
+		if (r->cpu < 0 ? i == 0 : res->starved_cpu[i].cpu == r->cpu)
+			snprintf(r->error, sizeof(r->error), "%s%s", res->starved_cpu[i].why,
+				 r->cpu < 0 && res->nstarved > 1 ? " (and other CPUs)" : "");
+}
+
 void results_summary_part(struct results *res, const char *series, int thread,
 			  int cpu, const struct stats *s)
 {
@@ -285,6 +305,7 @@ void results_summary_part(struct results *res, const char *series, int thread,
 	r.thread = thread;
 	r.cpu = cpu;
 	r.secs = res->fleet ? fleet_elapsed(res->fleet) : 0;
+	starved_error(res, &r);
 	if (res->ckpt.on)
 		checkpoint_step(res->ckpt.owner, &r, s);
 	if (res->fleet)

@@ -8,6 +8,7 @@
 #ifndef RTLAT_RESULTS_H
 #define RTLAT_RESULTS_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <time.h>
 #include "system/context.h"
@@ -27,6 +28,15 @@ struct results_ckpt {
 	double covered_s;	/* measured so far */
 	double planned_s;	/* < 0: not known (null) */
 	struct checkpoint *owner;
+};
+
+/* The CPUs whose measuring thread could not run (harness/starve.h). */
+#define RESULTS_STARVED_MAX	16	/* with their reason; more: counted */
+#define RESULTS_STARVED_WHY	400
+
+struct results_starved {
+	int cpu;
+	char why[RESULTS_STARVED_WHY];	/* "CPU 1 could not be measured: ..." */
 };
 
 struct results {
@@ -67,6 +77,15 @@ struct results {
 	 * both afresh.
 	 */
 	char *cache_system, *cache_doctor;
+	/*
+	 * The CPUs found starved (harness/starve.c): each series of such a
+	 * CPU, and each whole series, is an error (results_summary_part),
+	 * and the run's exit status is 1. Written by the status thread,
+	 * read by it at a checkpoint and by the run after joining it.
+	 */
+	cpu_set_t starved;
+	int nstarved;
+	struct results_starved starved_cpu[RESULTS_STARVED_MAX];
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

@@ -182,6 +182,13 @@ static int run_once(void *arg)
 		results_cache_system(&t->res);
 	status = run_measure(t);
 	checkpoint_end(t);
+	/* A CPU that could not be measured (harness/starve.h): an error,
+	 * whatever the test saw. */
+	if (t->res.nstarved) {
+		status = 1;
+		if (!t->error)
+			t->error = "a CPU could not be measured (said above): its verdict is error";
+	}
 	results_cache_free(&t->res);
 	record_stop(t->rec);
 	status = run_samples_end(t, status, false);

@@ -25,6 +25,9 @@ def state(run, t):
     if why:
         return f"unfinished: {why}"
     recs = records(run, t)
+    err = [f"{r.series}: {r.error}" for r in recs if r.result == "error"]
+    if err:
+        return "ERROR: " + "; ".join(err)
     bad = [f"{r.series}: {r.failure or 'fail'}" for r in recs
            if r.result == "fail"]
     if bad:

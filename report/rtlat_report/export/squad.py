@@ -89,6 +89,9 @@ def record_cases(rec, unfinished=None):
     stays one) and the log says why."""
     test, series, thread = rec["test"], rec["series"], rec.get("thread")
     measured = bool(rec.get("samples"))
+    # error: a CPU of it could not be measured; every case of it fails
+    error = (rec.get("error") or "rtlat judged it an error") \
+        if rec.get("result") == "error" else ""
     failed = rec.get("result") == "fail"
     # Every limit the series exceeded, "; " between (rtlat's fleet_judge):
     # --max-p99 fails the p99 case, --max-latency and --baseline the max.
@@ -100,14 +103,16 @@ def record_cases(rec, unfinished=None):
         name = f"{test}-{series}-{fig}" if thread is None else \
             f"{test}-t{thread}-{fig}-latency"
         if not measured or rec.get(key) is None:
-            out.append((name, "skip", None, None))
+            out.append((name, "fail" if error else "skip", None, None))
             continue
-        bad = (fig == "p99" and p99_failed) or \
+        bad = error or (fig == "p99" and p99_failed) or \
             (fig == "max" and max_failed)
         out.append((name, "fail" if bad else "pass", _us(rec[key]), None))
     name = f"{test}-{series}" if thread is None else f"{test}-t{thread}-latency"
     result = ("fail" if failed else "pass") if measured else "skip"
-    if unfinished and result == "pass":
+    if error:
+        out.append((name, "fail", None, error))
+    elif unfinished and result == "pass":
         out.append((name, "fail", None, unfinished))
     else:
         out.append((name, result, None, unfinished if result == "fail" else None))

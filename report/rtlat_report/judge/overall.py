@@ -55,6 +55,12 @@ def thresholds(run, t, label=""):
     out = []
     for r in records(run, t):
         lim = limits(r)
+        if r.result == "error":
+            # a CPU of it could not be measured: an error, whatever its
+            # figures (rtlat's harness/starve.h)
+            out.append(Judged("measurement", f"{label}{r.test}/{r.series}",
+                              "ERROR", r.error or "rtlat judged it an error"))
+            continue
         if not measured(r):
             out.append(Judged("measurement", f"{label}{r.test}/{r.series}"
                               + (f" {lim}" if lim else ""), "NOT MEASURED",

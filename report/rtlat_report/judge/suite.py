@@ -13,6 +13,8 @@ import copy
 # the suite's own avg went through a summary line, rounded to 0.1 ns).
 JUDGED = ("result", "failure", "skipped", "max_latency_us", "max_p99_us",
           "baseline_max_ns", "worst_ns")
+# A record the test's run judged "error" (a CPU it could not measure) is
+# one whatever the suite's thresholds say: its figures are not whole.
 # The thresholds of the whole run, as in a test's own "fleet".
 SETTINGS = ("max_latency", "max_p99", "max_latency_us", "max_p99_us",
             "baseline", "tolerance_pct")
@@ -44,15 +46,19 @@ def judged(doc, fleet):
     for k in SETTINGS:
         if k in fleet:
             f[k] = fleet[k]
-    failed = False
+    failed = errored = False
     for rec in (f.get("series") or []) + (f.get("threads") or []):
         s = suite.get(_key(rec))
-        if s is None:
+        errored |= rec.get("result") == "error" or \
+            (s or {}).get("result") == "error"
+        if s is None or rec.get("result") == "error":
             continue
-        for k in ("failure", "skipped"):
+        for k in ("failure", "skipped", "error"):
             rec.pop(k, None)
-        rec.update({k: s[k] for k in JUDGED if k in s})
+        rec.update({k: s[k] for k in JUDGED + ("error",) if k in s})
         failed |= rec.get("result") == "fail"
-    if failed:
+    if errored:
+        f["verdict"] = "error"
+    elif failed:
         f["verdict"] = "fail"
     return out

@@ -684,7 +684,8 @@ def read_fleet(f):
             max_latency_us=opt("max_latency_us"),
             max_p99_us=opt("max_p99_us"),
             result=str(r.get("result") or ""),
-            failure=str(r.get("failure") or ""))
+            failure=str(r.get("failure") or ""),
+            error=str(r.get("error") or ""))
     return Fleet(verdict=str(f.get("verdict") or ""),
                  series=[rec(r) for r in f["series"] if isinstance(r, dict)],
                  threads=[rec(r) for r in f.get("threads") or []
