@@ -175,11 +175,14 @@ static int run_once(void *arg)
 		goto out;
 	}
 	record_start(t->rec);
+	t->act = action_start(t, &t->act_spec);
 	checkpoint_begin(t);
 	/* Before the measurement: a checkpoint must not fork (results.h). */
 	if (checkpoint_writes_files(t) && t->res.path)
 		results_cache_system(&t->res);
 	status = run_measure(t);
+	action_stop(t->act);
+	t->act = NULL;
 	checkpoint_end(t);
 	results_cache_free(&t->res);
 	record_stop(t->rec);
@@ -304,6 +307,8 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */
 	status = check_explain(&t);
+	if (!status)
+		status = action_check(&t, &t.act_spec);
 	if (!status && ops->check)
 		status = ops->check(&t);
 	if (!status && fleet_check(&fleet, t.prog, t.opts))
@@ -319,6 +324,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	if (status != OPTS_EXIT_USAGE)
 		status = fleet_end(&fleet, t.prog, status);
 out_opts:
+	action_spec_free(&t.act_spec);
 	run_nested_free(&t);
 	t.res.fleet = NULL;	/* t outlives this frame; the fleet does not */
 	fleet_free(&fleet);

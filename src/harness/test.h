@@ -30,6 +30,7 @@
 #include "harness/results.h"
 #include "system/rtsetup.h"
 #include "harness/checkpoint.h"
+#include "harness/action.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -43,6 +44,7 @@ struct test_common {
 	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
 	long long largest;		/* --largest K: 0 off */
 	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
+	const char *on_threshold;	/* --on-threshold (action.h) */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -63,6 +65,7 @@ struct test_common {
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c),							\
+	ACTION_OPT_ENTRY(&(c)->on_threshold),					\
 	OPT_ROW_VERSION
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
@@ -202,6 +205,10 @@ struct test_run {
 	struct recorder *rec;
 	/* --checkpoint's thread and state while measuring; NULL: none. */
 	struct checkpoint *ckpt;
+	/* --on-threshold read (action_check), and its thread while
+	 * measuring (NULL: none). */
+	struct action_spec act_spec;
+	struct action *act;
 	int argc;
 	char **argv;
 };
