@@ -192,7 +192,7 @@ static char **exec_env(struct action *a, const struct rec_entry *e,
 	if (!env)
 		return NULL;
 	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "RTLAT_", 6))
+		if (strncmp(environ[i], "RTLAT_", 6) != 0)
 			env[k++] = environ[i];
 	snprintf(a->vars[0], ACTION_VAR_LEN, "RTLAT_TEST=%s", e->test);
 	snprintf(a->vars[1], ACTION_VAR_LEN, "RTLAT_SERIES=%s", e->series);
@@ -438,7 +438,7 @@ static void run_dir(struct action *a)
 	char d[PATH_MAX];
 
 	snprintf(d, sizeof(d), ".");
-	slash = json && strcmp(json, "-") ? strrchr(json, '/') : NULL;
+	slash = json && strcmp(json, "-") != 0 ? strrchr(json, '/') : NULL;
 	if (slash)
 		snprintf(d, sizeof(d), "%.*s", (int)(slash - json + (slash == json)), json);
 	if (!realpath(d, a->dir))
