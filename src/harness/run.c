@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "system/cleanup.h"
 #include "measure/clock.h"
 #include "explain/explain.h"
@@ -125,6 +126,7 @@ struct explain *run_explain_new(struct test_run *t, int nsrc)
 	if (!c->explain)
 		return NULL;
 	t->explain = explain_new(nsrc, c->explain_over_us * NSEC_PER_USEC);
+	explain_set_trace_out(t->explain, c->trace_out, t->prog);
 	return t->explain;
 }
 
@@ -145,16 +147,29 @@ int run_explain_start(struct test_run *t)
 	return strict ? -1 : 0;
 }
 
-/* --explain-over alone: bad input. */
+/* --explain-over or --trace-out alone, or --trace-out no directory:
+ * bad input. */
 static int check_explain(struct test_run *t)
 {
 	const struct test_common *c = t->common;
+	const struct opt *o = opts_find(t->opts, 0, "trace-out");
+	struct stat st;
 
-	if (!c->explain_over_us || c->explain)
-		return 0;
-	opts_error(t->prog, opts_find(t->opts, 0, "explain-over"),
-		   "needs --explain; accepted: --explain-over US together with --explain");
-	return -1;
+	if (c->explain_over_us && !c->explain) {
+		opts_error(t->prog, opts_find(t->opts, 0, "explain-over"),
+			   "needs --explain; accepted: --explain-over US together with --explain");
+		return -1;
+	}
+	if (c->trace_out && !c->explain) {
+		opts_error(t->prog, o, "needs --explain; accepted: --trace-out DIR together with --explain");
+		return -1;
+	}
+	if (c->trace_out && (stat(c->trace_out, &st) || !S_ISDIR(st.st_mode) ||
+			     access(c->trace_out, W_OK))) {
+		opts_error(t->prog, o, "is not a writable directory; accepted: an existing directory");
+		return -1;
+	}
+	return 0;
 }
 
 /* One run, from the results on (once per --iteration: fleet_iterate). */
