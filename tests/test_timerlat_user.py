@@ -38,3 +38,14 @@ def test_without_timerlat_fd_one_line_and_exit_2(tmp_path, leakcheck):
     assert r.stdout == "" and not out.exists()
     assert os.listdir(tmp_path) == []
     leakcheck()
+
+
+def test_user_work_is_the_user_modes_alone(tmp_path, leakcheck):
+    """--user-work US (the -t 3 thread's spin after each wake-up) with
+    another mode: one line, exit 2."""
+    r = run(["timer", "-T", "1", "--user-work", "10"])
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    assert "--user-work" in r.stderr and "with -t 3" in r.stderr
+    assert r.stdout == ""
+    leakcheck()

@@ -101,6 +101,10 @@ static const struct opt timer_opts[] = {
 	  .argname = "METHOD", .dest = OPT_AT(struct timer_config, method),
 	  .help = "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
 	  .choices = timer_method_names },
+	{ .long_name = "user-work", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "US", .max = 1000000, .dest = OPT_AT(struct timer_config, user_work_us),
+	  .help = "-t 3: the user thread's workload, US microseconds of CPU spin after each wake-up, before it waits again (its time shows in the user_ret context)",
+	  .key = "user_work_us" },
 	{ .long_name = "histfile", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED,
 	  .argname = "FILE", .dest = OPT_AT(struct timer_config, histfile),
 	  .help = "write the latency histogram to FILE in cyclictest's -h layout" },
@@ -212,6 +216,11 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 	const char *prog = t->prog;
 	char err[256];
 
+	if (cfg->user_work_us && cfg->mode != MODE_TIMERLAT_USER) {
+		opts_error(prog, opts_find(t->opts, 0, "user-work"),
+			   "is the -t 3 thread's workload; accepted: --user-work US with -t 3");
+		return -1;
+	}
 	if (check_mode(t, cfg) || check_cpus(t, cfg) || check_explain(t, cfg))
 		return -1;
 	if (cfg->freeze && tracefs_open(prog, err, sizeof(err))) {

@@ -42,10 +42,20 @@ void tlu_context(struct timer_cpu *c, const struct timerlat_sample *s)
 	second_add(x, s->lat);
 }
 
+/* --user-work: the thread's own work between two wake-ups, on the CPU. */
+static void spin(int64_t ns)
+{
+	int64_t until = clock_now_ns() + ns;
+
+	while (clock_now_ns() < until)
+		;
+}
+
 static void *tlu_thread(void *arg)
 {
 	struct timer_cpu *c = arg;
 	struct timer_run *run = c->run;
+	int64_t work = run->cfg->user_work_us * NSEC_PER_USEC;
 	char path[320], buf[64];
 	int fd, err = 0;
 
@@ -59,9 +69,12 @@ static void *tlu_thread(void *arg)
 		err = errno;
 	/* A read returns at each wake-up (the period is at most 1 s): the
 	 * stop flag is seen within a period. */
-	while (!err && !atomic_load_explicit(&run->stop, memory_order_relaxed))
+	while (!err && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
 		if (read(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
 			err = errno;
+		else if (work)
+			spin(work);
+	}
 	if (fd >= 0)
 		close(fd);
 	atomic_store_explicit(&run->tl.uthread_error, err, memory_order_relaxed);

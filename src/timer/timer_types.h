@@ -58,6 +58,7 @@ struct timer_config {
 	long long mode;		/* -t */
 	long long device;	/* -D: Xenomai's testing device; 0 only */
 	long long method;	/* --method */
+	long long user_work_us;	/* --user-work: -t 3's spin per wake-up */
 	bool hist;		/* -h */
 	bool stats;		/* -s */
 	bool quiet;		/* -q */
