@@ -175,3 +175,12 @@ def test_every_test_has_it_from_one_table_row():
                            text=True, timeout=30).stdout
         assert "--on-threshold" in h, t["name"]
 
+
+
+def test_without_a_record_it_says_so(leakcheck):
+    """--largest 0 (the time line off by default in a short run): the
+    run keeps no record to act on, said in one line; it still runs."""
+    r = run(RESP + ["-l", "5", "--largest", "0", "--on-threshold", "stop"])
+    assert r.returncode == 3, r.stderr
+    assert "--on-threshold: the run keeps no record" in r.stderr
+    leakcheck()

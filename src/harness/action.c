@@ -451,8 +451,15 @@ struct action *action_start(struct test_run *t, const struct action_spec *spec)
 	pthread_attr_t attr;
 	int err;
 
-	if (!spec->buf || !t->rec)
+	if (!spec->buf)
 		return NULL;
+	/* --largest 0 with the time line off by default (decided after the
+	 * options were checked), or no memory for the record. */
+	if (!t->rec) {
+		fprintf(stderr, "%s: --on-threshold: the run keeps no record (--largest 0, --timeline off): no actions\n",
+			t->prog);
+		return NULL;
+	}
 	a = calloc(1, sizeof(*a));
 	if (!a) {
 		fprintf(stderr, "%s: --on-threshold: %s; going on without it\n",
