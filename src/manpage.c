@@ -220,15 +220,15 @@ static const struct man_text man_texts[] = {
 	  "CPU, # Total, # Min/Avg/Max Latencies, # Histogram Overflows).",
 	  "\"settings\", \"latency\" (every sample), \"overruns\", \"msw\", \"summary\" (the "
 	  "RTS figures: min_ns, avg_ns, max_ns, jitter_ns, overruns, msw, actual_s, "
-	  "requested_s; lost_samples with -t 1|2), \"seconds\" (count, full, dropped and "
-	  "the per-second min, avg and max), \"histograms\" (the three of -h: bucket_ns, "
-	  "cells, avg, min, max), \"cpus\" (each "
-	  "CPU's figures; \"moved\" (after_s, affinity, why) for a CPU lost during the run) "
-	  "and \"worst_cpu\". The top level is every CPU folded. \"timeline\" (1 s steps by "
-	  "default for a run of up to an hour) has each CPU's steps with, beside them, "
-	  "\"context_columns\" and \"context\": each step's seconds of readings and that "
-	  "CPU's interrupts, softirqs by vector, steal time, CPU pressure and the sampler's "
-	  "involuntary switches over the step.", false },
+	  "requested_s; lost_samples with -t 1|2|3), \"timerlat_contexts\" with -t 3 (irq, thread "
+	  "and user_ret: each one's samples, min_ns, avg_ns and max_ns), \"seconds\" (count, full, "
+	  "dropped and the per-second min, avg and max), \"histograms\" (the three of -h: "
+	  "bucket_ns, cells, avg, min, max), \"cpus\" (each CPU's figures; \"moved\" (after_s, "
+	  "affinity, why) for a CPU lost during the run) and \"worst_cpu\". The top level is every "
+	  "CPU folded. \"timeline\" (1 s steps by default for a run of up to an hour) has each "
+	  "CPU's steps with, beside them, \"context_columns\" and \"context\": each step's "
+	  "seconds of readings and that CPU's interrupts, softirqs by vector, steal time, CPU "
+	  "pressure and the sampler's involuntary switches over the step.", false },
 	{ "cyclictest",
 	  "cyclictest 2.40's lines: \"# /dev/cpu_dma_latency set to 0us\", the \"policy: "
 	  "fifo: loadavg: ...\" line, one \"T: N (tid) P:.. I:.. C:.. Min: Act: Avg: Max:\" "

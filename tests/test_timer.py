@@ -391,8 +391,8 @@ BAD = [
     (["-T", "3x"], "-T", "duration"),
     (["-T", "abc"], "-T", "duration"),
     # -q without -T warns and runs, as the original (test_compat_timer).
-    (["-t", "3"], "-t", "0 to 2"),
-    (["-t", "-1"], "-t", "0 to 2"),
+    (["-t", "4"], "-t", "0 to 3"),
+    (["-t", "-1"], "-t", "0 to 3"),
     (["-g", "/nonexistent-dir/hist.dat"], "-g", "nonexistent-dir"),
     (["-g", "/proc"], "-g", "is a directory"),
     (["--histfile", "/nonexistent-dir/h.txt"], "--histfile", "nonexistent-dir"),

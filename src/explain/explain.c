@@ -22,6 +22,7 @@
 #include "explain/explain_internal.h"
 #include "explain/explain_attr.h"
 #include "explain/explain_trace.h"
+#include "explain/explain_save.h"
 #include "util/opts.h"
 #include "system/sysinfo.h"
 #include "system/tracefs.h"
@@ -235,6 +236,8 @@ static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
 		s.steal_ms = rd->steal_last[cpu];
 	xattr_window(rd->win, n, &w, &s.a);
+	if (x->trace_out)
+		explain_save(x, &s, exp - LOOKBACK_NS, rd->win, n);
 	keep_top(x, &s);
 	if (x->nlog < EXPLAIN_LOG && s.a.n) {
 		struct xlog *l = &x->log[x->nlog++];
@@ -362,6 +365,14 @@ struct explain_src *explain_source(struct explain *x, int i)
 void explain_set_start(struct explain *x, int64_t start_ns)
 {
 	x->start_ns = start_ns;
+}
+
+void explain_set_trace_out(struct explain *x, const char *dir, const char *prog)
+{
+	if (!x)
+		return;
+	x->trace_out = dir;
+	x->prog = prog;
 }
 
 void explain_src_set(struct explain *x, int i, int cpu, const char *remote,

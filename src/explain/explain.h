@@ -99,6 +99,9 @@ void explain_src_set(struct explain *x, int i, int cpu, const char *remote,
  * thread (away from them). Returns 0, or -1 with one line in err. */
 /* prog names the program in the one line said when tracefs is mounted. */
 int explain_start(struct explain *x, const char *prog, char *err, size_t len);
+/* --trace-out: each explained spike's window as text in dir (kept by
+ * the caller), the files headed with prog. Before explain_start. */
+void explain_set_trace_out(struct explain *x, const char *dir, const char *prog);
 /* Attribute what is queued, stop, remove the instance. Idempotent. */
 void explain_stop(struct explain *x);
 void explain_free(struct explain *x);

@@ -115,6 +115,12 @@ struct explain {
 	atomic_int stop;	/* main writes, the explaining thread reads */
 	int64_t stop_ns;
 	char dir[160];
+	/* --trace-out (explain_save.c): the directory (NULL: off), the
+	 * program's name for the files, windows saved, a write failed. */
+	const char *trace_out;
+	const char *prog;
+	uint64_t saved;
+	bool save_failed;
 };
 
 /* Fold one spike's causes into the run-wide table (explain.c). */

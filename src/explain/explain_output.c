@@ -138,6 +138,10 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 	json_uint(j, "skipped", x->skipped);
 	json_uint(j, "events", x->events);
 	json_uint(j, "lost_pages", x->lost_pages);
+	if (x->trace_out || x->save_failed)
+		json_str(j, "trace_out", x->trace_out ? x->trace_out : "");
+	else
+		json_null(j, "trace_out");
 	json_arr_open(j, "spikes");
 	for (i = 0; i < n; i++) {
 		json_obj_open(j, NULL);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "system/cleanup.h"
 #include "measure/clock.h"
 #include "explain/explain.h"
@@ -125,6 +126,7 @@ struct explain *run_explain_new(struct test_run *t, int nsrc)
 	if (!c->explain)
 		return NULL;
 	t->explain = explain_new(nsrc, c->explain_over_us * NSEC_PER_USEC);
+	explain_set_trace_out(t->explain, c->trace_out, t->prog);
 	return t->explain;
 }
 
@@ -145,16 +147,29 @@ int run_explain_start(struct test_run *t)
 	return strict ? -1 : 0;
 }
 
-/* --explain-over alone: bad input. */
+/* --explain-over or --trace-out alone, or --trace-out no directory:
+ * bad input. */
 static int check_explain(struct test_run *t)
 {
 	const struct test_common *c = t->common;
+	const struct opt *o = opts_find(t->opts, 0, "trace-out");
+	struct stat st;
 
-	if (!c->explain_over_us || c->explain)
-		return 0;
-	opts_error(t->prog, opts_find(t->opts, 0, "explain-over"),
-		   "needs --explain; accepted: --explain-over US together with --explain");
-	return -1;
+	if (c->explain_over_us && !c->explain) {
+		opts_error(t->prog, opts_find(t->opts, 0, "explain-over"),
+			   "needs --explain; accepted: --explain-over US together with --explain");
+		return -1;
+	}
+	if (c->trace_out && !c->explain) {
+		opts_error(t->prog, o, "needs --explain; accepted: --trace-out DIR together with --explain");
+		return -1;
+	}
+	if (c->trace_out && (stat(c->trace_out, &st) || !S_ISDIR(st.st_mode) ||
+			     access(c->trace_out, W_OK))) {
+		opts_error(t->prog, o, "is not a writable directory; accepted: an existing directory");
+		return -1;
+	}
+	return 0;
 }
 
 /* One run, from the results on (once per --iteration: fleet_iterate). */
@@ -176,11 +191,14 @@ static int run_once(void *arg)
 		goto out;
 	}
 	record_start(t->rec);
+	t->act = action_start(t, &t->act_spec);
 	checkpoint_begin(t);
 	/* Before the measurement: a checkpoint must not fork (results.h). */
 	if (checkpoint_writes_files(t) && t->res.path)
 		results_cache_system(&t->res);
 	status = run_measure(t);
+	action_stop(t->act);
+	t->act = NULL;
 	checkpoint_end(t);
 	/* A CPU that could not be measured (harness/starve.h): an error,
 	 * whatever the test saw. */
@@ -314,6 +332,8 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 		goto out_opts;
 	/* check: -1 bad input (exit 2); 1 an error found before the run. */
 	status = check_explain(&t);
+	if (!status)
+		status = action_check(&t, &t.act_spec);
 	if (!status && ops->check)
 		status = ops->check(&t);
 	if (!status && fleet_check(&fleet, t.prog, t.opts))
@@ -329,6 +349,7 @@ int run_test(const struct test_ops *ops, int argc, char **argv)
 	if (status != OPTS_EXIT_USAGE)
 		status = fleet_end(&fleet, t.prog, status);
 out_opts:
+	action_spec_free(&t.act_spec);
 	run_nested_free(&t);
 	t.res.fleet = NULL;	/* t outlives this frame; the fleet does not */
 	fleet_free(&fleet);

@@ -131,6 +131,7 @@ struct rec_series *run_record(struct test_run *t, const char *series,
 			      int thread, int cpu)
 {
 	struct fleet_rec r;
+	struct rec_series *rs;
 	long long lat_us = 0, p99_us = 0;
 
 	if (!t->rec)
@@ -142,6 +143,10 @@ struct rec_series *run_record(struct test_run *t, const char *series,
 	r.cpu = cpu;
 	if (t->res.fleet)
 		fleet_limits(t->res.fleet, &r, &lat_us, &p99_us);
-	return record_series(t->rec, t->ops->name, series, thread, cpu,
-			     lat_us > 0 ? lat_us * NSEC_PER_USEC : INT64_MAX);
+	rs = record_series(t->rec, t->ops->name, series, thread, cpu,
+			   lat_us > 0 ? lat_us * NSEC_PER_USEC : INT64_MAX);
+	/* --on-threshold: the measuring thread notes what exceeds it. */
+	if (rs && t->act_spec.buf && lat_us > 0)
+		rs->alarm_ns = lat_us * NSEC_PER_USEC;
+	return rs;
 }

@@ -31,6 +31,7 @@
 #include "system/rtsetup.h"
 #include "harness/checkpoint.h"
 #include "system/outfile.h"
+#include "harness/action.h"
 
 /* The settings every test has, embedded in its config. */
 struct test_common {
@@ -41,10 +42,12 @@ struct test_common {
 	struct fleet_opts fleet;	/* thresholds, baseline, fleet outputs */
 	bool explain;			/* --explain (TEST_EXPLAIN_OPTS) */
 	long long explain_over_us;	/* --explain-over: 0 new maxima */
+	const char *trace_out;		/* --trace-out DIR: NULL off */
 	long long timeline_s;		/* --timeline: 0 off; OPT_AUTO: by length */
 	long long largest;		/* --largest K: 0 off */
 	long long checkpoint_s;		/* --checkpoint: 0 off, -1 default */
 	const char *samples;		/* --samples FILE, or NULL */
+	const char *on_threshold;	/* --on-threshold (action.h) */
 };
 
 /* --explain and --explain-over, in the tables of the tests that take them
@@ -55,7 +58,10 @@ struct test_common {
 	  .help = "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance" }, \
 	{ .long_name = "explain-over", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "US", .max = 10000000, .dest = &(c)->explain_over_us, \
-	  .help = "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up" }
+	  .help = "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up" }, \
+	{ .long_name = "trace-out", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED, \
+	  .argname = "DIR", .dest = &(c)->trace_out,			\
+	  .help = "--explain: save each explained spike's trace window (its CPU's events from 20 ms before the expected wake-up to the actual one, with the figures and causes) as text in DIR/rtlat-spike-N.txt, as rtla's -t; DIR must exist" }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\
@@ -76,7 +82,8 @@ struct test_common {
 	CHECKPOINT_OPT_ENTRY(&(c)->checkpoint_s),				\
 	FLEET_OPT_ENTRIES(&(c)->fleet),						\
 	RUN_RECORD_OPTS(c),							\
-	RUN_SAMPLES_FILE_OPT(c)
+	RUN_SAMPLES_FILE_OPT(c),						\
+	ACTION_OPT_ENTRY(&(c)->on_threshold)
 
 /* --timeline and --largest (run_record.c): what a long run keeps over
  * its whole length, for every series and thread. */
@@ -230,6 +237,10 @@ struct test_run {
 	/* --samples' file while open (run_record.c). */
 	struct outfile smp_out;
 	bool smp_open;
+	/* --on-threshold read (action_check), and its thread while
+	 * measuring (NULL: none). */
+	struct action_spec act_spec;
+	struct action *act;
 	int argc;
 	char **argv;
 };

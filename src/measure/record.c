@@ -64,6 +64,7 @@ struct rec_series *record_series(struct recorder *rec, const char *test,
 	e->cpu = cpu;
 	e->threshold = threshold_ns;
 	e->r->tl_on = rec->step_ns > 0;
+	e->r->alarm_ns = INT64_MAX;
 	tl_prod_init(&e->r->tl, rec->step_ns, threshold_ns);
 	tl_store_init(&e->store, rec->step_ns, rec->cap);
 	largest_init(&e->r->lg, rec->k, (struct largest_row *)(e->r + 1));

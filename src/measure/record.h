@@ -38,10 +38,25 @@
 /* The measuring side of one series and thread (shared memory). */
 struct rec_series {
 	bool tl_on;
+	/* --on-threshold (harness/action.h): the largest sample over
+	 * alarm_ns not yet taken (alarm_v 0: none) and its time, for the
+	 * run's action thread (record_alarm_take). INT64_MAX: off. */
+	int64_t alarm_ns;
+	int64_t alarm_v, alarm_at;
 	struct tl_prod tl;
 	struct largest lg;	/* rows follow in the same mapping */
 	struct smp_ring *smp;	/* --samples: in the same mapping; or NULL */
 };
+
+/* Rare (a sample over the threshold): noted for the action thread. The
+ * time first, then the value that publishes it. */
+static inline void record_alarm(struct rec_series *r, int64_t now, int64_t v)
+{
+	if (v <= __atomic_load_n(&r->alarm_v, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&r->alarm_at, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->alarm_v, v, __ATOMIC_RELEASE);
+}
 
 static inline void record_add(struct rec_series *r, int64_t now, int64_t v)
 {
@@ -49,9 +64,21 @@ static inline void record_add(struct rec_series *r, int64_t now, int64_t v)
 		return;
 	if (r->tl_on)
 		timeline_add(&r->tl, now, v);
+	if (v > r->alarm_ns)
+		record_alarm(r, now, v);
 	largest_add(&r->lg, v, now);
 	if (r->smp)
 		smp_push(r->smp, now, v);
+}
+
+/* The action thread: the sample noted since the last take (0: none),
+ * its time in *at. */
+static inline int64_t record_alarm_take(struct rec_series *r, int64_t *at)
+{
+	int64_t v = __atomic_exchange_n(&r->alarm_v, 0, __ATOMIC_ACQUIRE);
+
+	*at = __atomic_load_n(&r->alarm_at, __ATOMIC_RELAXED);
+	return v;
 }
 
 /* The recorder's side of one series (private memory). */

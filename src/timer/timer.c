@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include "system/cleanup.h"
 #include "measure/clock.h"
 #include "util/opts.h"
@@ -85,8 +86,8 @@ static const struct opt timer_opts[] = {
 	  .help = "testing device number, as in Xenomai's latency: Linux has one, 0 (the POSIX clock's timers)",
 	  .choices = timer_device_names },
 	{ .short_name = 't', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
-	  .argname = "MODE", .max = 2, .dest = OPT_AT(struct timer_config, mode),
-	  .help = "0: user task, 1: in-kernel task, 2: timer IRQ (1, 2: the kernel's timerlat tracer)",
+	  .argname = "MODE", .max = 3, .dest = OPT_AT(struct timer_config, mode),
+	  .help = "0: user task, 1: in-kernel task, 2: timer IRQ, 3: user task on timerlat's wake-ups (timerlat_fd, Linux 6.5+: the IRQ, thread and return-to-user latency of each; 1-3: the kernel's timerlat tracer)",
 	  .key = "mode" },
 	{ .short_name = 'f', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = OPT_AT(struct timer_config, freeze),
@@ -100,6 +101,10 @@ static const struct opt timer_opts[] = {
 	  .argname = "METHOD", .dest = OPT_AT(struct timer_config, method),
 	  .help = "how the sampler waits: abs-nanosleep, rel-nanosleep, timerfd, posix-timer",
 	  .choices = timer_method_names },
+	{ .long_name = "user-work", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "US", .max = 1000000, .dest = OPT_AT(struct timer_config, user_work_us),
+	  .help = "-t 3: the user thread's workload, US microseconds of CPU spin after each wake-up, before it waits again (its time shows in the user_ret context)",
+	  .key = "user_work_us" },
 	{ .long_name = "histfile", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED,
 	  .argname = "FILE", .dest = OPT_AT(struct timer_config, histfile),
 	  .help = "write the latency histogram to FILE in cyclictest's -h layout" },
@@ -109,6 +114,44 @@ static const struct opt timer_opts[] = {
 	  .help = "print this help" },
 	OPT_END
 };
+
+static int check_freeze(const struct test_run *t)
+{
+	opts_error(t->prog, opts_find(t->opts, 'f', NULL),
+		   "stopping the trace would stop timerlat's samples; accepted: -f with -t 0");
+	return -1;
+}
+
+/*
+ * -t 3 needs timerlat's user-space interface, osnoise/per_cpu/cpuN/
+ * timerlat_fd (Linux 6.5): where it is missing (6.1, or no timerlat at
+ * all) one line, as -t 1 and 2 on a kernel without timerlat.
+ */
+static int check_timerlat_fd(const struct test_run *t, const struct timer_config *cfg,
+			     const char *dir, const char *why)
+{
+	struct opt *o = opts_find(t->opts, 't', NULL);
+	int cpu = cfg->cpus.n ? cfg->cpus.cpu[0] : 0;
+	struct utsname u;
+	char path[320];
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "?");
+	if (!dir) {
+		opts_error(t->prog, o, "mode 3 (%s) needs timerlat_fd (Linux 6.5+): %s; accepted: 0, or 1 and 2 with the timerlat tracer",
+			   timer_mode_names[MODE_TIMERLAT_USER], why);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/osnoise/per_cpu/cpu%d/timerlat_fd", dir, cpu);
+	if (access(path, R_OK)) {
+		opts_error(t->prog, o, "mode 3 (%s) needs timerlat_fd (Linux 6.5+): this kernel (%s) has no %s%s; accepted: 0%s",
+			   timer_mode_names[MODE_TIMERLAT_USER], u.release, path,
+			   tracefs_has_tracer("timerlat") ? "" : " (nor the timerlat tracer)",
+			   tracefs_has_tracer("timerlat") ? ", 1 or 2" : "");
+		return -1;
+	}
+	return cfg->freeze ? check_freeze(t) : 0;
+}
 
 /* -t 1 and 2 need the kernel's timerlat tracer. */
 static int check_mode(const struct test_run *t, const struct timer_config *cfg)
@@ -121,6 +164,8 @@ static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 	if (!cfg->mode)
 		return 0;
 	dir = tracefs_probe(why, sizeof(why));
+	if (cfg->mode == MODE_TIMERLAT_USER)
+		return check_timerlat_fd(t, cfg, dir, why);
 	if (!dir) {
 		opts_error(prog, o, "mode %lld (%s) needs the kernel's timerlat tracer: %s; accepted: 0",
 			   cfg->mode, timer_mode_names[cfg->mode], why);
@@ -131,12 +176,7 @@ static int check_mode(const struct test_run *t, const struct timer_config *cfg)
 			   cfg->mode, timer_mode_names[cfg->mode], dir);
 		return -1;
 	}
-	if (cfg->freeze) {
-		opts_error(prog, opts_find(t->opts, 'f', NULL),
-			   "stopping the trace would stop timerlat's samples; accepted: -f with -t 0");
-		return -1;
-	}
-	return 0;
+	return cfg->freeze ? check_freeze(t) : 0;
 }
 
 /* A sampler per CPU: a CPU listed twice would have two, each labelled
@@ -154,7 +194,7 @@ static int check_cpus(const struct test_run *t, const struct timer_config *cfg)
 	}
 	if (cfg->mode && cfg->cpus.n > 1) {
 		opts_error(t->prog, opts_find(t->opts, 'c', NULL),
-			   "%d CPUs with -t %lld; accepted: one CPU with -t 1 or 2 (several with -t 0)",
+			   "%d CPUs with -t %lld; accepted: one CPU with -t 1, 2 or 3 (several with -t 0)",
 			   cfg->cpus.n, cfg->mode);
 		return -1;
 	}
@@ -176,6 +216,11 @@ static int check_config(const struct test_run *t, const struct timer_config *cfg
 	const char *prog = t->prog;
 	char err[256];
 
+	if (cfg->user_work_us && cfg->mode != MODE_TIMERLAT_USER) {
+		opts_error(prog, opts_find(t->opts, 0, "user-work"),
+			   "is the -t 3 thread's workload; accepted: --user-work US with -t 3");
+		return -1;
+	}
 	if (check_mode(t, cfg) || check_cpus(t, cfg) || check_explain(t, cfg))
 		return -1;
 	if (cfg->freeze && tracefs_open(prog, err, sizeof(err))) {

@@ -8,6 +8,7 @@
 #include "measure/clock.h"
 #include "util/json.h"
 #include "harness/results.h"
+#include "timer/timer_tlu.h"
 #include "timer/timer_json.h"
 #include "timer/timer_output.h"
 #include "timer/timer_run.h"
@@ -175,6 +176,7 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_settings(j, run);
 	json_figures(j, run->whole, actual_s, requested_s);
 	json_cpus(j, run, actual_s, requested_s);
+	tlu_json(j, run);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;
 	if (run->tl.error[0])

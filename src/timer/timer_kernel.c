@@ -28,6 +28,7 @@
 #include "system/rtsetup.h"
 #include "timer/timer_kernel.h"
 #include "timer/timer_sample.h"
+#include "timer/timer_tlu.h"
 #include "system/tracefs.h"
 
 /* A line longer than this is not timerlat's: dropped. */
@@ -87,7 +88,9 @@ int timerlat_parse(const char *line, struct timerlat_sample *s)
 	if (parse_stamp(line, colon, &s->ts))
 		return -1;
 	s->irq = !strcmp(word, "irq");
-	if (!s->irq && strcmp(word, "thread") != 0)
+	s->ctx = s->irq ? TL_CTX_IRQ : !strcmp(word, "thread") ? TL_CTX_THREAD :
+		 !strcmp(word, "user-ret") ? TL_CTX_URET : -1;
+	if (s->ctx < 0)
 		return -1;
 	s->seq = seq;
 	s->lat = v;
@@ -273,6 +276,14 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 	if (e)
 		return tl_fail(run, err, len, "osnoise/timerlat_period_us", e);
 	tl_set_clock(run);
+	/* -t 3: no kernel threads of timerlat's; rtlat's takes the
+	 * wake-ups (timer_tlu.c). Set before the tracer starts them. */
+	if (run->cfg->mode == MODE_TIMERLAT_USER) {
+		e = tl_write("osnoise/options", "NO_OSNOISE_WORKLOAD");
+		if (e)
+			return tl_fail(run, err, len, "osnoise/options NO_OSNOISE_WORKLOAD", e);
+		tl->no_workload = true;
+	}
 	snprintf(val, sizeof(val), "%d", c->cpu);
 	e = tl_write("osnoise/cpus", val);
 	if (!e)
@@ -304,6 +315,9 @@ void timerlat_stop(struct timer_run *run)
 		close(tl->pipe_fd);
 	tl->pipe_fd = -1;
 	tl_write("current_tracer", tl->tracer[0] ? tl->tracer : "nop");
+	if (tl->no_workload)
+		tl_write("osnoise/options", "OSNOISE_WORKLOAD");
+	tl->no_workload = false;
 	cpus_online_text(all, sizeof(all));
 	tl_write("osnoise/cpus", tl->cpus[0] ? tl->cpus : all);
 	if (tl->period[0])
@@ -424,6 +438,12 @@ static bool take_line(struct timer_feed *sp, const char *line)
 	int64_t exp;
 
 	if (timerlat_parse(line, &s))
+		return true;
+	/* -t 3: each context's figures beside the series (the thread's);
+	 * the return to user is no activation of its own. */
+	if (c->run->cfg->mode == MODE_TIMERLAT_USER)
+		tlu_context(c, &s);
+	if (s.ctx == TL_CTX_URET)
 		return true;
 	/* #N only grows: an activation seen already is no new one. */
 	if (s.irq == irq_mode && s.seq <= tl->last_seq)

@@ -13,7 +13,8 @@
 
 /* One sample line of the timerlat tracer. */
 struct timerlat_sample {
-	bool irq;		/* IRQ context, else the kernel thread's */
+	bool irq;		/* IRQ context, else a thread's */
+	int ctx;		/* TL_CTX_*: irq, thread or user-ret (-t 3) */
 	uint64_t seq;		/* the activation (#N), shared by both */
 	int64_t ts;		/* the trace's stamp, ns */
 	int64_t lat;		/* timer_latency, ns */

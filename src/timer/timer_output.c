@@ -19,6 +19,7 @@
 const char *const timer_mode_names[] = {
 	"periodic user-mode task", "in-kernel periodic task",
 	"in-kernel timer handler",
+	"user task on timerlat's wake-ups (timerlat_fd)",
 };
 
 static double us(double ns)

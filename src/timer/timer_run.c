@@ -23,6 +23,7 @@
 #include "timer/timer_run.h"
 #include "timer/timer_sample.h"
 #include "timer/timer_summary.h"
+#include "timer/timer_tlu.h"
 #include "timer/timer_wait.h"
 
 #define KICK_SIGNAL	RUN_KICK_SIGNAL
@@ -167,6 +168,7 @@ static void stop_threads(struct timer_run *run)
 	int i;
 
 	atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
+	tlu_stop(run);	/* its failure is in run->tl.error */
 	for (i = 0; run->cpu && i < run->ncpu; i++)
 		stop_sampler(&run->cpu[i]);
 	atomic_store_explicit(&run->display_stop, 1, memory_order_release);
@@ -210,6 +212,9 @@ static int start_samplers(struct timer_run *run)
 			return -1;
 		c->sampler_started = true;
 	}
+	/* -t 3: rtlat's thread takes timerlat's wake-ups on the one CPU. */
+	if (run->cfg->mode == MODE_TIMERLAT_USER && tlu_start(&run->cpu[0]))
+		return -1;
 	return 0;
 }
 
@@ -289,7 +294,8 @@ int timer_measure(struct test_run *t)
 	stop_threads(run);
 	timerlat_stop(run);
 	/* A CPU of -c lost: the run is not what was asked (an error). */
-	if (first_error(run, &at) || timer_first_moved(run))
+	if (first_error(run, &at) || timer_first_moved(run) ||
+	    run->tl.error[0])
 		status = 1;
 	return status;
 }

@@ -34,7 +34,13 @@
 #define TIMER_FINE_NS		100
 #define TIMER_FINE_BUCKETS	20000
 
-enum timer_mode { MODE_USER = 0, MODE_KERNEL_TASK = 1, MODE_TIMER_IRQ = 2 };
+/* 3: rtlat's own thread takes timerlat's wake-ups (timerlat_fd). */
+enum timer_mode {
+	MODE_USER = 0, MODE_KERNEL_TASK = 1, MODE_TIMER_IRQ = 2,
+	MODE_TIMERLAT_USER = 3,
+};
+/* timerlat's sample contexts: its trace's "irq", "thread", "user-ret". */
+enum { TL_CTX_IRQ, TL_CTX_THREAD, TL_CTX_URET, TL_CTXS };
 
 enum timer_method {
 	METHOD_ABS_NANOSLEEP, METHOD_REL_NANOSLEEP, METHOD_TIMERFD,
@@ -52,6 +58,7 @@ struct timer_config {
 	long long mode;		/* -t */
 	long long device;	/* -D: Xenomai's testing device; 0 only */
 	long long method;	/* --method */
+	long long user_work_us;	/* --user-work: -t 3's spin per wake-up */
 	bool hist;		/* -h */
 	bool stats;		/* -s */
 	bool quiet;		/* -q */
@@ -216,6 +223,15 @@ struct timerlat {
 	size_t len;		/* an unfinished line in buf */
 	char buf[TIMERLAT_BUF];
 	char error[320];	/* why it could not start, for the JSON */
+	/* -t 3 (timer_tlu.c): the OSNOISE_WORKLOAD option cleared (to be
+	 * set again), rtlat's thread on timerlat_fd, and each context's
+	 * samples as the reader parsed them. */
+	bool no_workload;
+	pthread_t uthread;
+	bool uthread_started;
+	atomic_int uthread_done;	/* the thread writes, main reads */
+	atomic_int uthread_error;	/* its errno; the thread writes, main reads */
+	struct timer_second ctx[TL_CTXS];	/* n, min, max, sum (second_add) */
 };
 
 /* Where and how a sampler runs (timer: -c's CPUs at -p and -P; the

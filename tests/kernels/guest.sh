@@ -108,6 +108,16 @@ c_timer() {
 	$R timer -t "$1" -c 1 -p 1000 -T "$TL_S" -l 2 --json "$out/$2.json"
 }
 
+# -t 3: rtlat's thread on timerlat_fd (6.12 measures; 6.1 refuses in one
+# line, exit 2), with 100 us of its own work after each wake-up.
+c_timerlatu() {
+	$R timer -t 3 -c 1 -p 1000 -T "$TL_S" -l 2 --user-work 100 --json "$out/timerlatu.json"
+	rc=$?
+	# the tracer as rtlat found it: nop, timerlat's kernel threads on
+	{ cat $T/current_tracer; cat $T/osnoise/options 2>/dev/null; } > "$out/timerlatu.after"
+	return $rc
+}
+
 # Bad input on a fresh machine (tracefs not mounted): rtlat mounts
 # tracefs to look for the tracer; the refusal that follows (-t 2 with two
 # CPUs where the tracer is, -t itself where it is not) undoes the mount
@@ -151,7 +161,10 @@ c_explain() {
 	hog_says 1 ready
 	kill -USR1 $hog
 	hog_says 1 bursts
-	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 25000 --json "$out/explain.json"
+	# and each explained spike's window as text (--trace-out)
+	mkdir -p "$out/windows"
+	timeout -s INT 30 $R timer -q -c 1 -P 40 -T "$TL_S" --explain --explain-over 25000 \
+		--trace-out "$out/windows" --json "$out/explain.json"
 	rc=$?
 	kill -USR1 $hog
 	hog_says 2 bursts
@@ -237,6 +250,7 @@ for c in "$@"; do
 	timer0) check timer0 c_timer 0 timer0 ;;
 	timer1) check timer1 c_timer 1 timer1 ;;
 	timer2) check timer2 c_timer 2 timer2 ;;
+	timerlatu) check timerlatu c_timerlatu ;;
 	badinput) check badinput c_badinput ;;
 	rtla) check rtla c_rtla ;;
 	doctor) check doctor $R doctor --json "$out/doctor.json" ;;

@@ -18,7 +18,9 @@ RES = ROOT / "build" / "kernels"
 # The checks each kernel ran (tests/kernels/run): name -> exit status.
 EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "badinput": 2, "rtla": 0, "doctor": 0,
             "explain": 0, "explainirq": 0, "pairs": 0, "request": 0, "bintime": 0, "sync": 0,
-            "suite": 0, "timer0": 0}
+            "suite": 0, "timer0": 0,
+            # -t 3 needs timerlat_fd (6.5+): Debian 12's 6.1 refuses it
+            "timerlatu": 2}
 # A kernel without the timerlat tracer: -t 1|2 refused, rtla cannot run.
 NO_TIMERLAT = {"timer1": 2, "timer2": 2, "rtla": 1}
 
@@ -92,6 +94,8 @@ def test_booted_the_kernel_and_every_check_ended_as_expected(kernel):
     if not has_timerlat(d):
         assert name != "rt"         # Debian's stock 6.1 lacks the tracer
         want.update(NO_TIMERLAT)
+    if (d / "timerlatu.json").exists():     # a custom kernel with timerlat_fd
+        want["timerlatu"] = 0
     got = times(d)
     for check, (rc, _) in got.items():
         assert rc == want[check], (check, (d / f"{check}.err").read_text())
@@ -323,8 +327,15 @@ def test_explain_names_the_hog_as_a_task():
     if bursts[1] == bursts[0]:
         pytest.fail("the hog ran no burst while rtlat measured: the emulated "
                     "guest got no CPU time in that window (the host's load)")
-    kinds = explained_kinds(jload(d, "explain.json")["explain"], 1)
+    x = jload(d, "explain.json")["explain"]
+    kinds = explained_kinds(x, 1)
     assert any(f"[{hog}] FIFO/RR 60" in c for c in kinds.get("task", ())), kinds
+    # --trace-out: each explained spike's window saved as text, the hog
+    # switched on or off the measuring CPU in one of them (issue 47)
+    windows = sorted((d / "windows").glob("rtlat-spike-*.txt"))
+    assert len(windows) == x["explained"], windows
+    assert any(re.search(rf"(prev|next)_pid={hog}\b", w.read_text())
+               for w in windows), windows
 
 
 def test_explain_names_threaded_handlers_as_tasks():
@@ -432,3 +443,45 @@ def test_more_than_64_cpus_with_holes():
         "rtlat timer: option -c: CPU 5 is not online; accepted: a list of online CPUs "
         "(0-4,6-65,67-71), or all"]
     assert (d / "manycpus.leaks").read_text() == ""
+
+
+def test_timerlat_user_mode_refused_on_61_in_one_line():
+    """Debian 12's 6.1 RT kernel has timerlat but no timerlat_fd: -t 3 is
+    bad input, one line naming it (issue 47)."""
+    d = results("rt")
+    if "timerlatu" not in times(d):
+        pytest.skip("the rt guest ran without the timerlatu check (--quick)")
+    err = (d / "timerlatu.err").read_text()
+    assert times(d)["timerlatu"][0] == 2, err
+    assert len(err.splitlines()) == 1 and "timerlat_fd" in err, err
+    assert (d / "timerlatu.out").read_text() == ""
+
+
+def test_timerlat_user_mode_measures_on_612():
+    """bookworm's 6.12 RT kernel: rtlat's own thread takes timerlat's
+    wake-ups (-t 3); every context has samples, the series is the
+    thread's, the tracer is restored and nothing is left behind."""
+    d = results("rt612")
+    got = times(d)
+    release = (d / "info.out").read_text().splitlines()[0]
+    assert release.startswith("6.12."), release
+    assert got["timerlatu"][0] == 0, (d / "timerlatu.err").read_text()
+    assert got["timer1"][0] == 0, (d / "timer1.err").read_text()
+    j = jload(d, "timerlatu.json")
+    assert j["settings"]["mode"] == 3
+    assert j["settings"]["mode_name"] == "user task on timerlat's wake-ups (timerlat_fd)"
+    assert j["latency"]["samples"] > 0
+    ctx = j["timerlat_contexts"]
+    for c in ("irq", "thread", "user_ret"):
+        assert ctx[c]["samples"] > 0, (c, ctx)
+        assert 0 <= ctx[c]["min_ns"] <= ctx[c]["max_ns"]
+    # its --user-work 100 is between the wake-up and the return to user
+    assert j["settings"]["user_work_us"] == 100
+    assert ctx["user_ret"]["min_ns"] >= 100000, ctx
+    after = (d / "timerlatu.after").read_text().split()
+    assert after[0] == "nop" and "NO_OSNOISE_WORKLOAD" not in after, after
+    for check in got:
+        assert (d / f"{check}.leaks").read_text() == "", check
+    import jsonschema
+    schema = json.loads((ROOT / "schema" / "rtlat.schema.json").read_text())
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(j))

@@ -347,6 +347,14 @@ UNIT_TEST(timer_timerlat_lines)
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #x context irq timer_latency 4 ns",
 			     &s) == -1);
 	CHECK(timerlat_parse("CPU:1 [LOST 1234 EVENTS]", &s) == -1);
+	/* Linux 6.5+'s user-space mode (-t 3): the thread's return to the
+	 * kernel, its own context (kernel/trace/trace_output.c). */
+	CHECK(timerlat_parse("  rtlat-timerlat-u-900 [001] .....  70.000123: #5     context user-ret timer_latency     20500 ns",
+			     &s) == 0);
+	CHECK(!s.irq && s.ctx == TL_CTX_URET && s.seq == 5 && s.lat == 20500);
+	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #3 context thread timer_latency 4 ns",
+			     &s) == 0);
+	CHECK(s.ctx == TL_CTX_THREAD);
 	/* Found by fuzz_timerlat: #-9 read as 2^64 - 9 took the grid back. */
 	CHECK(timerlat_parse("  x-1 [000] ....  2.5: #-9 context irq timer_latency 4 ns",
 			     &s) == -1);

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""--trace-out DIR (issue 47, rtla's -t): each spike --explain explains
+leaves its trace window as text in DIR: the events of the CPU from before
+the expected wake-up to the actual one, with the spike's figures and
+causes above them. A new maximum is explained from the first sample after
+the warm-up, so a run always has at least one (no latency assumed)."""
+import json
+import re
+
+from conftest import needs_tracefs, run
+
+EVENT = re.compile(r"^ +\d+\.\d{9} CPU \d+: (irq_handler_entry|irq_handler_exit|"
+                   r"softirq_entry|softirq_exit|vector_entry|vector_exit|"
+                   r"sched_switch|sched_wakeup) ")
+
+
+@needs_tracefs
+def test_each_explained_spike_leaves_its_window(tmp_path, leakcheck):
+    out = tmp_path / "windows"
+    out.mkdir()
+    js = tmp_path / "r.json"
+    r = run(["timer", "-q", "-T", "1", "--explain", "--trace-out", str(out),
+             "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    x = json.loads(js.read_text())["explain"]
+    files = sorted(out.glob("rtlat-spike-*.txt"))
+    assert x["explained"] >= 1
+    assert len(files) == x["explained"], (files, x["explained"])
+    assert x["trace_out"] == str(out)
+    text = files[0].read_text().splitlines()
+    assert re.fullmatch(r"# rtlat timer: spike 1 at \d+\.\d{6} s: \d+ ns late, "
+                        r"sampler on CPU \d+", text[0]), text[0]
+    assert text[1].startswith("# window: ") and text[2].startswith("# causes: ")
+    events = [l for l in text[3:] if not l.startswith("#")]
+    assert all(EVENT.match(l) for l in events), events[:5]
+    leakcheck()
+
+
+def test_trace_out_needs_explain_and_a_directory(tmp_path, leakcheck):
+    r = run(["timer", "-T", "1", "--trace-out", str(tmp_path)])
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--trace-out" in r.stderr and "--explain" in r.stderr
+    r = run(["timer", "-T", "1", "--explain", "--trace-out",
+             str(tmp_path / "missing")])
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--trace-out" in r.stderr and "directory" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    leakcheck()
