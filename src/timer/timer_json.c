@@ -20,10 +20,10 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	int i;
 
 	json_obj_open(j, "settings");
-	json_str(j, "test", "timer");
+	json_str(j, "test", run->face.test ? run->face.test : "timer");
 	results_settings(j, run->opts, NULL);
 	json_str(j, "mode_name", timer_mode_names[c->mode]);
-	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
+	json_str(j, "method", c->mode ? "timerlat" : run->cpu[0].wait.ops->name);
 	json_int(j, "device", c->device);	/* a number, as Xenomai's */
 	json_int(j, "cpu", run->cpu[0].cpu);	/* the first, as before lists */
 	json_arr_open_inline(j, "cpus");
@@ -129,6 +129,8 @@ static void json_figures(struct json *j, const struct timer_cpu *c,
 	json_rts(j, c, actual_s, requested_s);
 	json_seconds(j, c);
 	json_histograms(j, c);
+	if (c->run->face.json)
+		c->run->face.json(j, c);
 }
 
 /* A sampler moved off its CPU: its figures are not the CPU's alone. */

@@ -50,7 +50,7 @@ static int cpu_init(struct timer_cpu *c, struct timer_run *run,
 	c->run = run;
 	c->plan = *plan;
 	c->cpu = plan->cpu;
-	c->wait.ops = timer_methods[run->cfg->method];
+	c->wait.ops = f->wait_ops ? f->wait_ops : timer_methods[run->cfg->method];
 	if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
 		       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS) ||
 	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
@@ -329,7 +329,7 @@ void timer_report_end(struct timer_run *run)
 	if (err)
 		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
 			run->cfg->mode ? "reading timerlat's trace_pipe" :
-			timer_method_names[run->cfg->method], strerror(err));
+			c->wait.ops->name, strerror(err));
 	for (i = 0; i < run->ncpu; i++) {
 		c = &run->cpu[i];
 		if (c->switched)

@@ -233,6 +233,8 @@ static int sample_loop(struct timer_feed *sp)
 		if (err)
 			return err;
 		exp = w->expected;
+		if (now < exp && w->ops->reanchor)
+			exp = now;
 		lat = now - exp;
 		missed = timer_missed(ticks, lat, w->period);
 		w->expected = exp + (int64_t)(1 + missed) * w->period;

@@ -26,6 +26,8 @@
 #include "measure/stats.h"
 #include "harness/test.h"
 
+struct json;
+
 #define TIMER_WARMUP_S		1
 #define TIMER_MAX_CPUS		CPU_LIST_MAX	/* -c LIST */
 #define TIMER_RING_SLOTS	64	/* power of two */
@@ -180,6 +182,10 @@ struct timer_wait_ops {
 	 */
 	int (*wait)(struct timer_wait *w, uint64_t *ticks);
 	void (*close)(struct timer_wait *w);
+	/* The period's start may come later than its grid says (a
+	 * SCHED_DEADLINE server restarted): a wake-up before the expected
+	 * time starts the grid anew there, as rt-tests' cyclicdeadline. */
+	bool reanchor;
 };
 
 #define TIMERLAT_BUF	4096
@@ -294,6 +300,12 @@ struct timer_face {
 	void (*status)(struct timer_run *run, int bits);
 	int status_fd;			/* cyclictest's /dev/shm file, or -1 */
 	unsigned long status_dropped;	/* SIGUSR1 blocks stderr did not take */
+	/* A test on the timer's samplers (rtlat deadline): its wait method
+	 * (NULL: --method's), its name in the JSON's settings (NULL:
+	 * "timer") and its keys in each CPU's object of the JSON. */
+	const struct timer_wait_ops *wait_ops;
+	const char *test;
+	void (*json)(struct json *j, const struct timer_cpu *c);
 };
 
 struct timer_run {
