@@ -98,7 +98,7 @@ bool dl_say_refusals(const struct dl_run *run)
 			continue;
 		any = true;
 		dl_refusal(run, &run->th[i], run->t.cpu[i].cpu, why, sizeof(why));
-		if (strcmp(why, last))	/* the same refusal once */
+		if (strcmp(why, last) != 0)	/* the same refusal once */
 			fprintf(stderr, "%s: %s\n", run->t.prog, why);
 		snprintf(last, sizeof(last), "%s", why);
 	}

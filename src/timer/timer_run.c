@@ -37,6 +37,8 @@ static int face_alloc(struct timer_cpu *c)
 		return -ENOMEM;
 	if (f->over_max && !(c->over_cycle = calloc(f->over_max, sizeof(*c->over_cycle))))
 		return -ENOMEM;
+	if (f->verbose && !(c->vring = calloc(1, sizeof(*c->vring))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -62,6 +64,8 @@ static void cpu_free(struct timer_cpu *c)
 {
 	free(c->spikes);
 	free(c->over_cycle);
+	free(c->vring);
+	c->vring = NULL;
 	c->spikes = NULL;
 	c->over_cycle = NULL;
 	stats_free(&c->all);

@@ -238,6 +238,28 @@ struct timer_spike {
 	int64_t lat, when;
 };
 
+/* The cyclictest face's -v: every sample of a sampler, from it (the
+ * producer) to the display thread (the consumer), which prints them. */
+#define TIMER_VRING_SLOTS	65536	/* power of two: 65 ms at 1 us */
+struct timer_vring {
+	uint64_t head;		/* written by the producer */
+	uint64_t tail;		/* written by the consumer */
+	uint64_t dropped;	/* producer: ring full */
+	int64_t lat[TIMER_VRING_SLOTS];
+};
+
+static inline void vring_push(struct timer_vring *r, int64_t lat)
+{
+	uint64_t head = r->head;
+
+	if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= TIMER_VRING_SLOTS) {
+		r->dropped++;
+		return;
+	}
+	r->lat[head & (TIMER_VRING_SLOTS - 1)] = lat;
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
 /* One CPU's sampler and what it measures (every CPU of -c has one). */
 struct timer_cpu {
 	struct timer_run *run;
@@ -273,6 +295,7 @@ struct timer_cpu {
 	uint64_t nspikes;
 	uint64_t *over_cycle;
 	uint64_t nover;
+	struct timer_vring *vring;	/* -v (allocated at setup), or NULL */
 	uint64_t cycles;		/* wake-ups measured */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
 	struct explain_src *explain;
@@ -303,6 +326,12 @@ struct timer_face {
 	/* A test on the timer's samplers (rtlat deadline): its wait method
 	 * (NULL: --method's), its name in the JSON's settings (NULL:
 	 * "timer") and its keys in each CPU's object of the JSON. */
+	/* The cyclictest face: -A/--secaligned's common first expiry (0:
+	 * each sampler 1 ms after it starts) and each thread's offset from
+	 * it; -v's rings; -M's maximum last drawn (the display thread's). */
+	int64_t align_ns, align_step_ns;
+	bool verbose;
+	int64_t shown_max;
 	const struct timer_wait_ops *wait_ops;
 	const char *test;
 	void (*json)(struct json *j, const struct timer_cpu *c);
