@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import RTLAT, run
+from conftest import RTLAT, run, stop, wait_for
 
 REAL = shutil.which("cyclictest")
 pytestmark = pytest.mark.skipif(REAL is None, reason="rt-tests' cyclictest not installed")
@@ -115,3 +115,31 @@ def test_policy_batch_runs_the_threads_sched_batch():
     r = run(["cyclictest", "--policy=batch", "-l", "20"])
     assert r.returncode == 0, r.stderr
     assert re.search(r"^policy: batch", r.stdout, re.M), r.stdout
+
+
+def idle_disabled(cpu):
+    """{state: disabled} of a CPU's cpuidle states (empty: no cpuidle)."""
+    d = f"/sys/devices/system/cpu/cpu{cpu}/cpuidle"
+    if not os.path.isdir(d):
+        return {}
+    return {s: open(f"{d}/{s}/disable").read().strip() == "1"
+            for s in sorted(os.listdir(d)) if s.startswith("state")}
+
+
+def test_deepest_idle_state_limits_the_threads_cpus_for_the_run():
+    """--deepest-idle-state 0 (cyclictest 2.4+): the states deeper than
+    state0 disabled on the thread's CPU while it runs, as they were after."""
+    before = idle_disabled(0)
+    deeper = [s for s in before if s != "state0" and not before[s]]
+    if not deeper or not os.access(f"/sys/devices/system/cpu/cpu0/cpuidle/{deeper[0]}/disable",
+                                   os.W_OK):
+        pytest.skip("no deeper idle state to disable on CPU 0 here")
+    p = subprocess.Popen([RTLAT, "cyclictest", "-q", "-a", "0", "-l", "100000",
+                          "--deepest-idle-state", "0"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: idle_disabled(0)[deeper[0]], "the idle state disabled", proc=p)
+    finally:
+        rc, _, err = stop(p)
+    assert rc == 0, err
+    assert idle_disabled(0) == before

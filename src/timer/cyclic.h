@@ -35,6 +35,10 @@ struct cyc_config {
 	long long secaligned_us;	/* --secaligned [USEC]: OPT_AUTO 0 */
 	long long oscope;		/* -o RED */
 	const char *fifo;		/* -F PATH */
+	long long deepest_idle;		/* --deepest-idle-state: -1 off */
+	/* The idle states it disabled (the run's, restored at its end). */
+	struct cyc_idle { int cpu, state; bool was; } *idle;
+	int nidle;
 	bool secaligned, refresh_on_max, resolution, sys, verbose, dbg;
 };
 

@@ -6,10 +6,13 @@
  * made and removed; cyclic_output.c writes it), -M (redraw on a new maximum), -v and
  * -o (every sample as "n:c:v", printed by the display thread from a ring
  * each sampler fills), -R (the clock's resolution checked), -s (the
- * system call rtlat makes anyway), -c 1 and --dbg_cyclictest (accepted,
+ * system call rtlat makes anyway), --deepest-idle-state (idle states
+ * disabled for the run), -c 1 and --dbg_cyclictest (accepted,
  * one warning each: no meaning here).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -82,6 +85,62 @@ int cyc_extra_check(struct test_run *t, struct cyc_config *c)
 	return 0;
 }
 
+/* One idle state's "disable" file: its value (0/1), or -1 (none). */
+static int idle_flag(int cpu, int state, int set)
+{
+	char path[96], v = 0;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
+		 cpu, state);
+	fd = open(path, (set < 0 ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (set >= 0) {
+		v = set ? '1' : '0';
+		n = write(fd, &v, 1) == 1 ? set : -1;
+	} else {
+		n = read(fd, &v, 1) == 1 ? v == '1' : -1;
+	}
+	close(fd);
+	return n;
+}
+
+/*
+ * --deepest-idle-state N: on each thread's CPU, the idle states deeper
+ * than N disabled for the run (what was there restored by
+ * cyc_extra_end, as cyclictest does; a SIGKILL leaves them disabled, as
+ * cyclictest's). No cpuidle here (no driver, a container's read-only
+ * sysfs): one line, and the run goes on.
+ */
+static void limit_idle(struct timer_run *run, struct cyc_config *c)
+{
+	int i, k, was, max = run->ncpu * 16;
+
+	c->idle = calloc((size_t)max, sizeof(*c->idle));
+	for (i = 0; c->idle && i < run->ncpu; i++)
+		for (k = (int)c->deepest_idle + 1; k < 16 && c->nidle < max; k++) {
+			was = idle_flag(run->plan[i].cpu, k, -1);
+			if (was < 0 || idle_flag(run->plan[i].cpu, k, 1) < 0)
+				continue;
+			c->idle[c->nidle++] = (struct cyc_idle){ run->plan[i].cpu, k, was == 1 };
+		}
+	if (!c->nidle)
+		fprintf(stderr, "%s: --deepest-idle-state: no idle state deeper than %lld to disable on the threads' CPUs (no cpuidle driver, or its sysfs is read-only here)\n",
+			run->prog, c->deepest_idle);
+}
+
+static void restore_idle(struct cyc_config *c)
+{
+	int i;
+
+	for (i = 0; i < c->nidle; i++)
+		idle_flag(c->idle[i].cpu, c->idle[i].state, c->idle[i].was);
+	free(c->idle);
+	c->idle = NULL;
+	c->nidle = 0;
+}
+
 void cyc_extra_start(struct timer_run *run)
 {
 	const struct cyc_config *c = cfg_of(run);
@@ -90,6 +149,8 @@ void cyc_extra_start(struct timer_run *run)
 
 	if (c->fifo)
 		make_fifo(run, c->fifo);
+	if (c->deepest_idle >= 0)
+		limit_idle(run, (struct cyc_config *)c);
 
 	if (c->secaligned) {
 		start = (start / NSEC_PER_SEC + 1) * NSEC_PER_SEC + c->secaligned_us * NSEC_PER_USEC;
@@ -155,6 +216,7 @@ void cyc_extra_end(struct timer_run *run)
 		unlink(c->fifo);
 		cleanup_del_file(c->fifo);
 	}
+	restore_idle((struct cyc_config *)c);
 }
 
 bool cyc_extra_redraw(struct timer_run *run)
