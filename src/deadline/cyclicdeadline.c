@@ -19,6 +19,7 @@
 #include "measure/clock.h"
 #include "util/opts.h"
 #include "system/tracefs.h"
+#include "timer/timer_ckpt.h"
 #include "timer/timer_run.h"
 #include "deadline/deadline.h"
 #include "deadline/deadline_test.h"
@@ -178,5 +179,6 @@ const struct test_ops test_cyclicdeadline = {
 	.rt_apply = timer_rt_apply,
 	.measure = cd_measure,
 	.report = cd_report,
+	.checkpoint = timer_checkpoint,
 	.teardown = timer_teardown,
 };

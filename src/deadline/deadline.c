@@ -14,6 +14,7 @@
 #include "util/json.h"
 #include "util/opts.h"
 #include "timer/timer_output.h"
+#include "timer/timer_ckpt.h"
 #include "timer/timer_run.h"
 #include "deadline/deadline.h"
 #include "deadline/deadline_test.h"
@@ -164,5 +165,6 @@ const struct test_ops test_deadline = {
 	.rt_apply = timer_rt_apply,
 	.measure = timer_measure,
 	.report = dl_report,
+	.checkpoint = timer_checkpoint,
 	.teardown = timer_teardown,
 };

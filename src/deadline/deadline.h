@@ -28,8 +28,8 @@ void dl_thread_init(struct dl_thread *th, long long runtime_us,
 		    long long deadline_us, long long period_us, long long work_us);
 /* .setup: SIGXCPU counted, then the timer's. */
 int dl_setup(struct test_run *t);
-/* A CPU's (or every CPU's, c == run->whole) "deadline" object. */
-void dl_json(struct json *j, const struct timer_cpu *c);
+/* Sampler i's (every one's: -1) "deadline" object; c->run the live run. */
+void dl_json(struct json *j, const struct timer_cpu *c, int i);
 /* "deadline: thread N: J jobs, M deadline misses, O runtime overruns". */
 void dl_print_counts(FILE *f, const struct dl_run *run);
 /* Each refusal of the admission control once on stderr; true if any. */

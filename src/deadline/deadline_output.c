@@ -51,10 +51,9 @@ static void counts(const struct dl_run *run, int i, uint64_t *jobs,
 	}
 }
 
-void dl_json(struct json *j, const struct timer_cpu *c)
+void dl_json(struct json *j, const struct timer_cpu *c, int i)
 {
 	const struct dl_run *run = run_of(c);
-	int i = c == &run->t.merged ? -1 : (int)(c - run->t.cpu);
 	const struct dl_thread *th = &run->th[i < 0 ? 0 : i];
 	uint64_t jobs, misses, overruns;
 	char why[768];

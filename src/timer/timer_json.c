@@ -119,8 +119,9 @@ static void json_rts(struct json *j, const struct timer_cpu *c,
 	json_obj_close(j);
 }
 
-/* One CPU's figures, or every CPU's folded (the top level). */
-static void json_figures(struct json *j, const struct timer_cpu *c,
+/* One CPU's figures (sampler i), or every CPU's folded (the top level,
+ * i -1). */
+static void json_figures(struct json *j, const struct timer_cpu *c, int i,
 			 long long actual_s, long long requested_s)
 {
 	results_stats(j, "latency", &c->all, NULL);
@@ -130,7 +131,7 @@ static void json_figures(struct json *j, const struct timer_cpu *c,
 	json_seconds(j, c);
 	json_histograms(j, c);
 	if (c->run->face.json)
-		c->run->face.json(j, c);
+		c->run->face.json(j, c, i);
 }
 
 /* A sampler moved off its CPU: its figures are not the CPU's alone. */
@@ -158,7 +159,7 @@ static void json_cpus(struct json *j, const struct timer_run *run,
 		json_obj_open(j, NULL);
 		json_int(j, "cpu", run->cpu[i].cpu);
 		json_moved(j, &run->cpu[i]);
-		json_figures(j, &run->cpu[i], actual_s, requested_s);
+		json_figures(j, &run->cpu[i], i, actual_s, requested_s);
 		json_obj_close(j);
 	}
 	json_arr_close(j);
@@ -175,7 +176,7 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	if (!j)
 		return run->cfg->common.json ? -1 : 0;
 	json_settings(j, run);
-	json_figures(j, run->whole, actual_s, requested_s);
+	json_figures(j, run->whole, -1, actual_s, requested_s);
 	json_cpus(j, run, actual_s, requested_s);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;

@@ -325,7 +325,9 @@ struct timer_face {
 	unsigned long status_dropped;	/* SIGUSR1 blocks stderr did not take */
 	/* A test on the timer's samplers (rtlat deadline): its wait method
 	 * (NULL: --method's), its name in the JSON's settings (NULL:
-	 * "timer") and its keys in each CPU's object of the JSON. */
+	 * "timer") and its keys in each CPU's object of the JSON (sampler
+	 * i's; -1 the top level). c->run is the live run, also when c is a
+	 * checkpoint's copy. */
 	/* The cyclictest face: -A/--secaligned's common first expiry (0:
 	 * each sampler 1 ms after it starts) and each thread's offset from
 	 * it; -v's rings; -M's maximum last drawn (the display thread's). */
@@ -334,7 +336,7 @@ struct timer_face {
 	int64_t shown_max;
 	const struct timer_wait_ops *wait_ops;
 	const char *test;
-	void (*json)(struct json *j, const struct timer_cpu *c);
+	void (*json)(struct json *j, const struct timer_cpu *c, int i);
 };
 
 struct timer_run {
