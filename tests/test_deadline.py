@@ -39,6 +39,8 @@ def test_measures_the_wake_up_from_each_period_start(tmp_path, leakcheck):
     assert d["settings"]["test"] == "deadline"
     assert d["settings"]["period_us"] == 1000
     assert d["settings"]["runtime_us"] > 0
+    # Every job counts, from the first: no warm-up said or recorded.
+    assert d["settings"]["warmup_s"] == 0 and "warming up" not in r.stdout
     cpu = d["cpus"][0]
     # A job a period: about 1000 in 1 s; some, whatever the load.
     assert cpu["latency"]["samples"] > 10

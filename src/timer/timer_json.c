@@ -30,7 +30,7 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	for (i = 0; i < run->ncpu; i++)
 		json_int(j, NULL, run->cpu[i].cpu);
 	json_arr_close(j);
-	json_int(j, "warmup_s", TIMER_WARMUP_S);
+	json_int(j, "warmup_s", run->face.no_warmup ? 0 : TIMER_WARMUP_S);
 	json_str(j, "msw", "involuntary context switches of the sampling thread");
 	json_obj_close(j);
 }
