@@ -7,7 +7,6 @@ so a new cyclictest option shows up here as a failure."""
 import os
 import re
 import shutil
-import stat
 import subprocess
 
 import pytest
