@@ -15,6 +15,7 @@
 #include <string.h>
 #include "util/json.h"
 #include "bintime/bintime_test.h"
+#include "deadline/deadline_test.h"
 #include "doctor/doctor_test.h"
 #include "pair/pair_test.h"
 #include "request/request_test.h"
@@ -35,6 +36,8 @@ const struct test_ops *const tests[] = {
 	&test_sync,
 	&test_doctor,
 	&test_cyclictest,
+	&test_deadline,
+	&test_cyclicdeadline,
 	NULL,
 };
 

@@ -91,6 +91,10 @@ def results(tmp_path_factory):
     files["cyclictest"] = d / "cyclictest.json"
     run("cyclictest", "-t", "1", "-i", "1000", "-l", "100", "-q",
         "--json=" + str(files["cyclictest"]))
+    for name, args in (("deadline", ["-D", "1", "-q"]),
+                       ("cyclicdeadline", ["-D", "1", "-q", "-i", "4000"])):
+        files[name] = d / f"{name}.json"
+        run(name, *args, "--json", str(files[name]))
     files["doctor"] = d / "doctor.json"
     subprocess.run([RTLAT, "doctor", "--json", str(files["doctor"])],
                    capture_output=True, timeout=60)

@@ -32,6 +32,7 @@ ALLOWED = {
     "bintime": DETERMINISM,
     "response": DETERMINISM,
     "sync": DETERMINISM | {"pair"},	# runs the pair harness inside itself
+    "deadline": HARNESS | {"timer"},	# SCHED_DEADLINE on the timer's samplers
 }
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 # Folders whose state is the run's (a struct it owns and passes in): no

@@ -204,7 +204,9 @@ int rt_thread_setup_policy(int policy, int prio, int cpu)
 	record();
 	if (cpu >= 0)
 		bad |= set_affinity(cpu) != 0;
-	if (prio > 0)
+	/* SCHED_BATCH and SCHED_IDLE have no priority (the cyclictest
+	 * face's --policy batch|idle). */
+	if (prio > 0 || policy == SCHED_BATCH || policy == SCHED_IDLE)
 		bad |= set_policy(policy, prio) != 0;
 	return bad && rec && rec->strict ? -1 : 0;
 }
@@ -212,6 +214,16 @@ int rt_thread_setup_policy(int policy, int prio, int cpu)
 bool rt_dma_held(void)
 {
 	return dma_fd >= 0;
+}
+
+int rt_dma_set(int32_t us)
+{
+	if (dma_fd < 0)
+		return -EBADF;
+	/* The request held is the last value written on this descriptor. */
+	if (write(dma_fd, &us, sizeof(us)) != sizeof(us))
+		return -errno;
+	return 0;
 }
 
 int rt_thread_setup(int prio, int cpu)

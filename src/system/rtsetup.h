@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct json;
 
@@ -52,6 +53,9 @@ int rt_thread_create_quiet(pthread_t *t, const pthread_attr_t *attr,
 			   void *(*fn)(void *), void *arg);
 /* Whether /dev/cpu_dma_latency is held at 0 (rt_init got it). */
 bool rt_dma_held(void);
+/* The held /dev/cpu_dma_latency request set to us (cyclictest's
+ * --latency): 0 or -errno (-EBADF: none held). */
+int rt_dma_set(int32_t us);
 /* Release /dev/cpu_dma_latency. */
 void rt_fini(void);
 /*

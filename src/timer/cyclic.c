@@ -22,10 +22,12 @@
 #include "timer/timer_run.h"
 #include "timer/timer_test.h"
 
-/* cyclictest's batch and idle are not real-time: refused, and so not
- * among the choices (the error lists exactly what is accepted). */
-static const char *const policy_names[] = { "fifo", "rr", "other", "normal", NULL };
-static const char *const zero[] = { "0", NULL };
+/* batch and idle run the threads SCHED_BATCH or SCHED_IDLE (not
+ * real-time, as cyclictest's). */
+static const char *const policy_names[] = { "fifo", "rr", "other", "normal", "batch",
+					    "idle", NULL };
+/* -c 1 (CLOCK_REALTIME) is accepted with a warning (cyclic_extra.c). */
+static const char *const clocks[] = { "0", "1", NULL };
 
 #define CYC(f) OPT_AT(struct cyc_config, f)
 #define REFUSED(s, l, a, why)							\
@@ -36,26 +38,34 @@ static const struct opt cyc_opts[] = {
 	{ .short_name = 'a', .long_name = "affinity", .type = OPT_CPU_LIST,
 	  .arg = OPT_ARG_OPTIONAL, .argname = "CPUSET", .dest = CYC(affinity),
 	  .help = "thread N on CPU N (the default too), or with CPUSET the threads on its CPUs in turn" },
-	REFUSED('A', "aligned", OPT_ARG_REQUIRED, "aligned wake-ups"),
+	{ .short_name = 'A', .long_name = "aligned", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "USEC", .max = 1000000,
+	  .dest = CYC(aligned_us),
+	  .help = "the threads' first wake-ups at one common time, thread N USEC * N after it" },
 	{ .short_name = 'b', .long_name = "breaktrace", .type = OPT_INT,
 	  .arg = OPT_ARG_REQUIRED, .argname = "USEC", .min = 1, .max = 100000000,
 	  .dest = CYC(breaktrace_us),
 	  .help = "stop, and mark the trace with --tracemark, when a latency exceeds USEC" },
 	{ .short_name = 'c', .long_name = "clock", .type = OPT_CHOICE,
 	  .arg = OPT_ARG_REQUIRED, .argname = "CLOCK", .dest = CYC(clock),
-	  .help = "0: CLOCK_MONOTONIC (CLOCK_REALTIME is not measured)",
-	  .choices = zero },
+	  .help = "0: CLOCK_MONOTONIC; 1 (CLOCK_REALTIME) is measured on CLOCK_MONOTONIC, with a warning",
+	  .choices = clocks },
 	{ .long_name = "default-system", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = CYC(default_system), .help = "do not hold /dev/cpu_dma_latency" },
 	{ .short_name = 'd', .long_name = "distance", .type = OPT_INT,
 	  .arg = OPT_ARG_REQUIRED, .argname = "DIST", .max = 1000000, .dflt = 500,
 	  .dest = CYC(distance_us),
 	  .help = "thread N's interval is INTV + N * DIST us; with -h or -H every thread is at INTV" },
+	{ .long_name = "deepest-idle-state", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "N", .min = -1, .max = 1000, .dflt = -1, .dest = CYC(deepest_idle),
+	  .help = "for the run, disable the idle states deeper than N on the threads' CPUs (restored at the end); -1: leave them" },
 	{ .short_name = 'D', .long_name = "duration", .type = OPT_DURATION,
 	  .arg = OPT_ARG_REQUIRED, .argname = "TIME", .max = OPT_MAX_DURATION_S,
 	  .dest = OPT_AT(struct cyc_config, t.duration_s),
 	  .help = "run for TIME (N[s|m|h|d]); 0: until -l or stopped" },
-	REFUSED('F', "fifo", OPT_ARG_REQUIRED, "a named pipe of statistics"),
+	{ .short_name = 'F', .long_name = "fifo", .type = OPT_PATH_OUT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "PATH", .dest = CYC(fifo),
+	  .help = "a named pipe at PATH: a reader gets the T: lines, every 100 ms (removed at the end)" },
 	{ .short_name = 'h', .long_name = "histogram", .type = OPT_INT,
 	  .arg = OPT_ARG_REQUIRED, .argname = "US", .min = 1, .max = CYC_MAX_HIST_US,
 	  .dest = CYC(hist_us),
@@ -72,9 +82,9 @@ static const struct opt cyc_opts[] = {
 	  .help = "base interval of the threads in us" },
 	{ .long_name = "laptop", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = CYC(laptop), .help = "do not hold /dev/cpu_dma_latency" },
-	{ .long_name = "latency", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
-	  .argname = "PM_QOS", .dest = CYC(latency),
-	  .help = "the /dev/cpu_dma_latency target: 0", .choices = zero },
+	{ .long_name = "latency", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
+	  .argname = "PM_QOS", .max = 2000000000, .dest = CYC(latency),
+	  .help = "the /dev/cpu_dma_latency target in us, written and held for the run (0)" },
 	{ .short_name = 'l', .long_name = "loops", .type = OPT_INT,
 	  .arg = OPT_ARG_REQUIRED, .argname = "LOOPS", .max = 1LL << 40,
 	  .dest = CYC(loops),
@@ -85,20 +95,25 @@ static const struct opt cyc_opts[] = {
 	{ .short_name = 'm', .long_name = "mlockall", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(mlock),
 	  .help = "lock memory (rtlat always does, unless --no-mlock)" },
-	REFUSED('M', "refresh_on_max", OPT_ARG_NONE, "refresh only on a new maximum"),
+	{ .short_name = 'M', .long_name = "refresh_on_max", .type = OPT_FLAG,
+	  .arg = OPT_ARG_NONE, .dest = CYC(refresh_on_max),
+	  .help = "redraw the T: lines only when a thread's maximum rises" },
 	{ .short_name = 'n', .long_name = "nanosleep", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(nanosleep),
 	  .help = "clock_nanosleep (the default)" },
 	{ .short_name = 'N', .long_name = "nsecs", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(nsecs),
 	  .help = "print results in ns instead of us" },
-	REFUSED('o', "oscope", OPT_ARG_REQUIRED, "oscilloscope mode"),
+	{ .short_name = 'o', .long_name = "oscope", .type = OPT_INT,
+	  .arg = OPT_ARG_REQUIRED, .argname = "RED", .min = 1, .max = 1000000,
+	  .dest = CYC(oscope),
+	  .help = "with -v, one line per RED samples: their maximum (oscilloscope mode)" },
 	{ .short_name = 'p', .long_name = "priority", .type = OPT_INT,
 	  .arg = OPT_ARG_REQUIRED, .argname = "PRIO", .max = 99, .dest = CYC(prio),
 	  .help = "priority of the highest priority thread; given, the policy is fifo (or rr); 0: threads + 1" },
 	{ .long_name = "policy", .type = OPT_CHOICE, .arg = OPT_ARG_REQUIRED,
 	  .argname = "NAME", .dflt = CYC_POLICY_OTHER, .dest = CYC(policy),
-	  .help = "fifo, rr, other or normal (batch and idle are refused: not real-time); with fifo or rr and no -p, priority threads + 1",
+	  .help = "fifo, rr, other, normal, batch or idle; with fifo or rr and no -p, priority threads + 1",
 	  .choices = policy_names },
 	{ .long_name = "priospread", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = CYC(priospread),
@@ -109,9 +124,15 @@ static const struct opt cyc_opts[] = {
 	{ .short_name = 'r', .long_name = "relative", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(relative),
 	  .help = "relative timer: nanosleep(interval) from each wake-up" },
-	REFUSED('R', "resolution", OPT_ARG_NONE, "clock resolution check"),
-	REFUSED(0, "secaligned", OPT_ARG_OPTIONAL, "wake-ups aligned to the second"),
-	REFUSED('s', "system", OPT_ARG_NONE, "sys_nanosleep and sys_setitimer"),
+	{ .short_name = 'R', .long_name = "resolution", .type = OPT_FLAG,
+	  .arg = OPT_ARG_NONE, .dest = CYC(resolution),
+	  .help = "check the clock's resolution (clock_getres against clock_gettime's steps); a warning where they differ" },
+	{ .long_name = "secaligned", .type = OPT_INT, .arg = OPT_ARG_OPTIONAL,
+	  .argname = "USEC", .max = 999999, .dest = CYC(secaligned_us),
+	  .help = "the threads' first wake-ups at the next full second, USEC after it" },
+	{ .short_name = 's', .long_name = "system", .type = OPT_FLAG,
+	  .arg = OPT_ARG_NONE, .dest = CYC(sys),
+	  .help = "the nanosleep system call: what rtlat calls anyway (glibc's is the call)" },
 	{ .short_name = 'S', .long_name = "smp", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = CYC(smp),
 	  .help = "a thread per CPU, pinned, all at the same priority (-a -t; a -a or -t given is ignored with a warning)" },
@@ -130,8 +151,12 @@ static const struct opt cyc_opts[] = {
 	  .help = "mark the trace and stop it when -b is exceeded" },
 	{ .short_name = 'u', .long_name = "unbuffered", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(unbuffered), .help = "unbuffered output" },
-	REFUSED('v', "verbose", OPT_ARG_NONE, "every sample on stdout: I/O on the measuring path"),
-	REFUSED(0, "dbg_cyclictest", OPT_ARG_NONE, "cyclictest's own debugging"),
+	{ .short_name = 'v', .long_name = "verbose", .type = OPT_FLAG,
+	  .arg = OPT_ARG_NONE, .dest = CYC(verbose),
+	  .help = "every sample on stdout as cyclictest's \"n:c:v\" (thread, cycle, us), printed by the display thread" },
+	{ .long_name = "dbg_cyclictest", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
+	  .dest = CYC(dbg),
+	  .help = "cyclictest's own debugging: accepted with a warning (rtlat has none such)" },
 	{ .short_name = 'x', .long_name = "posix_timers", .type = OPT_FLAG,
 	  .arg = OPT_ARG_NONE, .dest = CYC(posix_timers),
 	  .help = "a POSIX timer instead of clock_nanosleep" },
@@ -276,7 +301,9 @@ static void plan(const struct test_run *t, struct timer_run *run,
 		run->plan[i].cpu = thread_cpu(c, i);
 		run->plan[i].period_ns = c->interval_us * NSEC_PER_USEC + i * dist;
 		run->plan[i].prio = prio;
-		run->plan[i].policy = c->policy == CYC_POLICY_RR ? SCHED_RR : SCHED_FIFO;
+		run->plan[i].policy = c->policy == CYC_POLICY_RR ? SCHED_RR :
+				      c->policy == CYC_POLICY_BATCH ? SCHED_BATCH :
+				      c->policy == CYC_POLICY_IDLE ? SCHED_IDLE : SCHED_FIFO;
 	}
 }
 
@@ -333,7 +360,7 @@ static int cyc_check(struct test_run *t)
 	unsigned int notes;
 	char err[256];
 
-	if (check_combinations(t, c))
+	if (check_combinations(t, c) || cyc_extra_check(t, c))
 		return -1;
 	if (c->tracemark && tracefs_open(t->prog, err, sizeof(err))) {
 		opts_error(t->prog, opts_find(t->opts, 0, "tracemark"), "%s", err);
@@ -359,6 +386,9 @@ static int cyc_rt_apply(struct test_run *t)
 
 	if (timer_rt_apply(t))
 		return -1;
+	/* --latency N: the request rt_init holds, at N (the banner says it). */
+	if (c->latency && rt_dma_held() && rt_dma_set((int32_t)c->latency))
+		rt_warn("--latency: cannot write /dev/cpu_dma_latency: %s", strerror(errno));
 	/* Where cyclictest says why it leaves the latency target alone. */
 	if (c->laptop)
 		fprintf(stderr, "WARN: not setting cpu_dma_latency to save battery power\n");
@@ -402,6 +432,7 @@ static int cyc_measure(struct test_run *t)
 
 	status_file(run);
 	cyc_banner(run);
+	cyc_extra_start(run);
 	return timer_measure(t);
 }
 

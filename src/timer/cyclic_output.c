@@ -8,6 +8,7 @@
  * extra keys. Values come from the timer's samplers, in ns.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,9 +38,8 @@ static long long unit(const struct timer_run *run, double ns)
 
 void cyc_banner(struct timer_run *run)
 {
-	(void)run;
 	if (rt_dma_held())
-		printf("# /dev/cpu_dma_latency set to 0us\n");
+		printf("# /dev/cpu_dma_latency set to %lldus\n", cfg_of(run)->latency);
 	fflush(stdout);
 }
 
@@ -47,7 +47,7 @@ void cyc_banner(struct timer_run *run)
  * as cyclictest names them ("other/other" by default). */
 static void policy_line(FILE *f, const struct timer_run *run)
 {
-	static const char *const names[] = { "fifo", "rr", "other", "other" };
+	static const char *const names[] = { "fifo", "rr", "other", "other", "batch", "idle" };
 	const struct cyc_config *c = cfg_of(run);
 	char load[128] = "";
 	FILE *l = fopen("/proc/loadavg", "r");
@@ -63,7 +63,7 @@ static void policy_line(FILE *f, const struct timer_run *run)
 		fclose(l);
 	}
 	fprintf(f, "policy: %s%s: loadavg: %s          \n\n",
-		names[c->policy & 3], other ? "/other" : "", load);
+		names[c->policy], other && c->policy < CYC_POLICY_BATCH ? "/other" : "", load);
 }
 
 static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
@@ -80,7 +80,7 @@ static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
 }
 
 /* A thread's line from the seconds the display thread folded so far. */
-static void t_line_now(FILE *f, const struct timer_cpu *c)
+static void cyc_t_line_now(FILE *f, const struct timer_cpu *c)
 {
 	const struct timer_summary *s = &c->sum;
 
@@ -94,7 +94,7 @@ static void status_block(FILE *f, const struct timer_run *run)
 
 	fprintf(f, "#---------------------------\n# cyclictest current status:\n");
 	for (i = 0; i < run->ncpu; i++)
-		t_line_now(f, &run->cpu[i]);
+		cyc_t_line_now(f, &run->cpu[i]);
 	fprintf(f, "#---------------------------\n");
 }
 
@@ -126,19 +126,42 @@ void cyc_status(struct timer_run *run, int bits)
 	fclose(f);
 }
 
+/* -F: a reader there gets the T: lines (no reader: nothing, no wait). */
+static void fifo_write(struct timer_run *run)
+{
+	int fd = open(cfg_of(run)->fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f;
+	int i;
+
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	for (i = 0; i < run->ncpu; i++)
+		cyc_t_line_now(f, &run->cpu[i]);
+	fclose(f);
+}
+
 /* Each poll on a terminal: the seconds the display thread folded. */
 void cyc_draw(struct timer_run *run, bool final)
 {
 	static int drawn;
 	int i;
 
-	if (final || run->cfg->quiet || !isatty(STDOUT_FILENO) || !run->cpu[0].sum.samples)
+	cyc_extra_poll(run);
+	if (cfg_of(run)->fifo && !final)
+		fifo_write(run);
+	if (final || run->cfg->quiet || run->face.verbose || !isatty(STDOUT_FILENO) ||
+	    !run->cpu[0].sum.samples || !cyc_extra_redraw(run))
 		return;
 	if (drawn)
 		printf("\033[%dA", run->ncpu + 2);
 	policy_line(stdout, run);
 	for (i = 0; i < run->ncpu; i++)
-		t_line_now(stdout, &run->cpu[i]);
+		cyc_t_line_now(stdout, &run->cpu[i]);
 	drawn = 1;
 	fflush(stdout);
 }
@@ -326,9 +349,10 @@ int cyc_report(struct test_run *t, int status)
 	if (!run->cpu)
 		return status;
 	timer_fold(run);
+	cyc_extra_end(run);
 	/* As cyclictest: -q with -h or -H (on stdout or in --histfile)
 	 * prints no T: lines; then the spikes, the histogram, -b's lines. */
-	if (!run->cfg->quiet || !run->face.over_ns)
+	if ((!run->cfg->quiet || !run->face.over_ns) && !run->face.verbose)
 		final_block(run, !run->cfg->quiet);
 	spikes(stdout, run);
 	if (histogram(run))

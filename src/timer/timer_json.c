@@ -21,17 +21,17 @@ static void json_settings(struct json *j, const struct timer_run *run)
 	int i;
 
 	json_obj_open(j, "settings");
-	json_str(j, "test", "timer");
+	json_str(j, "test", run->face.test ? run->face.test : "timer");
 	results_settings(j, run->opts, NULL);
 	json_str(j, "mode_name", timer_mode_names[c->mode]);
-	json_str(j, "method", c->mode ? "timerlat" : timer_method_names[c->method]);
+	json_str(j, "method", c->mode ? "timerlat" : run->cpu[0].wait.ops->name);
 	json_int(j, "device", c->device);	/* a number, as Xenomai's */
 	json_int(j, "cpu", run->cpu[0].cpu);	/* the first, as before lists */
 	json_arr_open_inline(j, "cpus");
 	for (i = 0; i < run->ncpu; i++)
 		json_int(j, NULL, run->cpu[i].cpu);
 	json_arr_close(j);
-	json_int(j, "warmup_s", TIMER_WARMUP_S);
+	json_int(j, "warmup_s", run->face.no_warmup ? 0 : TIMER_WARMUP_S);
 	json_str(j, "msw", "involuntary context switches of the sampling thread");
 	json_obj_close(j);
 }
@@ -120,8 +120,9 @@ static void json_rts(struct json *j, const struct timer_cpu *c,
 	json_obj_close(j);
 }
 
-/* One CPU's figures, or every CPU's folded (the top level). */
-static void json_figures(struct json *j, const struct timer_cpu *c,
+/* One CPU's figures (sampler i), or every CPU's folded (the top level,
+ * i -1). */
+static void json_figures(struct json *j, const struct timer_cpu *c, int i,
 			 long long actual_s, long long requested_s)
 {
 	results_stats(j, "latency", &c->all, NULL);
@@ -130,6 +131,8 @@ static void json_figures(struct json *j, const struct timer_cpu *c,
 	json_rts(j, c, actual_s, requested_s);
 	json_seconds(j, c);
 	json_histograms(j, c);
+	if (c->run->face.json)
+		c->run->face.json(j, c, i);
 }
 
 /* A sampler moved off its CPU: its figures are not the CPU's alone. */
@@ -157,7 +160,7 @@ static void json_cpus(struct json *j, const struct timer_run *run,
 		json_obj_open(j, NULL);
 		json_int(j, "cpu", run->cpu[i].cpu);
 		json_moved(j, &run->cpu[i]);
-		json_figures(j, &run->cpu[i], actual_s, requested_s);
+		json_figures(j, &run->cpu[i], i, actual_s, requested_s);
 		json_obj_close(j);
 	}
 	json_arr_close(j);
@@ -174,7 +177,7 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	if (!j)
 		return run->cfg->common.json ? -1 : 0;
 	json_settings(j, run);
-	json_figures(j, run->whole, actual_s, requested_s);
+	json_figures(j, run->whole, -1, actual_s, requested_s);
 	json_cpus(j, run, actual_s, requested_s);
 	tlu_json(j, run);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)

@@ -53,7 +53,8 @@ void timer_banner(FILE *f, const struct timer_run *run)
 		fprintf(f, " (a sampler on each)\n");
 	}
 	fprintf(f, "== All results in microseconds\n");
-	fprintf(f, "warming up...\n");
+	if (!run->face.no_warmup)	/* rtlat deadline counts from the first */
+		fprintf(f, "warming up...\n");
 }
 
 static void print_header(FILE *f, const struct timer_run *run, uint64_t sec)

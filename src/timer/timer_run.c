@@ -38,6 +38,8 @@ static int face_alloc(struct timer_cpu *c)
 		return -ENOMEM;
 	if (f->over_max && !(c->over_cycle = calloc(f->over_max, sizeof(*c->over_cycle))))
 		return -ENOMEM;
+	if (f->verbose && !(c->vring = calloc(1, sizeof(*c->vring))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -51,7 +53,7 @@ static int cpu_init(struct timer_cpu *c, struct timer_run *run,
 	c->run = run;
 	c->plan = *plan;
 	c->cpu = plan->cpu;
-	c->wait.ops = timer_methods[run->cfg->method];
+	c->wait.ops = f->wait_ops ? f->wait_ops : timer_methods[run->cfg->method];
 	if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
 		       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS) ||
 	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
@@ -63,6 +65,8 @@ static void cpu_free(struct timer_cpu *c)
 {
 	free(c->spikes);
 	free(c->over_cycle);
+	free(c->vring);
+	c->vring = NULL;
 	c->spikes = NULL;
 	c->over_cycle = NULL;
 	stats_free(&c->all);
@@ -335,7 +339,7 @@ void timer_report_end(struct timer_run *run)
 	if (err)
 		fprintf(stderr, "%s: %s failed: %s\n", run->prog,
 			run->cfg->mode ? "reading timerlat's trace_pipe" :
-			timer_method_names[run->cfg->method], strerror(err));
+			c->wait.ops->name, strerror(err));
 	for (i = 0; i < run->ncpu; i++) {
 		c = &run->cpu[i];
 		if (c->switched)

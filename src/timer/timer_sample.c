@@ -128,6 +128,8 @@ static bool face_sample(struct timer_cpu *c, int64_t exp, int64_t lat)
 	const struct timer_face *f = &c->run->face;
 	struct timer_run *run = c->run;
 
+	if (c->vring)
+		vring_push(c->vring, lat);
 	if (f->spike_ns && lat > f->spike_ns) {
 		if (c->nspikes < f->spike_max)
 			c->spikes[c->nspikes] = (struct timer_spike){ lat, exp + lat };
@@ -233,6 +235,8 @@ static int sample_loop(struct timer_feed *sp)
 		if (err)
 			return err;
 		exp = w->expected;
+		if (now < exp && w->ops->reanchor)
+			exp = now;
 		lat = now - exp;
 		missed = timer_missed(ticks, lat, w->period);
 		w->expected = exp + (int64_t)(1 + missed) * w->period;
@@ -258,8 +262,11 @@ void *timer_sampler(void *arg)
 		   pinned_to(c->cpu, &c->moved_set);
 	explain_attach(c->explain);
 	c->wait.period = c->plan.period_ns;
-	/* The first expiry 1 ms from now, as the original. */
-	c->start_ns = clock_now_ns() + NSEC_PER_MSEC;
+	/* The first expiry 1 ms from now, as the original, or the face's
+	 * common one (-A, --secaligned: thread N at its offset). */
+	c->start_ns = c->run->face.align_ns ?
+		      c->run->face.align_ns + (c - c->run->cpu) * c->run->face.align_step_ns :
+		      clock_now_ns() + NSEC_PER_MSEC;
 	err = c->wait.ops->open(&c->wait, c->start_ns);
 	if (!err)
 		err = sample_loop(&sp);

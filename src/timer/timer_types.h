@@ -26,6 +26,8 @@
 #include "measure/stats.h"
 #include "harness/test.h"
 
+struct json;
+
 #define TIMER_WARMUP_S		1
 #define TIMER_MAX_CPUS		CPU_LIST_MAX	/* -c LIST */
 #define TIMER_RING_SLOTS	64	/* power of two */
@@ -187,6 +189,10 @@ struct timer_wait_ops {
 	 */
 	int (*wait)(struct timer_wait *w, uint64_t *ticks);
 	void (*close)(struct timer_wait *w);
+	/* The period's start may come later than its grid says (a
+	 * SCHED_DEADLINE server restarted): a wake-up before the expected
+	 * time starts the grid anew there, as rt-tests' cyclicdeadline. */
+	bool reanchor;
 };
 
 #define TIMERLAT_BUF	4096
@@ -248,6 +254,28 @@ struct timer_spike {
 	int64_t lat, when;
 };
 
+/* The cyclictest face's -v: every sample of a sampler, from it (the
+ * producer) to the display thread (the consumer), which prints them. */
+#define TIMER_VRING_SLOTS	65536	/* power of two: 65 ms at 1 us */
+struct timer_vring {
+	uint64_t head;		/* written by the producer */
+	uint64_t tail;		/* written by the consumer */
+	uint64_t dropped;	/* producer: ring full */
+	int64_t lat[TIMER_VRING_SLOTS];
+};
+
+static inline void vring_push(struct timer_vring *r, int64_t lat)
+{
+	uint64_t head = r->head;
+
+	if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= TIMER_VRING_SLOTS) {
+		r->dropped++;
+		return;
+	}
+	r->lat[head & (TIMER_VRING_SLOTS - 1)] = lat;
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
 /* One CPU's sampler and what it measures (every CPU of -c has one). */
 struct timer_cpu {
 	struct timer_run *run;
@@ -283,6 +311,7 @@ struct timer_cpu {
 	uint64_t nspikes;
 	uint64_t *over_cycle;
 	uint64_t nover;
+	struct timer_vring *vring;	/* -v (allocated at setup), or NULL */
 	uint64_t cycles;		/* wake-ups measured */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
 	struct explain_src *explain;
@@ -310,6 +339,20 @@ struct timer_face {
 	void (*status)(struct timer_run *run, int bits);
 	int status_fd;			/* cyclictest's /dev/shm file, or -1 */
 	unsigned long status_dropped;	/* SIGUSR1 blocks stderr did not take */
+	/* A test on the timer's samplers (rtlat deadline): its wait method
+	 * (NULL: --method's), its name in the JSON's settings (NULL:
+	 * "timer") and its keys in each CPU's object of the JSON (sampler
+	 * i's; -1 the top level). c->run is the live run, also when c is a
+	 * checkpoint's copy. */
+	/* The cyclictest face: -A/--secaligned's common first expiry (0:
+	 * each sampler 1 ms after it starts) and each thread's offset from
+	 * it; -v's rings; -M's maximum last drawn (the display thread's). */
+	int64_t align_ns, align_step_ns;
+	bool verbose;
+	int64_t shown_max;
+	const struct timer_wait_ops *wait_ops;
+	const char *test;
+	void (*json)(struct json *j, const struct timer_cpu *c, int i);
 };
 
 struct timer_run {

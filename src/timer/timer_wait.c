@@ -123,16 +123,16 @@ static void ptimer_close(struct timer_wait *w)
 }
 
 static const struct timer_wait_ops abs_nanosleep = {
-	"abs-nanosleep", abs_open, abs_wait, no_close,
+	"abs-nanosleep", abs_open, abs_wait, no_close, false,
 };
 static const struct timer_wait_ops rel_nanosleep = {
-	"rel-nanosleep", abs_open, rel_wait, no_close,
+	"rel-nanosleep", abs_open, rel_wait, no_close, false,
 };
 static const struct timer_wait_ops timerfd = {
-	"timerfd", tfd_open, tfd_wait, tfd_close,
+	"timerfd", tfd_open, tfd_wait, tfd_close, false,
 };
 static const struct timer_wait_ops posix_timer = {
-	"posix-timer", ptimer_open, ptimer_wait, ptimer_close,
+	"posix-timer", ptimer_open, ptimer_wait, ptimer_close, false,
 };
 
 /* Indexed by enum timer_method. */

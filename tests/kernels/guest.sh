@@ -225,6 +225,16 @@ c_suite() {
 	return $rc
 }
 
+# SCHED_DEADLINE (issue 47): the sampler measures one thread with a job
+# longer than its runtime (overruns and misses counted), then a thread
+# pinned by -c inside the guest's two-CPU root domain is refused (EPERM,
+# its one line and exit status kept for the host).
+c_deadline() {
+	$R deadline -D 2 -q -p 20000 -r 1000 -w 2000 --json "$out/deadline.json" || return $?
+	$R deadline -D 1 -q -c 1 > /dev/null 2> "$out/deadline-pinned.err"
+	echo $? > "$out/deadline-pinned.rc"
+}
+
 # More CPUs than 64, with holes in their numbers (nosmt or a CPU taken
 # offline make them): the "many" stage boots 72 vCPUs (tests/kernels/run)
 # and CPUs 5 and 66 go offline first. Every CPU's face must find the
@@ -262,6 +272,7 @@ for c in "$@"; do
 	sync) check sync c_sync ;;
 	suite) check suite c_suite ;;
 	manycpus) check manycpus c_manycpus ;;
+	deadline) check deadline c_deadline ;;
 	*) echo "guest.sh: no check $c" >&2; exit 2 ;;
 	esac
 done
