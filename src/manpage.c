@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * manpage.c - man pages and bash completion written from the option
- * tables and the registry, so neither can drift from what rtlat parses:
- * "rtlat --man NAME" (rtlat, a subcommand, suite; rtlat-report's page
- * comes from its own argument parser, report/rtlat_report/cli/manpage.py) and
- * "rtlat --completion" (make man, make install use them).
+ * manpage.c - man pages and bash completion written from the option tables
+ * and the registry, so neither can drift from what rtlat parses: "rtlat --man
+ * NAME" (rtlat, a subcommand, suite; rtlat-report's page comes from its own
+ * parser, report/rtlat_report/cli/manpage.py) and "rtlat --completion".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +15,6 @@
 #include "harness/test.h"
 #include "util/version.h"
 #include "registry.h"
-
 
 /* Text into roff: backslashes and hyphens escaped, no leading dot. */
 static void roff(FILE *f, const char *s)
@@ -327,9 +325,11 @@ static void prose(FILE *f, const char *text, bool first)
 
 static void output_sections(FILE *f, const char *name)
 {
-	const struct man_text *m;
+	const struct test_ops *t = test_find(name);
+	const struct man_text own = { name, t ? t->man_output : NULL, t ? t->man_json : NULL, false };
+	const struct man_text *m = own.output ? &own : man_texts;
 
-	for (m = man_texts; m->name; m++) {
+	for (; m->name; m++) {
 		if (strcmp(m->name, name) != 0)
 			continue;
 		fputs(".SH OUTPUT\n", f);

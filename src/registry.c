@@ -16,6 +16,7 @@
 #include "util/json.h"
 #include "bintime/bintime_test.h"
 #include "doctor/doctor_test.h"
+#include "hwlat/hwlat_test.h"
 #include "pair/pair_test.h"
 #include "request/request_test.h"
 #include "response/response_test.h"
@@ -35,6 +36,7 @@ const struct test_ops *const tests[] = {
 	&test_sync,
 	&test_doctor,
 	&test_cyclictest,
+	&test_hwlat,
 	NULL,
 };
 

@@ -84,7 +84,8 @@ def test_every_help_option_is_in_the_man_page(name):
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    """One JSON of every test: a short suite, plus cyclictest and doctor."""
+    """One JSON of every test: a short suite, plus cyclictest, doctor and
+    hwlat (its skipped run where the kernel has no hwlat tracer)."""
     d = tmp_path_factory.mktemp("docs-suite")
     run("suite", "--duration", "1", "-q", "-o", str(d / "suite"))
     files = {p.stem: p for p in (d / "suite").glob("*.json") if p.stem != "registry"}
@@ -93,6 +94,9 @@ def results(tmp_path_factory):
         "--json=" + str(files["cyclictest"]))
     files["doctor"] = d / "doctor.json"
     subprocess.run([RTLAT, "doctor", "--json", str(files["doctor"])],
+                   capture_output=True, timeout=60)
+    files["hwlat"] = d / "hwlat.json"
+    subprocess.run([RTLAT, "hwlat", "-D", "1", "--json", str(files["hwlat"])],
                    capture_output=True, timeout=60)
     return files
 
