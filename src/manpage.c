@@ -141,10 +141,10 @@ static void fleet_section(FILE *f)
 	"cmdline, clock, unit, start_rfc3339 and end_rfc3339: RFC 3339 UTC), " \
 	"\"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
-	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
-	"form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
+	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
 	"each step's t_s, wall, n, min_ns, avg_ns, max_ns, p99_ns and the count over " \
 	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off), " \
+	"\"smi\" (MSR_SMI_COUNT per CPU: start, end; null with \"smi_unavailable\": why), " \
 	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
 	"when off), \"complete\" (false in a --checkpoint's file, " \

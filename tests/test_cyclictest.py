@@ -271,7 +271,7 @@ def test_priospread_down_to_zero_as_the_real_one():
 
 @pytest.mark.parametrize("args,opt", [
     (["-v"], "-v/--verbose"), (["-M"], "-M/--refresh_on_max"),
-    (["-A", "10"], "-A/--aligned"), (["--smi"], "--smi"),
+    (["-A", "10"], "-A/--aligned"),
     (["-F", "/tmp/x"], "-F/--fifo"), (["-R"], "-R/--resolution"),
     (["--policy", "idle"], "--policy"), (["-p", "100"], "-p/--priority"),
     (["-c", "1"], "-c/--clock"), (["--latency", "5"], "--latency"),

@@ -157,7 +157,8 @@ def test_hardlimit_exceeded_is_exit_3(tmp_path):
     status; hwlatdetect itself exits 1), JSON over_hardlimit true. With
     no SMI counter, one line on stderr says so and the rest runs."""
     js = tmp_path / "h.json"
-    sh = stand_in(smi=None) + (f"{RTLAT} hwlat -D 1 --hardlimit 20 --json {js} "
+    sh = stand_in(smi=None) + "mount -t tmpfs none /dev/cpu || exit 78; " + \
+        (f"{RTLAT} hwlat -D 1 --hardlimit 20 --json {js} "
                                f"--watch > {tmp_path}/out")
     r = in_mount_ns(sh)
     assert r.returncode == 3, r.stderr

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "system/context.h"
 #include "util/json.h"
+#include "system/msr.h"
 #include "system/outfile.h"
 
 struct stats;
@@ -67,6 +68,9 @@ struct results {
 	 * both afresh.
 	 */
 	char *cache_system, *cache_doctor;
+	/* MSR_SMI_COUNT of each CPU at results_begin: "smi" gives it and
+	 * the count at each write (system/msr.h). */
+	struct smi_snap smi_start;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

@@ -220,9 +220,10 @@ static int hwlat_measure(struct test_run *t)
 		printf("Skipped: %s\n", r->skipped);
 		return 0;
 	}
-	if (smi_snap_take(&r->smi_start, true) && !compat(t))
+	/* The results' count at the start, the msr module loaded for it. */
+	if (!t->res.smi_start.n && smi_snap_take(&t->res.smi_start, true) && !compat(t))
 		fprintf(stderr, "%s: SMI counts: %s; not counted\n", t->prog,
-			r->smi_start.why);
+			t->res.smi_start.why);
 	print_header(t);
 	if (hwlat_start(r, c, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", t->prog, err);
@@ -247,7 +248,7 @@ static int hwlat_measure(struct test_run *t)
 	hwlat_read(r, on_event, t);
 	r->t_end = clock_now_ns();
 	hwlat_stop(r);
-	if (r->smi_start.n)
+	if (t->res.smi_start.n)
 		smi_snap_take(&r->smi_end, false);
 	return r->error ? 1 : 0;
 }
@@ -261,16 +262,17 @@ static double covered_s(const struct hwlat_run *r)
 static void print_smi(const struct test_run *t)
 {
 	const struct hwlat_run *r = t->state;
+	const struct smi_snap *s = &t->res.smi_start;
 	long long d, total = 0;
 	int i;
 
-	if (!r->smi_start.n || !r->smi_end.n)
+	if (!s->n || !r->smi_end.n)
 		return;
-	for (i = 0; i < r->smi_start.n; i++) {
-		d = smi_delta(&r->smi_start, &r->smi_end, r->smi_start.cpu[i]);
+	for (i = 0; i < s->n; i++) {
+		d = smi_delta(s, &r->smi_end, s->cpu[i]);
 		if (d > 0) {
 			total += d;
-			printf("%lld SMIs occured on cpu %d\n", d, r->smi_start.cpu[i]);
+			printf("%lld SMIs occured on cpu %d\n", d, s->cpu[i]);
 		}
 	}
 	say(t, "SMIs during run: %lld", total);
@@ -358,32 +360,6 @@ static void json_event(struct json *j, const struct hwlat_event *e)
 	json_obj_close(j);
 }
 
-static void json_smi(struct json *j, const struct hwlat_run *r)
-{
-	char key[16];
-	int i;
-
-	if (!r->smi_start.n) {
-		json_null(j, "smi");
-		json_str(j, "smi_unavailable", r->skipped ? r->skipped : r->smi_start.why);
-		return;
-	}
-	json_obj_open(j, "smi");
-	for (i = 0; i < r->smi_start.n; i++) {
-		snprintf(key, sizeof(key), "%d", r->smi_start.cpu[i]);
-		json_obj_open(j, key);
-		json_uint(j, "start", r->smi_start.count[i]);
-		if (smi_delta(&r->smi_start, &r->smi_end, r->smi_start.cpu[i]) >= 0)
-			json_uint(j, "end", r->smi_start.count[i] +
-				  (uint64_t)smi_delta(&r->smi_start, &r->smi_end,
-						      r->smi_start.cpu[i]));
-		else
-			json_null(j, "end");
-		json_obj_close(j);
-	}
-	json_obj_close(j);
-}
-
 static void json_summary(struct json *j, const struct test_run *t)
 {
 	const struct hwlat_config *c = t->cfg;
@@ -436,7 +412,6 @@ static void json_body(struct json *j, void *arg)
 	for (i = 0; i < r->nev; i++)
 		json_event(j, &r->ev[i]);
 	json_arr_close(j);
-	json_smi(j, r);
 }
 
 static int hwlat_report(struct test_run *t, int status)
@@ -478,8 +453,6 @@ static void hwlat_teardown(struct test_run *t)
 	hwlat_stop(r);
 	free(r->ev);
 	r->ev = NULL;
-	smi_snap_free(&r->smi_start);
-	smi_snap_free(&r->smi_end);
 }
 
 static int hwlat_setup(struct test_run *t)
@@ -511,9 +484,8 @@ static int hwlat_setup(struct test_run *t)
 	"\"skipped\" (why nothing ran, or null), \"summary\" (events, kept, max_us, "	\
 	"hardlimit_us, over_hardlimit, covered_s, per_hour: estimate, lo, hi, conf), "	\
 	"\"events\" (each: seq, cpu, ts, inner_us, outer_us, count, nmi_count, "	\
-	"nmi_total_us; the first 100000), \"smi\" (per CPU the count at start and "	\
-	"end; null with \"smi_unavailable\": why) and \"error\" where the tracer "	\
-	"could not be set up."
+	"nmi_total_us; the first 100000), and \"error\" where the tracer could not "	\
+	"be set up. \"smi\" (every result's) has the SMI counts the summary gives."
 
 const struct test_ops test_hwlat = {
 	.name = "hwlat", .compat = "hwlatdetect",

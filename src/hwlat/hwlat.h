@@ -63,7 +63,7 @@ struct hwlat_run {
 	const char *skipped;		/* no hwlat tracer: why */
 	char why[300];
 	const char *error;
-	struct smi_snap smi_start, smi_end;	/* msr.h */
+	struct smi_snap smi_end;	/* at the end (the start: the results') */
 };
 
 /* Parse a line of the hwlat tracer: 0, or -1 if it is not an event. */

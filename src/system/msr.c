@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "system/msr.h"
+#include "util/json.h"
 #include "util/opts.h"
 
 int smi_read(int cpu, uint64_t *count)
@@ -76,31 +76,16 @@ bool smi_available(int cpu, bool load, char *why, size_t len)
 
 int smi_snap_take(struct smi_snap *s, bool load)
 {
-	int all[CPU_LIST_MAX], n = cpus_online_list(all, CPU_LIST_MAX), i;
+	int all[SMI_MAX_CPUS], n = cpus_online_list(all, SMI_MAX_CPUS), i;
 
-	memset(s, 0, sizeof(*s));
+	s->n = 0;
+	s->why[0] = '\0';
 	if (n <= 0 || !smi_available(all[0], load, s->why, sizeof(s->why)))
 		return -1;
-	s->cpu = calloc((size_t)n, sizeof(*s->cpu));
-	s->count = calloc((size_t)n, sizeof(*s->count));
-	if (!s->cpu || !s->count) {
-		snprintf(s->why, sizeof(s->why), "out of memory");
-		smi_snap_free(s);
-		return -1;
-	}
 	for (i = 0; i < n; i++)
 		if (!smi_read(all[i], &s->count[s->n]))
 			s->cpu[s->n++] = all[i];
 	return 0;
-}
-
-void smi_snap_free(struct smi_snap *s)
-{
-	free(s->cpu);
-	free(s->count);
-	s->cpu = NULL;
-	s->count = NULL;
-	s->n = 0;
 }
 
 static int snap_index(const struct smi_snap *s, int cpu)
@@ -121,4 +106,40 @@ long long smi_delta(const struct smi_snap *a, const struct smi_snap *b, int cpu)
 		return -1;
 	/* 32 bits that wrap: the difference modulo 2^32 */
 	return (long long)((b->count[k] - a->count[i]) & 0xffffffffu);
+}
+
+long long smi_since(const struct smi_snap *start, int cpu)
+{
+	int i = snap_index(start, cpu);
+	uint64_t now;
+
+	if (i < 0 || smi_read(cpu, &now))
+		return -1;
+	return (long long)((now - start->count[i]) & 0xffffffffu);
+}
+
+void smi_json(struct json *j, const struct smi_snap *start)
+{
+	char key[16];
+	long long d;
+	int i;
+
+	if (!start->n) {
+		json_null(j, "smi");
+		json_str(j, "smi_unavailable", start->why[0] ? start->why : "not read");
+		return;
+	}
+	json_obj_open(j, "smi");
+	for (i = 0; i < start->n; i++) {
+		snprintf(key, sizeof(key), "%d", start->cpu[i]);
+		json_obj_open(j, key);
+		json_uint(j, "start", start->count[i]);
+		d = smi_since(start, start->cpu[i]);
+		if (d >= 0)
+			json_uint(j, "end", (start->count[i] + (uint64_t)d) & 0xffffffffu);
+		else
+			json_null(j, "end");
+		json_obj_close(j);
+	}
+	json_obj_close(j);
 }

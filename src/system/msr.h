@@ -23,11 +23,12 @@ int smi_read(int cpu, uint64_t *count);
  */
 bool smi_available(int cpu, bool load, char *why, size_t len);
 
-/* The counts of every online CPU at one moment. */
+/* The counts of the online CPUs at one moment (the first SMI_MAX_CPUS). */
+#define SMI_MAX_CPUS 1024
 struct smi_snap {
 	int n;			/* CPUs read; 0: none could be (why) */
-	int *cpu;
-	uint64_t *count;
+	int cpu[SMI_MAX_CPUS];
+	uint64_t count[SMI_MAX_CPUS];
 	char why[160];
 };
 
@@ -35,8 +36,16 @@ struct smi_snap {
  * 0, or -1 with s->n 0 and the reason in s->why. Each CPU's read is an
  * interrupt on that CPU (the driver's rdmsr runs there). */
 int smi_snap_take(struct smi_snap *s, bool load);
-void smi_snap_free(struct smi_snap *s);
 /* b's count of cpu minus a's, or -1 where either lacks it. */
 long long smi_delta(const struct smi_snap *a, const struct smi_snap *b, int cpu);
+
+/* cpu's SMIs since start was taken (read now), or -1 where either
+ * lacks it. Small on the stack: for any thread. */
+long long smi_since(const struct smi_snap *start, int cpu);
+
+struct json;
+/* "smi": per CPU of start its count then and now ({"0": {"start": N,
+ * "end": N}}), or null and "smi_unavailable": why. */
+void smi_json(struct json *j, const struct smi_snap *start);
 
 #endif

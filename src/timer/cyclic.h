@@ -28,6 +28,7 @@ struct cyc_config {
 	const char *histfile;
 	bool smp, mlock, nanosleep, nsecs, relative, posix_timers;
 	bool laptop, default_system, priospread, tracemark, unbuffered;
+	bool smi;			/* --smi */
 };
 
 /* cyclic_output.c */

@@ -294,6 +294,9 @@ struct timer_face {
 	void (*status)(struct timer_run *run, int bits);
 	int status_fd;			/* cyclictest's /dev/shm file, or -1 */
 	unsigned long status_dropped;	/* SIGUSR1 blocks stderr did not take */
+	/* --smi: the SMI counts at the start (the results', system/msr.h);
+	 * NULL: no SMI column. */
+	const struct smi_snap *smi;
 };
 
 struct timer_run {
