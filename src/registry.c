@@ -37,6 +37,7 @@ const struct test_ops *const tests[] = {
 	&test_doctor,
 	&test_cyclictest,
 	&test_hwlat,
+	&test_osnoise,
 	NULL,
 };
 

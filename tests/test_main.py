@@ -36,7 +36,7 @@ SERIES = {"request": ["response", "total_jitter"], "bintime": ["gap"],
           "doctor": []}
 EXPLAIN = {"pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
            "cyclictest"}
-NOT_IN_SUITE = {"doctor", "cyclictest", "hwlat"}
+NOT_IN_SUITE = {"doctor", "cyclictest", "hwlat", "osnoise"}
 
 
 def test_list_is_the_registry():

@@ -201,13 +201,6 @@ static const char *no_tracer(struct test_run *t)
 	return NULL;
 }
 
-static void wait_a_little(void)
-{
-	struct timespec ts = { 0, 100 * NSEC_PER_MSEC };
-
-	nanosleep(&ts, NULL);	/* a stop signal ends it early */
-}
-
 static int hwlat_measure(struct test_run *t)
 {
 	const struct hwlat_config *c = t->cfg;
@@ -243,7 +236,7 @@ static int hwlat_measure(struct test_run *t)
 			break;
 		}
 		if (!got)
-			wait_a_little();
+			tpipe_wait();
 	}
 	hwlat_read(r, on_event, t);
 	r->t_end = clock_now_ns();
@@ -455,14 +448,6 @@ static void hwlat_teardown(struct test_run *t)
 	r->ev = NULL;
 }
 
-static int hwlat_setup(struct test_run *t)
-{
-	/* The kernel's thread measures: rtlat's own settings stay off. */
-	t->common->no_mlock = true;
-	t->common->no_dma_latency = true;
-	return 0;
-}
-
 #define HWLAT_MAN_OUTPUT							\
 	"hwlatdetect's lines: the parameters (\"hwlatdetect:  test duration 120 seconds\", "	\
 	"\"   detector: tracer\", CPU list, latency threshold, sample window and width, "	\
@@ -497,6 +482,6 @@ const struct test_ops test_hwlat = {
 	.check_args = "-D 1 --window 100000 --width 50000",
 	.check_line = "^(Samples recorded: \\d+|Skipped: .*hwlat tracer.*)$",
 	.man_output = HWLAT_MAN_OUTPUT, .man_json = HWLAT_MAN_JSON,
-	.check = hwlat_check, .setup = hwlat_setup, .measure = hwlat_measure,
+	.check = hwlat_check, .setup = tracer_test_setup, .measure = hwlat_measure,
 	.report = hwlat_report, .teardown = hwlat_teardown,
 };

@@ -49,15 +49,36 @@ struct hwlat_saved {
 	bool taken;			/* the lock and the settings are ours */
 };
 
+/* trace_pipe, read a line at a time (hwlat and osnoise alike). */
+struct tpipe {
+	int fd;				/* -1: closed */
+	char line[HWLAT_LINE];
+	size_t len;
+};
+
+/* Open dir's trace_pipe, non-blocking: 0 or -errno. */
+int tpipe_open(struct tpipe *p);
+void tpipe_close(struct tpipe *p);
+/* Read what is there now; fn gets each complete line (its newline
+ * cut). 1: lines came, 0: nothing now (wait), -1: a read error. */
+int tpipe_read(struct tpipe *p, void (*fn)(const char *line, void *arg), void *arg);
+/* The top-level tracer for this run alone: rtlat's lock taken and
+ * current_tracer nop (or empty); its value in prev. 0, or -1 with one
+ * line in err naming who (name: the tracer wanted, for the message). */
+int tracer_take(const char *name, char *prev, size_t plen, char *err, size_t len);
+/* hwlat's and osnoise's setup: the kernel's threads measure, so
+ * rtlat's own real-time settings (mlock, cpu_dma_latency) stay off. */
+int tracer_test_setup(struct test_run *t);
+/* Wait about 100 ms (a stop signal ends it early). */
+void tpipe_wait(void);
+
 struct hwlat_run {
 	struct hwlat_saved saved;
 	struct hwlat_event *ev;		/* kept (at most HWLAT_KEEP) */
 	size_t nev, cap;
 	uint64_t events;		/* seen, kept or not */
 	long long max_us;		/* the largest gap; 0: none */
-	int pipe_fd;
-	char line[HWLAT_LINE];
-	size_t len;
+	struct tpipe pipe;
 	int64_t t_start, t_end;		/* CLOCK_MONOTONIC, ns */
 	long long window_us, width_us;	/* as set */
 	const char *skipped;		/* no hwlat tracer: why */
@@ -72,13 +93,26 @@ int hwlat_parse(const char *line, struct hwlat_event *e);
  * 0, or -1 with one line in err. r->skipped where the kernel has none. */
 int hwlat_start(struct hwlat_run *r, const struct hwlat_config *c,
 		char *err, size_t len);
-/* Read what trace_pipe has now; call fn for each event. 0: nothing
- * more for now (wait), 1: events read, -1: read error. */
+/* Read what trace_pipe has now, fn for each event: as tpipe_read. */
 int hwlat_read(struct hwlat_run *r, void (*fn)(struct hwlat_run *r,
 					       const struct hwlat_event *e, void *arg),
 	       void *arg);
 /* Restore what was there (once; safe if never started). */
 void hwlat_stop(struct hwlat_run *r);
+/* One period of one CPU in the osnoise tracer (osnoise.c). */
+struct osn_sample {
+	unsigned long long runtime, noise, max_single;	/* us */
+	unsigned long long hw, nmi, irq, softirq, thread;
+};
+
+/* Parse a sample line of the osnoise tracer: 0, or -1 if it is none. */
+int osnoise_parse(const char *line, int *cpu, struct osn_sample *s);
+/* Write the two settings of a pair the kernel keeps small <= big (or
+ * small < big where strict) in the order that does, big_now the big
+ * one's value before: 0 or -errno. */
+int tracefs_write_pair(const char *big_file, const char *big, const char *small_file,
+		       const char *small, long long big_now, bool strict);
+
 /* The exact (Garwood) two-sided interval of a Poisson mean, k seen. */
 void poisson_interval(uint64_t k, double conf, double *lo, double *hi);
 

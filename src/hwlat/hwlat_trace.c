@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "hwlat/hwlat.h"
 #include "system/tracefs.h"
@@ -85,26 +86,33 @@ static void cpumask_text(const struct cpu_list *l, char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, i == top ? "%x" : ",%08x", w[i]);
 }
 
-/* The tracer is this run's alone, or refused (as timerlat's, tl_take). */
-static int take(struct hwlat_saved *s, char *err, size_t len)
+int tracer_take(const char *name, char *prev, size_t plen, char *err, size_t len)
 {
 	int e = tracefs_lock_tracer(tracefs_dir());
 
 	if (e == -EWOULDBLOCK) {
-		snprintf(err, len, "hwlat: the tracer is in use by another rtlat run; one run at a time");
+		snprintf(err, len, "%s: the tracer is in use by another rtlat run; one run at a time", name);
 		return -1;
 	}
 	if (e) {
-		snprintf(err, len, "hwlat: cannot lock %s: %s", tracefs_dir(), strerror(-e));
+		snprintf(err, len, "%s: cannot lock %s: %s", name, tracefs_dir(), strerror(-e));
 		return -1;
 	}
-	hw_read("current_tracer", s->tracer, sizeof(s->tracer));
-	if (s->tracer[0] && strcmp(s->tracer, "nop") != 0) {
-		snprintf(err, len, "hwlat: the %s tracer is in use (%s/current_tracer), not rtlat's to take; echo nop > current_tracer once it is done",
-			 s->tracer, tracefs_dir());
+	hw_read("current_tracer", prev, plen);
+	if (prev[0] && strcmp(prev, "nop") != 0) {
+		snprintf(err, len, "%s: the %s tracer is in use (%s/current_tracer), not rtlat's to take; echo nop > current_tracer once it is done",
+			 name, prev, tracefs_dir());
 		tracefs_unlock_tracer();
 		return -1;
 	}
+	return 0;
+}
+
+/* The tracer is this run's alone, or refused (as timerlat's, tl_take). */
+static int take(struct hwlat_saved *s, char *err, size_t len)
+{
+	if (tracer_take("hwlat", s->tracer, sizeof(s->tracer), err, len))
+		return -1;
 	hw_read("tracing_on", s->on, sizeof(s->on));
 	hw_read("tracing_thresh", s->thresh, sizeof(s->thresh));
 	hw_read("hwlat_detector/window", s->window, sizeof(s->window));
@@ -115,17 +123,24 @@ static int take(struct hwlat_saved *s, char *err, size_t len)
 	return 0;
 }
 
-/* The kernel keeps width < window at every write: the order that does. */
-static int set_sample(const char *window, const char *width, long long cur_window)
+int tracefs_write_pair(const char *big_file, const char *big, const char *small_file,
+		       const char *small, long long big_now, bool strict)
 {
 	int e;
 
-	if (atoll(width) < cur_window) {
-		e = hw_write("hwlat_detector/width", width);
-		return e ? e : hw_write("hwlat_detector/window", window);
+	if (atoll(small) < big_now + (strict ? 0 : 1)) {
+		e = hw_write(small_file, small);
+		return e ? e : hw_write(big_file, big);
 	}
-	e = hw_write("hwlat_detector/window", window);
-	return e ? e : hw_write("hwlat_detector/width", width);
+	e = hw_write(big_file, big);
+	return e ? e : hw_write(small_file, small);
+}
+
+/* The kernel keeps width < window at every write: the order that does. */
+static int set_sample(const char *window, const char *width, long long cur_window)
+{
+	return tracefs_write_pair("hwlat_detector/window", window,
+				  "hwlat_detector/width", width, cur_window, true);
 }
 
 static int configure(struct hwlat_run *r, const struct hwlat_config *c)
@@ -157,19 +172,14 @@ static int configure(struct hwlat_run *r, const struct hwlat_config *c)
 int hwlat_start(struct hwlat_run *r, const struct hwlat_config *c,
 		char *err, size_t len)
 {
-	char path[300];
 	int e;
 
-	r->pipe_fd = -1;
+	r->pipe.fd = -1;
 	if (take(&r->saved, err, len))
 		return -1;
 	e = configure(r, c);
-	if (!e) {
-		snprintf(path, sizeof(path), "%s/trace_pipe", tracefs_dir());
-		r->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (r->pipe_fd < 0)
-			e = -errno;
-	}
+	if (!e)
+		e = tpipe_open(&r->pipe);
 	if (!e)
 		e = hw_write("tracing_on", "1");
 	if (e) {
@@ -187,9 +197,7 @@ void hwlat_stop(struct hwlat_run *r)
 	if (!s->taken)
 		return;
 	s->taken = false;
-	if (r->pipe_fd >= 0)
-		close(r->pipe_fd);
-	r->pipe_fd = -1;
+	tpipe_close(&r->pipe);
 	hw_write("tracing_on", "0");
 	hw_write("current_tracer", s->tracer[0] ? s->tracer : "nop");
 	if (s->thresh[0])
@@ -205,39 +213,57 @@ void hwlat_stop(struct hwlat_run *r)
 	tracefs_unlock_tracer();
 }
 
-/* The complete lines in r->line, each parsed; the rest kept. */
-static int take_lines(struct hwlat_run *r,
-		      void (*fn)(struct hwlat_run *, const struct hwlat_event *, void *),
-		      void *arg)
+int tracer_test_setup(struct test_run *t)
 {
-	struct hwlat_event e;
-	char *nl, *p = r->line;
+	/* The kernel's threads measure: rtlat's own settings stay off. */
+	t->common->no_mlock = true;
+	t->common->no_dma_latency = true;
+	return 0;
+}
+
+int tpipe_open(struct tpipe *p)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs_dir());
+	p->len = 0;
+	p->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	return p->fd < 0 ? -errno : 0;
+}
+
+void tpipe_close(struct tpipe *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
+/* The complete lines in p->line, each to fn; the rest kept. */
+static int take_lines(struct tpipe *p, void (*fn)(const char *, void *), void *arg)
+{
+	char *nl, *at = p->line;
 	int got = 0;
 
-	while ((nl = memchr(p, '\n', r->len - (size_t)(p - r->line)))) {
+	while ((nl = memchr(at, '\n', p->len - (size_t)(at - p->line)))) {
 		*nl = '\0';
-		if (!hwlat_parse(p, &e)) {
-			fn(r, &e, arg);
-			got = 1;
-		}
-		p = nl + 1;
+		fn(at, arg);
+		got = 1;
+		at = nl + 1;
 	}
-	r->len -= (size_t)(p - r->line);
-	memmove(r->line, p, r->len);
-	if (r->len == sizeof(r->line) - 1)
-		r->len = 0;	/* a line that long is not hwlat's */
+	p->len -= (size_t)(at - p->line);
+	memmove(p->line, at, p->len);
+	if (p->len == sizeof(p->line) - 1)
+		p->len = 0;	/* a line that long is no tracer's */
 	return got;
 }
 
-int hwlat_read(struct hwlat_run *r,
-	       void (*fn)(struct hwlat_run *, const struct hwlat_event *, void *),
-	       void *arg)
+int tpipe_read(struct tpipe *p, void (*fn)(const char *line, void *arg), void *arg)
 {
 	int got = 0;
 	ssize_t n;
 
 	for (;;) {
-		n = read(r->pipe_fd, r->line + r->len, sizeof(r->line) - 1 - r->len);
+		n = read(p->fd, p->line + p->len, sizeof(p->line) - 1 - p->len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -246,9 +272,46 @@ int hwlat_read(struct hwlat_run *r,
 			return -1;
 		if (n == 0)	/* a file, not a pipe: all of it read */
 			return got;
-		r->len += (size_t)n;
-		got |= take_lines(r, fn, arg);
+		p->len += (size_t)n;
+		got |= take_lines(p, fn, arg);
 	}
+}
+
+void tpipe_wait(void)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* hwlat_read's line: an event, or nothing. */
+struct hw_line {
+	struct hwlat_run *r;
+	void (*fn)(struct hwlat_run *, const struct hwlat_event *, void *);
+	void *arg;
+	int events;
+};
+
+static void hw_line(const char *line, void *arg)
+{
+	struct hw_line *h = arg;
+	struct hwlat_event e;
+
+	if (!hwlat_parse(line, &e)) {
+		h->fn(h->r, &e, h->arg);
+		h->events++;
+	}
+}
+
+int hwlat_read(struct hwlat_run *r,
+	       void (*fn)(struct hwlat_run *, const struct hwlat_event *, void *),
+	       void *arg)
+{
+	struct hw_line h = { r, fn, arg, 0 };
+
+	if (tpipe_read(&r->pipe, hw_line, &h) < 0)
+		return -1;
+	return h.events > 0;
 }
 
 /* P(X <= k) for X Poisson with mean m, summed in logs. */
