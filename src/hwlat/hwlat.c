@@ -64,7 +64,7 @@ static const struct opt hwlat_opts[] = {
 	  .help = "write each event to FILE, a line each (hwlatdetect's sample data)" },
 	{ .long_name = "debug", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = OPT_AT(struct hwlat_config, debug),
-	  .help = "say each setting as it is written" },
+	  .help = "say where the tracer runs and its settings once they are written" },
 	OPT_ROW_QUIET(struct hwlat_config, quiet, "no output but the events (hwlatdetect's --quiet)"),
 	{ .long_name = "watch", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = OPT_AT(struct hwlat_config, watch),

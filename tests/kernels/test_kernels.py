@@ -18,7 +18,8 @@ RES = ROOT / "build" / "kernels"
 # The checks each kernel ran (tests/kernels/run): name -> exit status.
 EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "badinput": 2, "rtla": 0, "doctor": 0,
             "explain": 0, "explainirq": 0, "pairs": 0, "request": 0, "bintime": 0, "sync": 0,
-            "suite": 0, "timer0": 0}
+            "suite": 0, "timer0": 0,
+            "hwlat": 0, "osnoise": 0}     # without their tracers: skipped, 0 too
 # A kernel without the timerlat tracer: -t 1|2 refused, rtla cannot run.
 NO_TIMERLAT = {"timer1": 2, "timer2": 2, "rtla": 1}
 
