@@ -81,3 +81,19 @@ def test_no_counter_is_one_line_and_the_run_goes_on(tmp_path):
 def test_smi_help_and_man():
     assert "--smi" in run(["cyclictest", "--help"]).stdout
     assert "MSR_SMI_COUNT" in run(["--man", "cyclictest"]).stdout
+
+
+def test_each_checkpoint_has_the_counts_then(tmp_path):
+    """A --checkpoint file has "smi" with the counts at its writing; the
+    final file the counts at the end (CPU 0's raised in between)."""
+    js, first = tmp_path / "t.json", tmp_path / "first.json"
+    sh = (stand_in([7, 20]) +
+          f"{RTLAT} timer -q -c 0 -T 0 --checkpoint 1s --json {js} & pid=$!; "
+          f"until grep -qs '\"complete\": false' {js} || ! kill -0 $pid; do sleep 0.05; done; "
+          f"cp {js} {first}; " + bump(0, 10) + "kill -INT $pid; wait $pid")
+    r = in_mount_ns(sh)
+    assert r.returncode == 0, r.stderr
+    ck = json.loads(first.read_text())
+    assert ck["complete"] is False and ck["smi"]["0"] == {"start": 7, "end": 7}
+    doc = json.loads(js.read_text())
+    assert doc["complete"] is True and doc["smi"]["0"] == {"start": 7, "end": 10}
