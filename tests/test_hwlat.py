@@ -7,6 +7,7 @@ MSR_SMI_COUNT values (this machine's kernel has no hwlat tracer, and its
 CPUs no SMI counter). What is asserted is what a user reads: the lines,
 the JSON, the report file, the settings given back, the exit status."""
 import json
+import os
 import shlex
 
 import pytest
@@ -218,3 +219,34 @@ def test_bad_input(args, opt, tmp_path):
     assert (r.returncode, r.stdout) == (2, "")
     assert len(r.stderr.splitlines()) == 1 and opt in r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+REAL = "/usr/sbin/hwlatdetect"
+
+
+@pytest.mark.skipif(not os.path.exists(REAL) or os.path.exists("/usr/sbin/rdmsr"),
+                    reason="needs rt-tests' hwlatdetect (and no msr-tools: it then reads SMIs)")
+def test_same_lines_as_the_real_hwlatdetect(tmp_path):
+    """rt-tests' hwlatdetect and rtlat under its name, one after the other
+    on the same stand-in tracer (hwlatdetect looks for it under debugfs:
+    the stand-in is mounted there and on /sys/kernel/tracing), no events:
+    the same lines, the same exit status."""
+    files = {k: v for k, v in BEFORE.items() if k != "hwlat_detector/mode"}
+    setup = ["mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug "
+             "|| exit 78", "mount -t tmpfs none /sys/kernel/debug/tracing || exit 78",
+             f"mount --bind /sys/kernel/debug/tracing {TRACEFS} || exit 78",
+             "mount -t tmpfs none /dev/cpu || exit 78", f"cd {TRACEFS}",
+             "mkdir hwlat_detector", "echo 'hwlat nop' > available_tracers",
+             ": > trace; : > trace_marker; : > trace_pipe"]
+    reset = [f"echo {shlex.quote(v)} > {TRACEFS}/{k}" for k, v in files.items()]
+    args = "--duration 1 --threshold 10 --window 200000 --width 100000 --cpu-list 1"
+    sh = "; ".join(setup + reset) + "; cd /; " + \
+        f"python3 {REAL} {args} > {tmp_path}/real; echo $? > {tmp_path}/real.rc; " + \
+        "; ".join(reset) + "; " + \
+        f"(exec -a hwlatdetect {RTLAT} {args}) > {tmp_path}/mine; echo $? > {tmp_path}/mine.rc"
+    r = in_mount_ns("bash -c " + shlex.quote(sh))
+    assert r.returncode == 0, r.stderr
+    real, mine = (tmp_path / "real").read_text(), (tmp_path / "mine").read_text()
+    assert "Samples recorded: 0" in real
+    assert mine == real
+    assert (tmp_path / "mine.rc").read_text() == (tmp_path / "real.rc").read_text()
