@@ -13,7 +13,7 @@
 int smi_read(int cpu, uint64_t *count)
 {
 	char path[64];
-	uint64_t v;
+	uint64_t v = 0;
 	ssize_t n;
 	int fd;
 
@@ -111,7 +111,7 @@ long long smi_delta(const struct smi_snap *a, const struct smi_snap *b, int cpu)
 long long smi_since(const struct smi_snap *start, int cpu)
 {
 	int i = snap_index(start, cpu);
-	uint64_t now;
+	uint64_t now = 0;
 
 	if (i < 0 || smi_read(cpu, &now))
 		return -1;
