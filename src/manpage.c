@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * manpage.c - man pages and bash completion written from the option
- * tables and the registry, so neither can drift from what rtlat parses:
- * "rtlat --man NAME" (rtlat, a subcommand, suite; rtlat-report's page
- * comes from its own argument parser, report/rtlat_report/cli/manpage.py) and
- * "rtlat --completion" (make man, make install use them).
+ * manpage.c - man pages and bash completion written from the option tables
+ * and the registry, so neither can drift from what rtlat parses: "rtlat --man
+ * NAME" (rtlat, a subcommand, suite; rtlat-report's page comes from its own
+ * parser, report/rtlat_report/cli/manpage.py) and "rtlat --completion".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -142,10 +141,10 @@ static void fleet_section(FILE *f)
 	"cmdline, clock, unit, start_rfc3339 and end_rfc3339: RFC 3339 UTC), " \
 	"\"system\" (kernel, preemption model, /sys/kernel/realtime, " \
 	"clocksource, kernel command line, isolated CPUs, governors, RT throttling), \"rt\" " \
-	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short " \
-	"form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
+	"(what real-time setup was applied, and why not: \"reasons\") and \"doctor\" (the short form of rtlat doctor's checks), \"timeline\" (--timeline: per series and thread, " \
 	"each step's t_s, wall, n, min_ns, avg_ns, max_ns, p99_ns and the count over " \
 	"--max-latency; step_s, merges, cap, start_wall, start_monotonic_ns; null when off), " \
+	"\"smi\" (MSR_SMI_COUNT per CPU: start, end; null with \"smi_unavailable\": why), " \
 	"\"largest\" (--largest: per series and thread the K largest samples as ns, " \
 	"t_s from the start, cpu, sorted by ns descending, and how many were seen; null " \
 	"when off), \"samples\" (--samples: see SAMPLES FILE), \"complete\" (false in a --checkpoint's file, " \
@@ -326,9 +325,11 @@ static void prose(FILE *f, const char *text, bool first)
 
 static void output_sections(FILE *f, const char *name)
 {
-	const struct man_text *m;
+	const struct test_ops *t = test_find(name);
+	const struct man_text own = { name, t ? t->man_output : NULL, t ? t->man_json : NULL, false };
+	const struct man_text *m = own.output ? &own : man_texts;
 
-	for (m = man_texts; m->name; m++) {
+	for (; m->name; m++) {
 		if (strcmp(m->name, name) != 0)
 			continue;
 		fputs(".SH OUTPUT\n", f);

@@ -17,6 +17,7 @@
 #include "bintime/bintime_test.h"
 #include "deadline/deadline_test.h"
 #include "doctor/doctor_test.h"
+#include "hwlat/hwlat_test.h"
 #include "pair/pair_test.h"
 #include "request/request_test.h"
 #include "response/response_test.h"
@@ -38,6 +39,8 @@ const struct test_ops *const tests[] = {
 	&test_cyclictest,
 	&test_deadline,
 	&test_cyclicdeadline,
+	&test_hwlat,
+	&test_osnoise,
 	NULL,
 };
 

@@ -272,7 +272,7 @@ def test_priospread_down_to_zero_as_the_real_one():
 # cyclictest's other options (-v, -M, -A, -F, -R, --policy idle, -c 1,
 # --latency N) are accepted since issue 47: tests/test_cyclictest_options.py.
 @pytest.mark.parametrize("args,opt", [
-    (["--smi"], "--smi"), (["-p", "100"], "-p/--priority"),
+    (["-p", "100"], "-p/--priority"),
     (["-c", "2"], "-c/--clock"), (["--latency", "-1"], "--latency"),
     (["-o", "5"], "-o/--oscope"),
     (["-t", "0"], "-t/--threads"), (["-h", "10", "-H", "10"], "-H/--histofall"),

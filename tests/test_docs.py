@@ -84,7 +84,8 @@ def test_every_help_option_is_in_the_man_page(name):
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    """One JSON of every test: a short suite, plus cyclictest and doctor."""
+    """One JSON of every test: a short suite, plus cyclictest, doctor,
+    hwlat and osnoise (skipped runs where the kernel has no such tracer)."""
     d = tmp_path_factory.mktemp("docs-suite")
     run("suite", "--duration", "1", "-q", "-o", str(d / "suite"))
     files = {p.stem: p for p in (d / "suite").glob("*.json") if p.stem != "registry"}
@@ -98,6 +99,10 @@ def results(tmp_path_factory):
     files["doctor"] = d / "doctor.json"
     subprocess.run([RTLAT, "doctor", "--json", str(files["doctor"])],
                    capture_output=True, timeout=60)
+    for name in ("hwlat", "osnoise"):
+        files[name] = d / f"{name}.json"
+        subprocess.run([RTLAT, name, "-D", "1", "--json", str(files[name])],
+                       capture_output=True, timeout=60)
     return files
 
 

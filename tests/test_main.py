@@ -36,7 +36,8 @@ SERIES = {"request": ["response", "total_jitter"], "bintime": ["gap"],
           "doctor": []}
 EXPLAIN = {"pmq", "sigwait", "svsem", "ptsem", "timer", "request", "bintime",
            "cyclictest"}
-NOT_IN_SUITE = {"doctor", "cyclictest", "deadline", "cyclicdeadline"}
+NOT_IN_SUITE = {"doctor", "cyclictest", "deadline", "cyclicdeadline", "hwlat",
+                "osnoise"}
 
 
 def test_list_is_the_registry():

@@ -24,6 +24,7 @@
 #include "explain/explain_trace.h"
 #include "explain/explain_save.h"
 #include "util/opts.h"
+#include "system/msr.h"
 #include "system/sysinfo.h"
 #include "system/tracefs.h"
 
@@ -48,6 +49,10 @@ struct explain_reader {
 	/* The traced CPUs; the VM's steal on each over the last second (ms). */
 	bool on[EXPLAIN_MAX_CPU];
 	int64_t steal_prev[EXPLAIN_MAX_CPU], steal_last[EXPLAIN_MAX_CPU];
+	/* Each traced CPU's SMI count at the last look (the start, then each
+	 * unexplained spike's); smi_on: it could be read at the start. */
+	uint64_t smi_last[EXPLAIN_MAX_CPU];
+	bool smi_on;
 	struct xev win[WINDOW_EVENTS];	/* one spike's events */
 };
 
@@ -223,6 +228,35 @@ static void steal_tick(struct explain_reader *rd, bool first)
 	}
 }
 
+/* The traced CPUs' SMI counts, where MSR_SMI_COUNT can be read (an
+ * interrupt on each: once at the start, then only for a spike). */
+static void smi_start(struct explain_reader *rd)
+{
+	int c;
+
+	rd->smi_on = true;
+	for (c = 0; c < EXPLAIN_MAX_CPU && rd->smi_on; c++)
+		if (rd->on[c] && smi_read(c, &rd->smi_last[c]))
+			rd->smi_on = false;
+}
+
+/* A spike left unexplained by the kernel's events, on a CPU whose SMI
+ * count went up since the last look: the firmware took it. */
+static void smi_spike(struct explain_reader *rd, int cpu, struct xattr *a)
+{
+	uint64_t now;
+	int i;
+
+	if (!rd->smi_on || cpu < 0 || cpu >= EXPLAIN_MAX_CPU || !rd->on[cpu])
+		return;
+	for (i = 0; i < a->n && a->c[i].kind != XC_UNEXPLAINED; i++)
+		;
+	if (i == a->n || smi_read(cpu, &now))
+		return;
+	xattr_smi(a, rd->smi_last[cpu], now);
+	rd->smi_last[cpu] = now;
+}
+
 static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int cpu)
 {
 	struct explain_reader *rd = x->rd;
@@ -236,6 +270,7 @@ static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
 		s.steal_ms = rd->steal_last[cpu];
 	xattr_window(rd->win, n, &w, &s.a);
+	smi_spike(rd, cpu, &s.a);
 	if (x->trace_out)
 		explain_save(x, &s, exp - LOOKBACK_NS, rd->win, n);
 	keep_top(x, &s);
@@ -304,6 +339,7 @@ static void *explain_thread(void *arg)
 	prctl(PR_SET_NAME, "rtlat-explain");
 	away_from_traced(rd);
 	steal_tick(rd, true);
+	smi_start(rd);
 	for (;;) {
 		got = xtrace_read(rd->trace);
 		x->events += got;

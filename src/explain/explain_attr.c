@@ -12,8 +12,26 @@
 
 const char *const xcause_kind_names[] = {
 	"irq", "softirq", "task", "wakeup", "late_interrupt", "unexplained",
-	"self", "remote", "throttling", "other",
+	"self", "remote", "throttling", "smi", "other",
 };
+
+bool xattr_smi(struct xattr *a, uint64_t before, uint64_t after)
+{
+	int i;
+
+	if (after == before)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		if (a->c[i].kind != XC_UNEXPLAINED)
+			continue;
+		a->c[i].kind = XC_SMI;
+		snprintf(a->c[i].label, sizeof(a->c[i].label),
+			 "SMI: the CPU's count went from %llu to %llu during this spike",
+			 (unsigned long long)before, (unsigned long long)after);
+		return true;
+	}
+	return false;
+}
 
 /* The value of "key=" in args, up to a space, into buf. */
 static const char *arg(const char *args, const char *key, char *buf, size_t len)

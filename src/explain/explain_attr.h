@@ -25,6 +25,13 @@ extern const char *const xcause_kind_names[];
 void xattr_window(const struct xev *ev, int n, const struct xwin *w,
 		  struct xattr *out);
 
+/*
+ * An unexplained stretch of a spike on a CPU whose SMI count (msr.h) went
+ * from before to after around it is the firmware's: relabelled "SMI:
+ * ..." (kind smi). True if one was.
+ */
+bool xattr_smi(struct xattr *a, uint64_t before, uint64_t after);
+
 /* Largest first. */
 void xcause_sort(struct xcause *c, int n);
 

@@ -38,6 +38,7 @@ struct xev {
 enum xcause_kind {
 	XC_IRQ, XC_SOFTIRQ, XC_TASK, XC_WAKEUP, XC_LATE, XC_UNEXPLAINED,
 	XC_SELF, XC_REMOTE, XC_THROTTLE,
+	XC_SMI,		/* unexplained, while the CPU's SMI count went up */
 	XC_OTHER,	/* the smaller causes folded into one */
 	XC_NKINDS
 };

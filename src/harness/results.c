@@ -33,6 +33,7 @@ void results_begin(struct results *r, const char *prog, const char *path,
 	clock_gettime(CLOCK_REALTIME, &r->start_wall);
 	r->start = r->start_wall.tv_sec;
 	context_snap(&r->ctx_before);
+	smi_snap_take(&r->smi_start, false);
 }
 
 static void put_time(struct json *j, const char *key, time_t t)
@@ -179,6 +180,7 @@ int results_close(struct results *r, struct json *j)
 	if (r->fleet)
 		fleet_json(r->fleet, j, r->return_code);
 	record_json(r->rec, j);
+	smi_json(j, &r->smi_start);
 	put_section(j, r, r->cache_system, sysinfo_json);
 	rt_json(j, "rt");
 	/* rtlat doctor's verdicts, short: can these results be trusted? */

@@ -13,6 +13,7 @@
 #include <time.h>
 #include "system/context.h"
 #include "util/json.h"
+#include "system/msr.h"
 #include "system/outfile.h"
 
 struct stats;
@@ -86,6 +87,9 @@ struct results {
 	cpu_set_t starved;
 	int nstarved;
 	struct results_starved starved_cpu[RESULTS_STARVED_MAX];
+	/* MSR_SMI_COUNT of each CPU at results_begin: "smi" gives it and
+	 * the count at each write (system/msr.h). */
+	struct smi_snap smi_start;
 };
 
 void results_begin(struct results *r, const char *prog, const char *path,

@@ -187,6 +187,9 @@ struct test_ops {
 	 */
 	const char *check_args;
 	const char *check_line;
+	/* Its man page's OUTPUT and JSON KEYS paragraphs (one a line);
+	 * NULL: manpage.c's table has them. */
+	const char *man_output, *man_json;
 
 	/* After parsing: cross-option checks; print the line, return -1
 	 * (exit 2, nothing run), or 1 for an error that is not the input's

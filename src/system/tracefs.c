@@ -279,6 +279,34 @@ int tracefs_write(const char *d, const char *file, const char *val)
 	return ret;
 }
 
+void tracefs_read(const char *d, const char *file, char *buf, size_t len)
+{
+	char path[320];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", d, file);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void tracefs_read_choice(const char *d, const char *file, char *buf, size_t len)
+{
+	char all[256], *open, *close;
+
+	tracefs_read(d, file, all, sizeof(all));
+	open = strchr(all, '[');
+	close = open ? strchr(open, ']') : NULL;
+	buf[0] = '\0';
+	if (close)
+		snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
+}
+
 int tracefs_lock_tracer(const char *d)
 {
 	int fd, e;

@@ -34,6 +34,12 @@ bool tracefs_has_tracer(const char *name);
 const char *tracefs_dir(void);
 /* Write val to d/file (a tracefs control file): 0 or -errno. */
 int tracefs_write(const char *d, const char *file, const char *val);
+/* The first line of d/file, without its newline, into buf ("" where it
+ * cannot be read). */
+void tracefs_read(const char *d, const char *file, char *buf, size_t len);
+/* The choice in use of a file that lists them with it in brackets
+ * ("none [round-robin] per-cpu" -> "round-robin"); "" where none. */
+void tracefs_read_choice(const char *d, const char *file, char *buf, size_t len);
 /*
  * The top-level tracer (current_tracer, osnoise/) is one per machine:
  * taken with flock() on the tracefs directory d, so that a second rtlat

@@ -17,6 +17,7 @@
 #include "util/opts.h"
 #include "system/rtsetup.h"
 #include "system/cleanup.h"
+#include "system/msr.h"
 #include "system/tracefs.h"
 #include "timer/cyclic.h"
 #include "timer/timer_run.h"
@@ -142,7 +143,8 @@ static const struct opt cyc_opts[] = {
 	{ .long_name = "spike-nodes", .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
 	  .argname = "NUM", .min = 1, .max = 1000000, .dflt = 1024,
 	  .dest = CYC(spike_nodes), .help = "spikes kept per thread" },
-	REFUSED(0, "smi", OPT_ARG_NONE, "SMI counting"),
+	{ .long_name = "smi", .type = OPT_FLAG, .arg = OPT_ARG_NONE, .dest = CYC(smi),
+	  .help = "count each thread's CPU's System Management Interrupts (MSR_SMI_COUNT, Intel; /dev/cpu/N/msr, loading the msr module where missing): an SMI column; where it cannot be read, one line says so and the run goes on without it" },
 	{ .short_name = 't', .long_name = "threads", .type = OPT_INT,
 	  .arg = OPT_ARG_OPTIONAL, .argname = "NUM", .min = 1, .max = TIMER_MAX_CPUS,
 	  .dest = CYC(threads), .help = "NUM threads; without NUM, one per CPU" },
@@ -426,10 +428,26 @@ static void status_file(struct timer_run *run)
 	run->face.status_fd = fd;
 }
 
+/* --smi: the counts at the start (the results', read again with the msr
+ * module loaded where they could not be), or one line. */
+static void smi_column(struct test_run *t, struct timer_run *run)
+{
+	struct smi_snap *s = &t->res.smi_start;
+
+	if (!s->n)
+		smi_snap_take(s, true);
+	if (s->n)
+		run->face.smi = s;
+	else
+		fprintf(stderr, "%s: --smi: %s; no SMI column\n", t->prog, s->why);
+}
+
 static int cyc_measure(struct test_run *t)
 {
 	struct timer_run *run = t->state;
 
+	if (((const struct cyc_config *)t->cfg)->smi)
+		smi_column(t, run);
 	status_file(run);
 	cyc_banner(run);
 	cyc_extra_start(run);

@@ -40,6 +40,7 @@ struct cyc_config {
 	struct cyc_idle { int cpu, state; bool was; } *idle;
 	int nidle;
 	bool secaligned, refresh_on_max, resolution, sys, verbose, dbg;
+	bool smi;			/* --smi */
 };
 
 /* cyclic_extra.c: the options beyond the samplers' own. */

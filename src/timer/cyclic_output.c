@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "measure/clock.h"
 #include "util/json.h"
+#include "system/msr.h"
 #include "system/outfile.h"
 #include "system/rtsetup.h"
 #include "harness/results.h"
@@ -66,17 +67,30 @@ static void policy_line(FILE *f, const struct timer_run *run)
 		names[c->policy], other && c->policy < CYC_POLICY_BATCH ? "/other" : "", load);
 }
 
+/* --smi: the SMIs on the thread's CPU since the start, read now (an
+ * interrupt on that CPU, at the display's pace, as cyclictest's own
+ * read in the thread); 0 where it cannot be read. */
+static long long smi_count(const struct timer_cpu *c)
+{
+	long long d = smi_since(c->run->face.smi, c->cpu >= 0 ? c->cpu : c->last_cpu);
+
+	return d > 0 ? d : 0;
+}
+
 static void t_line(FILE *f, const struct timer_cpu *c, uint64_t n, int64_t min,
 		   int64_t act, double avg, int64_t max)
 {
 	const struct timer_run *run = c->run;
 	bool ns = cfg_of(run)->nsecs;
 
-	fprintf(f, "T:%2d (%5d) P:%2d I:%lld C:%7llu Min:%7lld Act:%*lld Avg:%*lld Max:%8lld\n",
+	fprintf(f, "T:%2d (%5d) P:%2d I:%lld C:%7llu Min:%7lld Act:%*lld Avg:%*lld Max:%8lld",
 		(int)(c - run->cpu), __atomic_load_n(&c->tid, __ATOMIC_ACQUIRE), c->plan.prio,
 		(long long)(c->plan.period_ns / NSEC_PER_USEC), (unsigned long long)n,
 		n ? unit(run, (double)min) : 0, ns ? 8 : 5, n ? unit(run, (double)act) : 0,
 		ns ? 8 : 5, n ? unit(run, avg) : 0, n ? unit(run, (double)max) : 0);
+	if (run->face.smi)	/* cyclictest's column */
+		fprintf(f, " SMI:%8lld", smi_count(c));
+	fputc('\n', f);
 }
 
 /* A thread's line from the seconds the display thread folded so far. */
@@ -305,6 +319,8 @@ static void json_thread(struct json *j, const struct timer_cpu *c)
 	json_double(j, "avg_ns", stats_mean(a));
 	json_int(j, "max_ns", a->n ? a->max : 0);
 	json_uint(j, "overruns", c->overruns);
+	if (run->face.smi)
+		json_int(j, "smi_count", smi_count(c));
 	json_obj_close(j);
 }
 

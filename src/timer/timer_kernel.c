@@ -104,31 +104,13 @@ static int tl_write(const char *file, const char *val)
 
 static void tl_read(const char *file, char *buf, size_t len)
 {
-	char path[256];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", tracefs_dir(), file);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	tracefs_read(tracefs_dir(), file, buf, len);
 }
 
 /* trace_clock lists the clocks with the one in use in brackets. */
 static void tl_read_clock(char *buf, size_t len)
 {
-	char all[256], *open, *close;
-
-	tl_read("trace_clock", all, sizeof(all));
-	open = strchr(all, '[');
-	close = open ? strchr(open, ']') : NULL;
-	buf[0] = '\0';
-	if (close)
-		snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
+	tracefs_read_choice(tracefs_dir(), "trace_clock", buf, len);
 }
 
 /* The kernel's measuring thread for mode 1 gets -P, as the original's. */

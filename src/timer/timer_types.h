@@ -353,6 +353,9 @@ struct timer_face {
 	const struct timer_wait_ops *wait_ops;
 	const char *test;
 	void (*json)(struct json *j, const struct timer_cpu *c, int i);
+	/* --smi: the SMI counts at the start (the results', system/msr.h);
+	 * NULL: no SMI column. */
+	const struct smi_snap *smi;
 };
 
 struct timer_run {

@@ -251,6 +251,28 @@ c_manycpus() {
 	echo $? > "$out/many-bad.rc"
 }
 
+# The hwlat tracer (rtlat hwlat): QEMU's vCPUs are preempted by the host,
+# which the detector sees as gaps in the TSC. 3 s, a 100 ms window of which
+# 50 ms sampled, a 10 us threshold, a hard limit no gap reaches (the exit
+# is the run's, not the host's load); then the tracer's settings, given
+# back. Where the kernel has no hwlat tracer: the one line and exit 0.
+c_hwlat() {
+	$R hwlat -D 3 --window 100000 --width 50000 --threshold 10 --hardlimit 10000000 \
+		--json "$out/hwlat.json" --report "$out/hwlat.report"
+	rc=$?
+	cat $T/current_tracer $T/tracing_thresh > "$out/hwlat.after"
+	return $rc
+}
+
+# The osnoise tracer (rtlat osnoise): each CPU's noise by class, 3 s of
+# 100 ms periods, 50 ms spun; then the settings, given back.
+c_osnoise() {
+	$R osnoise -D 3 -c 0-1 --period 100000 --runtime 50000 --json "$out/osnoise.json"
+	rc=$?
+	cat $T/current_tracer $T/osnoise/period_us $T/osnoise/runtime_us > "$out/osnoise.after"
+	return $rc
+}
+
 now > "$out/boot_s"
 setup
 : > "$out/times"
@@ -273,6 +295,8 @@ for c in "$@"; do
 	suite) check suite c_suite ;;
 	manycpus) check manycpus c_manycpus ;;
 	deadline) check deadline c_deadline ;;
+	hwlat) check hwlat c_hwlat ;;
+	osnoise) check osnoise c_osnoise ;;
 	*) echo "guest.sh: no check $c" >&2; exit 2 ;;
 	esac
 done

@@ -19,6 +19,7 @@ RES = ROOT / "build" / "kernels"
 EXPECTED = {"info": 0, "timer1": 0, "timer2": 0, "badinput": 2, "rtla": 0, "doctor": 0,
             "explain": 0, "explainirq": 0, "pairs": 0, "request": 0, "bintime": 0, "sync": 0,
             "suite": 0, "timer0": 0, "deadline": 0,
+            "hwlat": 0, "osnoise": 0,     # without their tracers: skipped, 0 too
             # -t 3 needs timerlat_fd (6.5+): Debian 12's 6.1 refuses it
             "timerlatu": 2}
 # A kernel without the timerlat tracer: -t 1|2 refused, rtla cannot run.

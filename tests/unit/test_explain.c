@@ -141,6 +141,27 @@ UNIT_TEST(explain_empty_window_is_unexplained)
 	CHECK_EQ_LL(a.c[0].ns, 50000);
 }
 
+/* An unexplained stretch while the CPU's SMI count went up is the
+ * firmware's, said with the counts; no change, or nothing unexplained
+ * (an interrupt's time), leaves the causes as they were. */
+UNIT_TEST(explain_smi_count_relabels_the_unexplained)
+{
+	struct xattr a;
+
+	xattr_window(NULL, 0, &(struct xwin){ .cpu = 0, .sampler = 100, .exp = 1000, .act = 51000 }, &a);
+	CHECK(!xattr_smi(&a, 41, 41));
+	CHECK_EQ_LL(a.c[0].kind, XC_UNEXPLAINED);
+	CHECK(xattr_smi(&a, 41, 42));
+	CHECK_EQ_LL(a.c[0].kind, XC_SMI);
+	CHECK_EQ_LL(a.c[0].ns, 50000);
+	CHECK(!strcmp(a.c[0].label, "SMI: the CPU's count went from 41 to 42 during this spike"));
+	CHECK(!strcmp(xcause_kind_names[XC_SMI], "smi"));
+	CHECK(!strcmp(xcause_kind_names[XC_OTHER], "other"));
+	a.c[0].kind = XC_IRQ;
+	CHECK(!xattr_smi(&a, 41, 43));
+	CHECK_EQ_LL(a.c[0].kind, XC_IRQ);
+}
+
 static int parse_lines(const char *const *t, int n, struct xev *ev)
 {
 	int i;
