@@ -49,6 +49,9 @@ do_install() {
     oe_runmake install-bin install-compat DESTDIR=${D}
 }
 
+# rtlat qualify's and --load's load engine (meta-oe).
+RRECOMMENDS:${PN} = "stress-ng"
+
 PACKAGES =+ "${PN}-compat"
 FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsematest \
                        ${bindir}/ptsematest ${bindir}/latency ${bindir}/trltp \
