@@ -79,7 +79,8 @@ static int qualify_plan(struct suite_run *s)
 
 	if (timer < 0)
 		return 1;
-	if (hw >= 0 && s->reg->tests[hw]->suite_args)
+	if (hw >= 0 && (s->reg->tests[hw]->suite_args ||
+			run_length_row(s->reg->tests[hw]->opts)))
 		hw_s = s->q.hwlat_s ? s->q.hwlat_s : clamp(s->duration_s / 20, 1, 60);
 	rest = s->duration_s > hw_s + 2 ? s->duration_s - hw_s : 2;
 	idle_s = s->q.idle_s ? s->q.idle_s : loaded ? rest / 2 : rest;

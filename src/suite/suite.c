@@ -156,9 +156,18 @@ static long long build_args(const struct suite_run *s, const struct suite_item *
 			    char **av, int *n, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s ", it->t->name);
-	long long secs = it->t->suite_args(buf + used, len - used, it->secs,
-					   s->prio);
+	const struct opt *length = run_length_row(it->t->opts);
+	long long secs = it->secs;
 	char *tok;
+
+	/* A test the suite does not run (qualify's hwlat may be one): its
+	 * length option alone. */
+	if (it->t->suite_args)
+		secs = it->t->suite_args(buf + used, len - used, it->secs, s->prio);
+	else if (length && length->long_name)
+		snprintf(buf + used, len - used, "--%s=%lld", length->long_name, secs);
+	else if (length)
+		snprintf(buf + used, len - used, "-%c %lld", length->short_name, secs);
 
 	*n = 0;
 	av[(*n)++] = "rtlat";
