@@ -5,6 +5,8 @@ verdict comes first, then per phase and CPU the figures and the load's
 own throughput (stress-ng's bogo-ops)."""
 import json
 import re
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -92,3 +94,16 @@ def test_the_verdict_on_known_levels(limit, measured, level, line):
     assert (got_level, got[:len(line)]) == (level, line), got
     if limit is None:
         assert got.endswith("(no --max-latency: no verdict)")
+
+
+def test_a_page_of_no_qualify_run_does_not_import_scipy(tmp_path):
+    """The qualification's section needs SciPy (the tail fit); a page of
+    anything else does not pay for its import (seconds on a loaded
+    machine: a suite's --report timed out at 120 s with it)."""
+    code = ("import sys\nfrom rtlat_report.cli.main import main\n"
+            f"rc = main([{str(FIXTURES / 'checks' / 'timer.json')!r}, '--format', 'md', "
+            f"'-o', {str(tmp_path / 'p.md')!r}])\n"
+            "print(rc, 'scipy' in sys.modules)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                       text=True, timeout=300)
+    assert r.stdout.split()[-2:] == ["0", "False"], r.stdout + r.stderr

@@ -49,9 +49,6 @@ do_install() {
     oe_runmake install-bin install-compat DESTDIR=${D}
 }
 
-# rtlat qualify's and --load's load engine (meta-oe).
-RRECOMMENDS:${PN} = "stress-ng"
-
 PACKAGES =+ "${PN}-compat"
 FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsematest \
                        ${bindir}/ptsematest ${bindir}/latency ${bindir}/trltp \
@@ -64,4 +61,6 @@ FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsemat
                        ${datadir}/bash-completion/completions/trltp \
                        ${datadir}/bash-completion/completions/cyclictest"
 RDEPENDS:${PN}-compat = "${PN}"
+# rtlat qualify's and --load's load engine (meta-oe).
+RRECOMMENDS:${PN} = "stress-ng"
 RCONFLICTS:${PN}-compat = "rt-tests"

@@ -18,10 +18,6 @@ from .tail import rng, us
 VERDICT_PERIOD = "day"
 
 
-def is_qualify(run):
-    return run.suite is not None and run.suite.command == "qualify"
-
-
 def phases(run):
     """[(SuiteTest, its Test or None)] in the index's order."""
     by_file = {os.path.basename(t.path): t for t in run.tests.values()}
