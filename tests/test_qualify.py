@@ -169,3 +169,25 @@ def test_qualify_is_in_the_help_and_has_a_man_page():
     r = run(["--man", "qualify"])
     assert r.returncode == 0 and "--load-cmd" in r.stdout.replace("\\-", "-")
     assert os.path.basename(RTLAT)
+
+
+def test_the_doctor_stops_it_where_real_time_cannot_work(tmp_path, marker, leakcheck):
+    """A doctor verdict that prevents real time (a container without
+    CAP_SYS_NICE, a stand-in root: RTLAT_SYSROOT) stops qualify before
+    anything is measured: exit 1, one line naming --force, the doctor's
+    files and an index whose phases did not run; no load started."""
+    from test_doctor_context import PODMAN_CAPS, fake_root
+    root = fake_root(tmp_path / "root", engine="podman", caps=PODMAN_CAPS)
+    d = tmp_path / "q"
+    r = run(["qualify", "--duration", "4", "-q", "-o", str(d)],
+            env={**os.environ, "RTLAT_SYSROOT": str(root)})
+    assert r.returncode == 1, r.stderr
+    assert "the doctor finds what prevents real-time work" in r.stderr
+    assert "--force measures anyway" in r.stderr
+    assert (d / "doctor.json").exists() and (d / "doctor.txt").exists()
+    assert not list(d.glob("timer-*"))
+    index = index_of(d)
+    assert index["complete"] is True
+    assert {t["state"] for t in index["tests"]} == {"not run"}
+    gone(marker)
+    leakcheck()
