@@ -78,7 +78,7 @@ static void write_index(const struct suite_ckpt *c, const struct fleet *fl,
 		return;
 	json_init(&j, f);
 	json_obj_open(&j, NULL);
-	if (c->prog && strcmp(c->prog, "rtlat suite"))
+	if (c->prog && strcmp(c->prog, "rtlat suite") != 0)
 		json_str(&j, "command", c->prog + strlen("rtlat "));
 	checkpoint_json(&j, &ck);
 	json_arr_open(&j, "tests");
