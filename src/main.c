@@ -24,6 +24,7 @@ static void usage(FILE *f)
 			tests[i]->compat ? tests[i]->compat : "",
 			tests[i]->compat ? ")" : "");
 	fprintf(f, "  %-9s %s\n", "suite", suite_title);
+	fprintf(f, "  %-9s %s\n", "qualify", qualify_title);
 }
 
 /* rtlat --list-compat: the names "make install-compat" links. */
@@ -43,7 +44,7 @@ static void unknown(const char *what)
 	fprintf(stderr, "rtlat: unknown subcommand '%s'; accepted: ", what);
 	for (i = 0; tests[i]; i++)
 		fprintf(stderr, "%s, ", tests[i]->name);
-	fprintf(stderr, "suite\n");
+	fprintf(stderr, "suite, qualify\n");
 }
 
 /* Global options; -1 when argv[1] is none. */
@@ -83,12 +84,16 @@ int main(int argc, char **argv)
 	if (global_option(argv[1]) == 0)
 		return 0;
 	t = test_find(argv[1]);
-	if (!t && strcmp(argv[1], "suite") != 0) {
+	if (!t && strcmp(argv[1], "suite") != 0 && strcmp(argv[1], "qualify") != 0) {
 		unknown(argv[1]);
 		return OPTS_EXIT_USAGE;
 	}
 	/* Messages and the recorded command line say "rtlat pmq". */
 	snprintf(prog, sizeof(prog), "rtlat %s", argv[1]);
 	argv[1] = prog;
-	return t ? run_test(t, argc - 1, argv + 1) : suite_main(&registry, argc - 1, argv + 1);
+	if (t)
+		return run_test(t, argc - 1, argv + 1);
+	if (!strcmp(argv[1] + strlen("rtlat "), "qualify"))
+		return qualify_main(&registry, argc - 1, argv + 1);
+	return suite_main(&registry, argc - 1, argv + 1);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* manpage.h - "rtlat --man NAME" and "rtlat --completion" (manpage.c). */
+/* manpage.h - "rtlat --man NAME" and "rtlat --completion" (manpage.c, completion.c). */
 #ifndef RTLAT_MANPAGE_H
 #define RTLAT_MANPAGE_H
 
@@ -40,5 +40,7 @@ void man_samples_section(FILE *f, const struct opt *tbl);
 	"\"main thread PID\", then one \"T: N (tid) I:.. C:.. Min: Act: Avg: Max:\" line per " \
 	"thread in us (redrawn in place on a terminal, once at the end otherwise and with " \
 	"-q). No cpuset is made: -a CPUSET pins, which needs each CPU to be a root domain."
+/* The bash completion script (completion.c). */
+void completion_write(FILE *f);
 
 #endif

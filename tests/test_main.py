@@ -82,7 +82,7 @@ def test_help_and_list_compat_come_from_the_registry():
     bad = run(["nosuch"])
     assert bad.returncode == 2
     assert bad.stderr == ("rtlat: unknown subcommand 'nosuch'; accepted: "
-                          + ", ".join(t["name"] for t in tests) + ", suite\n")
+                          + ", ".join(t["name"] for t in tests) + ", suite, qualify\n")
 
 
 def test_install_compat_links_every_compatible_name(tmp_path):

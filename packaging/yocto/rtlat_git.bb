@@ -61,4 +61,6 @@ FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsemat
                        ${datadir}/bash-completion/completions/trltp \
                        ${datadir}/bash-completion/completions/cyclictest"
 RDEPENDS:${PN}-compat = "${PN}"
+# rtlat qualify's and --load's load engine (meta-oe).
+RRECOMMENDS:${PN} = "stress-ng"
 RCONFLICTS:${PN}-compat = "rt-tests"

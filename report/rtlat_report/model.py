@@ -406,11 +406,47 @@ class Checkpoint:
 
 
 @dataclass
+class Stressor:
+    """One stress-ng stressor of a loaded phase: its bogo-ops in all and
+    per second of real time (the load's own throughput)."""
+    name: str
+    bogo_ops: float
+    per_s: float
+
+
+@dataclass
+class LoadCmd:
+    """--load-cmd's command beside a phase: its exit status (128+signal),
+    whether rtlat stopped it, its last lines of output."""
+    command: str
+    exit_status: Optional[int]
+    stopped: bool
+    output_tail: List[str] = field(default_factory=list)
+
+
+@dataclass
+class PhaseLoad:
+    """The load beside a phase of rtlat qualify (or a test of rtlat suite
+    --load): what stress-ng did, hackbench, the command."""
+    stress_ng: bool
+    version: str = ""
+    status: Optional[int] = None
+    hackbench: bool = False
+    seconds: Optional[float] = None
+    stressors: List[Stressor] = field(default_factory=list)
+    cmd: Optional[LoadCmd] = None
+
+
+@dataclass
 class SuiteTest:
     """A test of a suite's index: its name and state (done, running,
-    pending, not run)."""
+    pending, not run); in rtlat qualify's, its phase (hwlat, idle, load),
+    why it did not run, and the load beside it."""
     name: str
     state: str
+    phase: str = ""
+    why: str = ""
+    load: Optional[PhaseLoad] = None
 
 
 @dataclass
@@ -423,6 +459,7 @@ class SuiteIndex:
     judgement of each record, kept as the file has it because the exports
     lay it verbatim over each test's document (judge/suite.py)."""
     readable: bool = True
+    command: str = ""           # "qualify"; "" for rtlat suite
     complete: Optional[bool] = None
     tests: Optional[List[SuiteTest]] = None     # None: the index has no list
 

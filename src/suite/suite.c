@@ -28,49 +28,16 @@
 #include "harness/test.h"
 #include "suite/suite.h"
 #include "suite/suite_checkpoint.h"
+#include "suite/suite_load.h"
+#include "suite/suite_run.h"
 #include "suite/suite_status.h"
 
 #define SUITE_MAX_ARGS 32
 /* suite_run's: --json, --checkpoint, --timeline, --largest, --explain, NULL */
 #define SUITE_ADDED_ARGS 6
-#define SUITE_MAX_ROWS 64
 #define SUITE_MAX_NAMES 32
 
 const char suite_title[] = "every test with short defaults, one table";
-
-struct row {
-	char test[16];
-	char line[512];
-};
-
-/*
- * rtlat suite's run, owned by suite_main: its options (the table's rows
- * bound by offset, as every test's config) and what it keeps while it
- * runs.
- */
-struct suite_run {
-	long long duration_s, prio;
-	const char *outdir;
-	bool report;
-	bool explain;
-	bool quiet;
-	/* The registry's table and list, handed down by main.c: the
-	 * suite sits below the registry, which reads the suite's options. */
-	const struct suite_registry *reg;
-	unsigned long long only;	/* bit i: tests[i]; 0: all */
-	struct fleet_opts fleet;	/* judged on the tests' summaries */
-	long long checkpoint_s;		/* --checkpoint, given to each test */
-	struct {			/* --timeline, --largest: to each test */
-		long long timeline_s, largest;
-	} rec;
-	struct suite_status status;	/* SIGUSR1 */
-	struct suite_ckpt ckpt;		/* index.json */
-	struct opt *opts;		/* the table, bound to this run */
-	char report_tool[PATH_MAX];
-	struct row rows[SUITE_MAX_ROWS];
-	int nrows;
-	char text[1 << 18];		/* a test's records, as read */
-};
 
 const size_t suite_config_size = sizeof(struct suite_run);
 
@@ -83,26 +50,11 @@ static const struct opt suite_opts[] = {
 	  .arg = OPT_ARG_REQUIRED, .argname = "PRIO", .min = 1, .max = 99, .dflt = 99,
 	  .dest = OPT_AT(struct suite_run, prio),
 	  .help = "SCHED_FIFO priority of the measuring tests (bintime's busy loop runs below them all, at 1)" },
-	{ .short_name = 'o', .long_name = "results", .type = OPT_DIR_OUT,
-	  .arg = OPT_ARG_REQUIRED, .argname = "DIR",
-	  .dest = OPT_AT(struct suite_run, outdir),
-	  .help = "results directory (default results/rtlat-DATE-TIME)" },
 	/* choices: the registry's names, set by suite_options */
 	{ .long_name = "only", .type = OPT_CHOICES, .arg = OPT_ARG_REQUIRED,
 	  .argname = "TEST,...", .dest = OPT_AT(struct suite_run, only),
 	  .help = "comma-separated subset of the tests" },
-	{ .long_name = "report", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
-	  .dest = OPT_AT(struct suite_run, report),
-	  .help = "write report.html into the results directory with rtlat-report" },
-	{ .long_name = "explain", .type = OPT_FLAG, .arg = OPT_ARG_NONE,
-	  .dest = OPT_AT(struct suite_run, explain),
-	  .help = "run the tests that take --explain with it: their worst spikes attributed to causes, in the results and the report" },
-	{ .short_name = 'q', .long_name = "quiet", .type = OPT_FLAG,
-	  .arg = OPT_ARG_NONE, .dest = OPT_AT(struct suite_run, quiet),
-	  .help = "no \"running TEST\" line before each test: the table only" },
-	FLEET_VERDICT_ENTRIES(OPT_AT_STRUCT(struct suite_run, fleet)),
-	CHECKPOINT_OPT_ENTRY(OPT_AT(struct suite_run, checkpoint_s)),
-	RUN_RECORD_OPTS(OPT_AT_STRUCT(struct suite_run, rec)),
+	SUITE_SHARED_ROWS(LOAD_NONE),
 	OPT_ROW_VERSION,
 	OPT_ROW_HELP,
 	OPT_END
@@ -140,12 +92,41 @@ static int measured(const struct suite_run *s, struct fleet_test *list, int max)
 {
 	int i, n = 0;
 
-	for (i = 0; s->reg->tests[i] && n < max; i++)
-		if (runs(s, i)) {
-			list[n].name = s->reg->tests[i]->name;
-			list[n++].series = s->reg->tests[i]->series;
+	for (i = 0; i < s->nitems && n < max; i++)
+		if (!s->items[i].why) {
+			list[n].name = s->items[i].name;
+			list[n++].series = s->items[i].t->series;
 		}
 	return n;
+}
+
+struct suite_item *suite_item_add(struct suite_run *s, int reg, const char *name,
+				  long long secs)
+{
+	struct suite_item *it = &s->items[s->nitems];
+
+	if (s->nitems == SUITE_CKPT_MAX)
+		return NULL;
+	s->nitems++;
+	memset(it, 0, sizeof(*it));
+	it->t = s->reg->tests[reg];
+	it->reg = reg;
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->secs = secs;
+	return it;
+}
+
+/* The suite's items: the tests asked, each with the load when asked. */
+static int suite_plan(struct suite_run *s)
+{
+	struct suite_item *it;
+	int i;
+
+	for (i = 0; s->reg->tests[i]; i++)
+		if (runs(s, i) && (it = suite_item_add(s, i, s->reg->tests[i]->name,
+						       s->duration_s)))
+			it->load = load_asked(&s->load);
+	return 0;
 }
 
 /* --only names tests; doctor is a registry row but no measurement. */
@@ -164,20 +145,29 @@ static int check_only(const struct suite_run *s)
 	}
 	if (bad < 0)
 		return 0;
-	opts_error("rtlat suite", opts_find(s->opts, 0, "only"),
+	opts_error(s->prog, opts_find(s->opts, 0, "only"),
 		   "'%s' measures nothing (the suite prints its verdict first); accepted: %s",
 		   s->reg->tests[bad]->name, ok);
 	return -1;
 }
 
 /* argv for one test; strings live in buf. Returns about how long it runs. */
-static long long build_args(const struct suite_run *s, const struct test_ops *t,
+static long long build_args(const struct suite_run *s, const struct suite_item *it,
 			    char **av, int *n, char *buf, size_t len)
 {
-	size_t used = (size_t)snprintf(buf, len, "%s ", t->name);
-	long long secs = t->suite_args(buf + used, len - used, s->duration_s,
-				       s->prio);
+	size_t used = (size_t)snprintf(buf, len, "%s ", it->t->name);
+	const struct opt *length = run_length_row(it->t->opts);
+	long long secs = it->secs;
 	char *tok;
+
+	/* A test the suite does not run (qualify's hwlat may be one): its
+	 * length option alone. */
+	if (it->t->suite_args)
+		secs = it->t->suite_args(buf + used, len - used, it->secs, s->prio);
+	else if (length && length->long_name)
+		snprintf(buf + used, len - used, "--%s=%lld", length->long_name, secs);
+	else if (length)
+		snprintf(buf + used, len - used, "-%c %lld", length->short_name, secs);
 
 	*n = 0;
 	av[(*n)++] = "rtlat";
@@ -257,57 +247,95 @@ static int long_run_args(const struct suite_run *s, const struct test_ops *t,
 	return n;
 }
 
-/* Run one test; returns its exit status (or 128+signal). */
-static int suite_run(struct suite_run *s, struct fleet *fl,
-		     const struct test_ops *t, const char *dir)
+/* Run av as a child whose output goes to out and its records to the
+ * pipe fds (wfd -1: none, and rfd -1); its exit status (or 128+signal). */
+static int run_child(struct suite_run *s, struct fleet *fl, char **av, int out,
+		     const int fds[2], const char *test)
 {
-	char buf[256], path[4200], json[4200], why[PATH_MAX + 256], ckpt[3][48];
-	char *av[SUITE_MAX_ARGS];
-	const char *test = t->name;
-	int n, fds[2], out, status = 0;
-	long long secs = build_args(s, t, av, &n, buf, sizeof(buf));
-	pid_t suite, pid;
+	int status = 0;
+	pid_t suite = getpid(), pid = fork();
 
-	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, test);
-	av[n++] = json;
-	n += long_run_args(s, t, av + n, ckpt, sizeof(ckpt[0]));
-	if (s->explain && opts_find(t->opts, 0, "explain"))
-		av[n++] = "--explain";
-	av[n] = NULL;
-	snprintf(path, sizeof(path), "%s/%s.txt", dir, test);
-	/* Written as it grows, but by the output rule's walk (outfile.h). */
-	out = outfile_create(path, why, sizeof(why));
-	if (out < 0 || pipe(fds)) {
-		fprintf(stderr, "rtlat suite: %s: %s\n", path,
-			out < 0 ? why : strerror(errno));
-		if (out >= 0)
-			close(out);
-		return 1;
-	}
-	if (!s->quiet)
-		fprintf(stderr, "rtlat suite: running %s for about %llds\n", test, secs);
-	suite = getpid();
-	pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
+		if (fds[0] >= 0)
+			close(fds[0]);
 		child(av, out, fds[1], suite);
 	}
 	/* A stop signal to the suite reaches its test too; SIGUSR1 too,
 	 * from the status thread. */
 	stopsig_forward(pid);
 	suite_status_child(&s->status, pid);
-	close(fds[1]);
+	if (fds[1] >= 0)
+		close(fds[1]);
 	close(out);
-	read_rows(s, fl, fds[0], test);
-	close(fds[0]);
+	if (fds[0] >= 0) {
+		read_rows(s, fl, fds[0], test);
+		close(fds[0]);
+	}
 	/* Not reaped yet, so its pid is not anyone else's. */
 	suite_status_child(&s->status, 0);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	stopsig_forward(0);
+	if (pid < 0)
+		return -1;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+int suite_child(struct suite_run *s, char **av, const char *path)
+{
+	char why[PATH_MAX + 256];
+	int out = outfile_create(path, why, sizeof(why));
+	const int none[2] = { -1, -1 };
+
+	if (out < 0) {
+		fprintf(stderr, "%s: %s: %s\n", s->prog, path, why);
+		return -1;
+	}
+	return run_child(s, NULL, av, out, none, NULL);
+}
+
+/* Run one item; returns its exit status (or 128+signal). */
+static int suite_run(struct suite_run *s, struct fleet *fl,
+		     struct suite_item *it, const char *dir)
+{
+	char buf[256], path[4200], json[4200], why[PATH_MAX + 256], ckpt[3][48];
+	char *av[SUITE_MAX_ARGS];
+	struct load_run load;
+	int n, fds[2], out, status;
+	long long secs = build_args(s, it, av, &n, buf, sizeof(buf));
+
+	snprintf(json, sizeof(json), "--json=%s/%s.json", dir, it->name);
+	av[n++] = json;
+	n += long_run_args(s, it->t, av + n, ckpt, sizeof(ckpt[0]));
+	if (s->explain && opts_find(it->t->opts, 0, "explain"))
+		av[n++] = "--explain";
+	av[n] = NULL;
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, it->name);
+	if (!s->quiet)
+		fprintf(stderr, "%s: running %s%s for about %llds\n", s->prog,
+			it->name, it->load ? " under load" : "", secs);
+	/* The load starts before the test and stops after it is reaped. */
+	if (it->load && load_start(&load, &s->load, s->prog, secs)) {
+		load_stop(&load, &it->done);
+		return 1;
+	}
+	/* Written as it grows, but by the output rule's walk (outfile.h). */
+	out = outfile_create(path, why, sizeof(why));
+	if (out < 0 || pipe(fds)) {
+		fprintf(stderr, "%s: %s: %s\n", s->prog, path,
+			out < 0 ? why : strerror(errno));
+		if (out >= 0)
+			close(out);
+		if (it->load)
+			load_stop(&load, &it->done);
+		return 1;
+	}
+	status = run_child(s, fl, av, out, fds, it->name);
+	if (it->load)
+		load_stop(&load, &it->done);
+	return status;
 }
 
 static void print_table(const struct suite_run *s)
@@ -345,7 +373,7 @@ static int make_dir(const struct suite_run *s, char *dir, size_t len)
 		snprintf(dir, len, "%s", s->outdir);
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		opts_error("rtlat suite", opts_find(s->opts, 'o', NULL),
+		opts_error(s->prog, opts_find(s->opts, 'o', NULL),
 			   "cannot create '%s': %s; accepted: a writable directory, or a new one in an existing writable directory",
 			   dir, strerror(errno));
 		return -1;
@@ -365,86 +393,21 @@ static int write_registry(const struct suite_run *s, const char *dir)
 		fprintf(stderr, "rtlat suite: %s: path too long\n", dir);
 		return -1;
 	}
-	f = outfile_open(&of, "rtlat suite", "-o", path);
+	f = outfile_open(&of, s->prog, "-o", path);
 	if (!f)
 		return -1;
 	s->reg->list_json(f);
-	return outfile_close(&of, "rtlat suite");
-}
-
-/*
- * rtlat-report: $RTLAT_REPORT, then the PATH, then beside the binary (an
- * install outside the PATH: make install PREFIX=/opt/rtlat), then a
- * checkout's test venv there (.venv/bin, where make check installs it).
- */
-static bool find_report_tool(struct suite_run *s)
-{
-	char *report_tool = s->report_tool;
-	const char *env = getenv("RTLAT_REPORT"), *path = getenv("PATH");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-
-	if (env && *env)
-		return snprintf(report_tool, sizeof(s->report_tool), "%s", env) > 0 &&
-		       access(report_tool, X_OK) == 0;
-	while (path && *path) {
-		size_t len = strcspn(path, ":");
-
-		snprintf(report_tool, sizeof(s->report_tool), "%.*s/rtlat-report",
-			 (int)len, path);
-		if (len && access(report_tool, X_OK) == 0)
-			return true;
-		path += len + (path[len] == ':');
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(report_tool, sizeof(s->report_tool), "%.*s/rtlat-report",
-		 (int)(sizeof(s->report_tool) - 16), exe);
-	if (access(report_tool, X_OK) == 0)
-		return true;
-	snprintf(report_tool, sizeof(s->report_tool), "%.*s/.venv/bin/rtlat-report",
-		 (int)(sizeof(s->report_tool) - 24), exe);
-	return access(report_tool, X_OK) == 0;
-}
-
-/* rtlat-report DIR: it prints "report: DIR/report.html" itself. */
-static int write_report(const struct suite_run *s, const char *dir)
-{
-	int status = 0;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execl(s->report_tool, "rtlat-report", dir, (char *)NULL);
-		fprintf(stderr, "rtlat suite: --report: cannot run %s: %s\n",
-			s->report_tool, strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	fprintf(stderr, "rtlat suite: --report: rtlat-report failed; the results are in %s\n",
-		dir);
-	return -1;
+	return outfile_close(&of, s->prog);
 }
 
 /* What is checked and made before any test runs: 0, or the exit status. */
 static int suite_prepare(struct suite_run *s, struct fleet *fl, char *dir,
 			 size_t len)
 {
-	if (fleet_check(fl, "rtlat suite", s->opts))
+	if (fleet_check(fl, s->prog, s->opts))
 		return OPTS_EXIT_USAGE;
-	if (s->report && !find_report_tool(s)) {
-		opts_error("rtlat suite", opts_find(s->opts, 0, "report"),
+	if (s->report && !suite_find_report(s)) {
+		opts_error(s->prog, opts_find(s->opts, 0, "report"),
 			   "rtlat-report is not installed; accepted: with rtlat-report on the PATH, beside rtlat or in $RTLAT_REPORT (make install, or pip install ./report)");
 		return OPTS_EXIT_USAGE;
 	}
@@ -461,11 +424,12 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 	int i;
 
 	suite_ckpt_begin(&s->ckpt, dir, 0);
-	for (i = 0; s->reg->tests[i]; i++)
-		if (runs(s, i)) {
-			suite_ckpt_add(&s->ckpt, s->reg->tests[i]->name);
-			planned += (double)s->duration_s;
-		}
+	s->ckpt.prog = s->prog;
+	for (i = 0; i < s->nitems; i++) {
+		suite_ckpt_add(&s->ckpt, s->items[i].name, s->items[i].phase,
+			       s->items[i].why);
+		planned += s->items[i].why ? 0 : (double)s->items[i].secs;
+	}
 	s->ckpt.planned_s = planned;
 	/* A test's defaults, for the suite's whole run: the time line when
 	 * it is planned over an hour, checkpoints when the time line is on. */
@@ -477,45 +441,49 @@ static void suite_ckpt_start(struct suite_run *s, const char *dir)
 	suite_ckpt_set(&s->ckpt, NULL, "", SC_PENDING, 0);
 }
 
-/* Every test asked, the table and the report: 1 if one failed or a stop
+/* Every item, the table and the report: 1 if one failed or a stop
  * signal came, else 0. */
 static int suite_all(struct suite_run *s, struct fleet *fl, const char *dir)
 {
 	int i, rc, failed = 0;
 	unsigned long long asked = 0;
+	struct suite_item *it;
 
 	/* SIGUSR1 is the status thread's, here and in each test (the mask
 	 * goes over exec): it never ends the suite or a test. */
 	status_signal_block();
 	stopsig_install(NULL);
 	if (isatty(STDERR_FILENO))	/* as each test would (run.c) */
-		preflight_print_short(stderr, "rtlat suite");
+		preflight_print_short(stderr, s->prog);
 	suite_ckpt_start(s, dir);
-	for (i = 0; i < SUITE_STATUS_MAX && s->reg->tests[i]; i++)
-		asked |= runs(s, i) ? 1ULL << i : 0;
+	for (i = 0; i < s->nitems; i++)
+		asked |= s->items[i].reg < SUITE_STATUS_MAX ? 1ULL << s->items[i].reg : 0;
 	suite_status_begin(&s->status, s->reg->tests, asked, s->ckpt.planned_s);
-	for (i = 0; s->reg->tests[i] && !stopsig_last(); i++) {
-		if (!runs(s, i))
-			continue;	/* not asked, or not a measurement (doctor) */
-		suite_ckpt_set(&s->ckpt, fl, s->reg->tests[i]->name, SC_RUNNING, 0);
-		suite_status_running(&s->status, i);
-		rc = suite_run(s, fl, s->reg->tests[i], dir);
-		suite_status_done(&s->status, i, rc);
-		suite_ckpt_set(&s->ckpt, fl, s->reg->tests[i]->name, SC_DONE, rc);
+	for (i = 0; i < s->nitems && !stopsig_last(); i++) {
+		it = &s->items[i];
+		if (it->why)
+			continue;	/* a phase this rtlat cannot run */
+		suite_ckpt_set(&s->ckpt, fl, it->name, SC_RUNNING, 0);
+		suite_status_running(&s->status, it->reg);
+		rc = suite_run(s, fl, it, dir);
+		suite_status_done(&s->status, it->reg, rc);
+		if (it->load)
+			s->ckpt.t[i].load = &it->done;
+		suite_ckpt_set(&s->ckpt, fl, it->name, SC_DONE, rc);
 		if (rc) {
-			fprintf(stderr, "rtlat suite: %s exited with status %d (see %s/%s.txt)\n",
-				s->reg->tests[i]->name, rc, dir, s->reg->tests[i]->name);
+			fprintf(stderr, "%s: %s exited with status %d (see %s/%s.txt)\n",
+				s->prog, it->name, rc, dir, it->name);
 			failed = 1;
 		}
 	}
 	suite_status_end(&s->status);
 	if (stopsig_last())
-		fprintf(stderr, "rtlat suite: stopped by %s; the table shows what ran\n",
-			strsignal(stopsig_last()));
+		fprintf(stderr, "%s: stopped by %s; the table shows what ran\n",
+			s->prog, strsignal(stopsig_last()));
 	suite_ckpt_end(&s->ckpt, fl, failed || stopsig_last());
 	print_table(s);
 	printf("results: %s\n", dir);
-	if (s->report && s->nrows && write_report(s, dir))
+	if (s->report && s->nrows && suite_write_report(s, dir))
 		failed = 1;
 	return failed || stopsig_last() ? 1 : 0;
 }
@@ -528,31 +496,49 @@ static int suite_main_run(struct suite_run *s, int argc, char **argv)
 	char dir[4096];
 	int status;
 
-	if (run_parse("rtlat suite", suite_title, s->opts, NULL, argc, argv) ||
-	    check_only(s))
+	if (run_parse(s->prog, s->title, s->opts, NULL, argc, argv) ||
+	    check_only(s) || load_check(s->prog, &s->load, s->opts))
 		return OPTS_EXIT_USAGE;
+	status = (s->plan ? s->plan : suite_plan)(s);
+	if (status)
+		return status;
 	s->fleet.iterations = 1;	/* each test once (index.json's "fleet") */
 	/* After --only: the thresholds are checked against the tests run. */
-	fleet_begin(&fl, &s->fleet, "suite", known,
+	fleet_begin(&fl, &s->fleet, s->plan ? "qualify" : "suite", known,
 		    measured(s, known, FLEET_TESTS_MAX));
 	status = suite_prepare(s, &fl, dir, sizeof(dir));
-	if (!status)
-		status = fleet_end(&fl, "rtlat suite", suite_all(s, &fl, dir));
+	if (!status && s->before && (status = s->before(s, dir)) != 0) {
+		/* Nothing measured: the index says so, the outputs are written. */
+		suite_ckpt_start(s, dir);
+		suite_ckpt_end(&s->ckpt, &fl, status);
+		status = fleet_end(&fl, s->prog, status);
+	} else if (!status) {
+		status = fleet_end(&fl, s->prog, suite_all(s, &fl, dir));
+	}
 	fleet_free(&fl);
 	return status;
 }
 
-int suite_main(const struct suite_registry *reg, int argc, char **argv)
+/* rtlat suite's face: its name, title and table. */
+static struct opt *suite_face(struct suite_run *s)
+{
+	s->prog = "rtlat suite";
+	s->title = suite_title;
+	return suite_options(s, s->reg->tests);
+}
+
+int suite_start(const struct suite_registry *reg, int argc, char **argv,
+		struct opt *(*face)(struct suite_run *s))
 {
 	struct suite_run *s = calloc(1, sizeof(*s));
 	int status;
 
 	if (s) {
 		s->reg = reg;
-		s->opts = suite_options(s, reg->tests);
+		s->opts = face(s);
 	}
 	if (!s || !s->opts) {
-		fprintf(stderr, "rtlat suite: cannot set up: %s\n", strerror(ENOMEM));
+		fprintf(stderr, "rtlat: cannot set up: %s\n", strerror(ENOMEM));
 		free(s);
 		return 1;
 	}
@@ -560,4 +546,9 @@ int suite_main(const struct suite_registry *reg, int argc, char **argv)
 	free(s->opts);
 	free(s);
 	return status;
+}
+
+int suite_main(const struct suite_registry *reg, int argc, char **argv)
+{
+	return suite_start(reg, argc, argv, suite_face);
 }

@@ -33,4 +33,10 @@ extern const size_t suite_config_size;
  */
 struct opt *suite_options(void *cfg, const struct test_ops *const *tests);
 
+/* rtlat qualify (qualify.c): the doctor, hwlat, the timer idle and under
+ * load, one results directory; its table as suite_options' (no tests). */
+extern const char qualify_title[];
+int qualify_main(const struct suite_registry *reg, int argc, char **argv);
+struct opt *qualify_options(void *cfg);
+
 #endif

@@ -10,6 +10,7 @@
 #include "harness/results.h"
 #include "harness/checkpoint.h"
 #include "suite/suite_checkpoint.h"
+#include "suite/suite_load.h"
 
 static const char *const state_names[] = {
 	"pending", "running", "done", "not run"
@@ -18,18 +19,34 @@ static const char *const state_names[] = {
 void suite_ckpt_begin(struct suite_ckpt *c, const char *dir, double planned_s)
 {
 	memset(c, 0, sizeof(*c));
+	c->prog = "rtlat suite";
 	c->dir = dir;
 	c->planned_s = planned_s;
 	c->start_ns = clock_now_ns();
 }
 
-void suite_ckpt_add(struct suite_ckpt *c, const char *name)
+void suite_ckpt_add(struct suite_ckpt *c, const char *name, const char *phase,
+		    const char *why)
 {
 	if (c->n == SUITE_CKPT_MAX)
 		return;
+	memset(&c->t[c->n], 0, sizeof(c->t[c->n]));
 	c->t[c->n].name = name;
-	c->t[c->n].state = SC_PENDING;
+	c->t[c->n].state = why ? SC_NOT_RUN : SC_PENDING;
+	c->t[c->n].phase = phase;
+	c->t[c->n].why = why;
 	c->n++;
+}
+
+/* rtlat qualify's phase, why it did not run, the load beside it. */
+static void write_extra(struct json *j, const struct suite_ckpt *c, int i)
+{
+	if (c->t[i].phase)
+		json_str(j, "phase", c->t[i].phase);
+	if (c->t[i].why)
+		json_str(j, "why", c->t[i].why);
+	if (c->t[i].load)
+		load_json(j, c->t[i].load);
 }
 
 /*
@@ -56,11 +73,13 @@ static void write_index(const struct suite_ckpt *c, const struct fleet *fl,
 
 	clock_gettime(CLOCK_REALTIME, &ck.at);
 	snprintf(path, sizeof(path), "%s/index.json", c->dir);
-	f = outfile_open(&of, "rtlat suite", "-o", path);
+	f = outfile_open(&of, c->prog, "-o", path);
 	if (!f)
 		return;
 	json_init(&j, f);
 	json_obj_open(&j, NULL);
+	if (c->prog && strcmp(c->prog, "rtlat suite") != 0)
+		json_str(&j, "command", c->prog + strlen("rtlat "));
 	checkpoint_json(&j, &ck);
 	json_arr_open(&j, "tests");
 	for (i = 0; i < c->n; i++) {
@@ -75,13 +94,14 @@ static void write_index(const struct suite_ckpt *c, const struct fleet *fl,
 		json_str(&j, "json", file);
 		snprintf(file, sizeof(file), "%s.txt", c->t[i].name);
 		json_str(&j, "log", file);
+		write_extra(&j, c, i);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
 	if (fl)
 		fleet_json(fl, &j, status);
 	json_obj_close(&j);
-	outfile_close(&of, "rtlat suite");
+	outfile_close(&of, c->prog);
 }
 
 void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,

@@ -16,7 +16,10 @@
 
 enum suite_ckpt_state { SC_PENDING, SC_RUNNING, SC_DONE, SC_NOT_RUN };
 
+struct load_result;
+
 struct suite_ckpt {
+	const char *prog;	/* "rtlat suite", "rtlat qualify" */
 	const char *dir;
 	int64_t start_ns;
 	double planned_s;
@@ -26,13 +29,18 @@ struct suite_ckpt {
 		const char *name;
 		enum suite_ckpt_state state;
 		int status;		/* its exit status, once done */
+		const char *phase;	/* rtlat qualify's phase; NULL */
+		const char *why;	/* not run, and why; NULL */
+		const struct load_result *load;	/* the load beside it */
 	} t[SUITE_CKPT_MAX];
 };
 
 struct fleet;
 
 void suite_ckpt_begin(struct suite_ckpt *c, const char *dir, double planned_s);
-void suite_ckpt_add(struct suite_ckpt *c, const char *name);
+/* A test (a phase of rtlat qualify: phase; why: it cannot run). */
+void suite_ckpt_add(struct suite_ckpt *c, const char *name, const char *phase,
+		    const char *why);
 /* A test's new state (its exit status when done), then index.json and,
  * when it is done, the suite's fleet outputs so far. */
 void suite_ckpt_set(struct suite_ckpt *c, struct fleet *fl, const char *name,

@@ -238,6 +238,13 @@ def main(argv=None):
                 Rule(tolerance_pct=args.tolerance))
     if tail_section is not None:
         with_section(doc, 1, tail_section)
+    # rtlat qualify's results directory: its verdict first. It needs
+    # SciPy (the tail fit): imported only then, as tail.py does.
+    qualified = [r for r in runs if r.suite and r.suite.command == "qualify"]
+    if qualified:
+        from ..page import qualify
+        for r in reversed(qualified):
+            with_section(doc, 0, qualify.section(r, args))
     try:
         render_figures(doc, args.png)
         text = markdown.render(doc, os.path.dirname(os.path.abspath(out))

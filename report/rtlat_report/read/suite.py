@@ -7,7 +7,7 @@ import json
 import os
 
 from ..io import InputError, read_regular
-from ..model import SuiteIndex, SuiteTest
+from ..model import LoadCmd, PhaseLoad, Stressor, SuiteIndex, SuiteTest
 from .longrun import num, read_checkpoint
 
 
@@ -58,6 +58,36 @@ def _fleet(index):
         isinstance(fleet.get("series"), list) else None
 
 
+def _int(x):
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+def _load(d):
+    """A phase's "load" (rtlat qualify, rtlat suite --load) as a PhaseLoad."""
+    if not isinstance(d, dict):
+        return None
+    cmd = d.get("cmd")
+    return PhaseLoad(
+        stress_ng=d.get("stress_ng") is True,
+        version=_text(d.get("stress_ng_version")) or "",
+        status=_int(d.get("stress_ng_status")),
+        hackbench=d.get("hackbench") is True,
+        seconds=num(d.get("seconds")),
+        stressors=[Stressor(str(s.get("name")), num(s.get("bogo_ops")) or 0,
+                            num(s.get("bogo_ops_per_s")) or 0)
+                   for s in d.get("stressors") or () if isinstance(s, dict)],
+        cmd=LoadCmd(str(cmd.get("command") or ""), _int(cmd.get("exit_status")),
+                    cmd.get("stopped") is True,
+                    [str(x) for x in cmd.get("output_tail") or ()])
+        if isinstance(cmd, dict) else None)
+
+
+def _test(t):
+    return SuiteTest(str(t["name"]), str(t.get("state") or ""),
+                     phase=_text(t.get("phase")) or "",
+                     why=_text(t.get("why")) or "", load=_load(t.get("load")))
+
+
 def read_suite(path, reg=None):
     """A suite's results directory's index.json (and its registry's
     series; reg: the registry already read) as a SuiteIndex; None when
@@ -77,8 +107,8 @@ def read_suite(path, reg=None):
     return SuiteIndex(
         complete=data["complete"] if isinstance(data.get("complete"), bool)
         else None,
-        tests=[SuiteTest(str(t["name"]), str(t.get("state") or ""))
-               for t in tests if isinstance(t, dict) and t.get("name")]
+        command=_text(data.get("command")) or "",
+        tests=[_test(t) for t in tests if isinstance(t, dict) and t.get("name")]
         if isinstance(tests, list) else None,
         at_wall=cp.at_wall if cp else None,
         verdict=_text(fleet.get("verdict")),
