@@ -105,6 +105,22 @@ def test_bursts_counted_by_clusters():
     assert held >= 36, held
 
 
+def test_bursts_decluster_the_fit():
+    """The tail fit of a run with spikes in bursts of 10 says so (its
+    extremal index about 0.1) and its levels count clusters: the hour
+    level's interval is no narrower than with the spikes independent."""
+    td = bursts(1, per_hour=60)
+    tf = fit.fit_tail(td)
+    ei = getattr(tf, "extremal", None)
+    assert ei is not None and 0.05 < ei.theta < 0.2, ei
+    assert any("clusters" in w for w in tf.warnings), tf.warnings
+    if tf.fit is not None:
+        lv = fit.return_level(tf, td, tfam.HOUR_P, "hour")
+        tf.theta = 1.0
+        alone = fit.return_level(tf, td, tfam.HOUR_P, "hour")
+        assert lv.hi - lv.lo >= alone.hi - alone.lo
+
+
 def smi_run(every_s, seed, k, n=3_600_000):
     """An hour at 1 ms: the body, and an SMI of 100 µs (on top of the
     body) every every_s; the k largest samples exact."""

@@ -38,8 +38,11 @@ def section(runs, analysed, args, g=None):
         f"Spike rates count samples at or above each level, with exact "
         f"Poisson {conf * 100:g} % intervals; the tail estimate fits a "
         "generalized Pareto distribution to the histogram's counts over a "
-        "threshold (and the exact largest samples where the file has "
-        "them). Return levels are extrapolations: they hold only if the "
+        "threshold chosen by ForwardStop over the chi-square tests of a "
+        "ladder of thresholds (and the exact largest samples where the "
+        "file has them); the intervals take in the higher thresholds the "
+        "tests accept. Return levels are extrapolations, given only for a "
+        "run with no trend, at most 10× its length: they hold only if the "
         "system keeps behaving as it did during the run. Where the data "
         "cannot support a figure, the reason is given instead."))
     rows = []

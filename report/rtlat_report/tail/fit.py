@@ -2,11 +2,15 @@
 """How bad will it get: a peaks-over-threshold generalized Pareto fit of a
 series' tail, from its histogram (binned likelihood: the counts per bin
 over the threshold, never bin centres taken for samples) and, where the
-file has them, the exact largest samples. Return levels come with profile
-likelihood intervals, and with the diagnostics an analyst checks (the
-threshold, the shape over a range of thresholds, a QQ plot's points, a
-binned chi-square test). Where the data cannot support a claim the result
-is a reason in words (no_claim), never a number."""
+file has them, the exact largest samples. The threshold is chosen by
+ForwardStop over a ladder's chi-square tests (Bader, Yan and Zhang 2018);
+return levels come with profile likelihood intervals that take in the
+higher thresholds it accepts (the choice's uncertainty), and with the
+diagnostics an analyst checks (the threshold, the shape over a range of
+thresholds, a QQ plot's points, a binned chi-square test). The
+assumptions (checks.py: trend, clusters) and a max beyond the fit are
+checked first. Where the data cannot support a claim the result is a
+reason in words (no_claim), never a number. docs/tail.md says why."""
 import math
 from dataclasses import dataclass, field, replace
 from typing import List, Optional
