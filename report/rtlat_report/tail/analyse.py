@@ -98,22 +98,14 @@ def return_levels(s, conf):
     per_s = td.n / (hours * 3600) if hours else None
     for label, secs in PERIODS:
         if per_s:
-            out.append(level_within_span(s.tf, td, 1 / (per_s * secs),
-                                         label, conf))
+            out.append(tail.level_within_span(
+                s.tf, td, 1 / (per_s * secs), label, conf))
         else:
             out.append(tail.Level(label, float("nan"), no_claim="the cycle "
                                   "period is unknown (give --period-us)"))
-    out.append(level_within_span(s.tf, td, 1e-9, "10^9 cycles", conf))
+    out.append(tail.level_within_span(s.tf, td, 1e-9, "10^9 cycles",
+                                      conf))
     return out
-
-
-def level_within_span(tf, td, p, label, conf):
-    """tail.return_level, refused in words beyond
-    tail.MAX_SPAN_MULTIPLE times the run's length."""
-    why = tail.beyond_span(td, p, label) if tf.fit else None
-    if why:
-        return tail.Level(label, p, no_claim=why)
-    return tail.return_level(tf, td, p, label, conf)
 
 
 # --- JSON -------------------------------------------------------------------

@@ -705,6 +705,15 @@ def return_level(tf, td, p, label, conf=0.95):
     return Level(label, p, x_hat, min(lo, x_hat), max(hi, x_hat))
 
 
+def level_within_span(tf, td, p, label, conf=0.95):
+    """return_level, refused in words beyond MAX_SPAN_MULTIPLE times the
+    run's length (beyond_span)."""
+    why = beyond_span(td, p, label) if tf.fit else None
+    if why:
+        return Level(label, p, no_claim=why)
+    return return_level(tf, td, p, label, conf)
+
+
 def _level(f, td, p, conf, theta=1.0):
     """(estimate, lo, hi, None) of one fit's level exceeded once per 1/p
     cycles, or (None, None, None, the words)."""
