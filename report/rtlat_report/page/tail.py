@@ -2,6 +2,7 @@
 """The page's "How bad will it get" section: each series' spike rates,
 tail fit and return levels as tail/analyse.py found them, the QQ plot
 of the fit, and how long to run (the plan)."""
+from ..tail import checks
 from ..tail import fit as tail
 from ..tail import gate as gatemod
 from ..tail import plan as planmod
@@ -37,8 +38,11 @@ def section(runs, analysed, args, g=None):
         f"Spike rates count samples at or above each level, with exact "
         f"Poisson {conf * 100:g} % intervals; the tail estimate fits a "
         "generalized Pareto distribution to the histogram's counts over a "
-        "threshold (and the exact largest samples where the file has "
-        "them). Return levels are extrapolations: they hold only if the "
+        "threshold chosen by ForwardStop over the chi-square tests of a "
+        "ladder of thresholds (and the exact largest samples where the "
+        "file has them); the intervals take in the higher thresholds the "
+        "tests accept. Return levels are extrapolations, given only for a "
+        "run with no trend, at most 10× its length: they hold only if the "
         "system keeps behaving as it did during the run. Where the data "
         "cannot support a figure, the reason is given instead."))
     rows = []
@@ -50,9 +54,7 @@ def section(runs, analysed, args, g=None):
                 rows.append([r.label, x.test, x.td.name, us(q.level_ns, 6),
                              cnt, rng(q.per_hour), rng(q.per_mcycles),
                              rng(q.mtbs_s),
-                             "–" if q.clusters is None else
-                             f"{q.clusters}" + (" (clustered)"
-                                                if q.clustered else "")])
+                             clusters_cell(q)])
     s.blocks.append(Table(
         f"Spike rates (at or above the level; {conf * 100:g} % intervals)",
         ["run", "test", "series", "level µs", "spikes", "per hour",
@@ -95,6 +97,17 @@ def section(runs, analysed, args, g=None):
         s.blocks.append(fig)
     s.blocks.append(plan_table(analysed, args))
     return s
+
+
+def clusters_cell(q):
+    """Periodic spikes: their period and rate; else the clusters."""
+    if q.periodic is not None:
+        return f"periodic: {checks.fmt_period(q.periodic)}"
+    if q.clusters is None:
+        return "–"
+    return f"{q.clusters}" + (" (clustered)" if q.clustered else "") + (
+        f", extremal index {q.extremal_index:.2f}"
+        if q.extremal_index is not None and q.clustered else "")
 
 
 QQ_MOST = 8        # series a QQ figure draws; beyond, it names the others

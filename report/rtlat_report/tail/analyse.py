@@ -98,12 +98,13 @@ def return_levels(s, conf):
     per_s = td.n / (hours * 3600) if hours else None
     for label, secs in PERIODS:
         if per_s:
-            out.append(tail.return_level(s.tf, td, 1 / (per_s * secs),
-                                         label, conf))
+            out.append(tail.level_within_span(
+                s.tf, td, 1 / (per_s * secs), label, conf))
         else:
             out.append(tail.Level(label, float("nan"), no_claim="the cycle "
                                   "period is unknown (give --period-us)"))
-    out.append(tail.return_level(s.tf, td, 1e-9, "10^9 cycles", conf))
+    out.append(tail.level_within_span(s.tf, td, 1e-9, "10^9 cycles",
+                                      conf))
     return out
 
 

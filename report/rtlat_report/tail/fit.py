@@ -2,23 +2,39 @@
 """How bad will it get: a peaks-over-threshold generalized Pareto fit of a
 series' tail, from its histogram (binned likelihood: the counts per bin
 over the threshold, never bin centres taken for samples) and, where the
-file has them, the exact largest samples. Return levels come with profile
-likelihood intervals, and with the diagnostics an analyst checks (the
-threshold, the shape over a range of thresholds, a QQ plot's points, a
-binned chi-square test). Where the data cannot support a claim the result
-is a reason in words (no_claim), never a number."""
+file has them, the exact largest samples. The threshold is chosen by
+ForwardStop over a ladder's chi-square tests (Bader, Yan and Zhang 2018);
+return levels come with profile likelihood intervals that take in the
+higher thresholds it accepts (the choice's uncertainty), and with the
+diagnostics an analyst checks (the threshold, the shape over a range of
+thresholds, a QQ plot's points, a binned chi-square test). The
+assumptions (checks.py: trend, clusters) and a max beyond the fit are
+checked first. Where the data cannot support a claim the result is a
+reason in words (no_claim), never a number. docs/tail.md says why."""
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import List, Optional
 
 import numpy as np
 from scipy import optimize, stats
+
+from . import checks
 
 MIN_EXCEEDANCES = 30        # fewer over the threshold: no tail claim
 STABILITY = 3               # higher thresholds fitted to judge the shape
 GOF_P_MIN = 0.05            # a fit whose chi-square p is lower is refused
 XI_LO, XI_HI = -0.95, 1.5   # the shapes a latency tail can have here
 UNBOUNDED = 100             # an upper end beyond 100x the max: no claim
+FORWARD_STOP_ALPHA = 0.05   # the false rejections ForwardStop allows
+ALTERNATES = 8              # higher accepted thresholds (at most) whose
+#                             intervals the levels take in: the
+#                             choice's own uncertainty
+ALTERNATE_MIN = 250         # ... each with this many samples over it at
+#                             least (fewer: an interval too wide to say
+#                             more than that the fit is uncertain)
+OUTLIER_EXPECTED = 1e-3     # a run's max the fit expects fewer times
+#                             than this: beyond what it explains
+MAX_SPAN_MULTIPLE = 10      # no level for a period beyond 10x the run
 # The ladder starts at 5 % of the samples, not 10 %: from 10 % a
 # generalized Pareto is too far from a Weibull-like tail (its 95 %
 # intervals held the true level in 88 % of 1000 seeds; from 5 %, 92 %,
@@ -391,7 +407,10 @@ def qq_points(f):
 
 def candidates(td):
     """Bin edges with about N*f samples over them for f in TAIL_FRACTIONS,
-    at least MIN_EXCEEDANCES over each, lowest first."""
+    then on by halves down to 2 * MIN_EXCEEDANCES samples over them (a
+    long run's ladder reaches its far tail: a threshold at a fixed share
+    of the samples extrapolates a day level from its body), at least
+    MIN_EXCEEDANCES over each, lowest first."""
     if not len(td.starts):
         return []
     # tail counts at each bin start (samples at or above it)
@@ -400,8 +419,10 @@ def candidates(td):
     # beyond it
     beyond = above - td.counts
     out = []
-    for f in TAIL_FRACTIONS:
-        target = td.n * f
+    targets = [td.n * f for f in TAIL_FRACTIONS]
+    while targets[-1] / 2 >= 2 * MIN_EXCEEDANCES:
+        targets.append(targets[-1] / 2)
+    for target in targets:
         if target < MIN_EXCEEDANCES:
             break
         i = int(np.argmin(np.abs(above - target)))
@@ -417,20 +438,152 @@ def candidates(td):
     return out
 
 
+def forward_stop(pvalues, alpha=FORWARD_STOP_ALPHA):
+    """How many of the ordered hypotheses (thresholds, lowest first)
+    ForwardStop rejects (G'Sell et al. 2016, as Bader, Yan and Zhang
+    2018 use it for thresholds): the largest k whose mean of
+    -log(1 - p_i), i <= k, is at most alpha (0: none)."""
+    y = -np.log1p(-np.clip(np.asarray(pvalues, float), 0, 1 - 1e-12))
+    means = np.cumsum(y) / np.arange(1, len(y) + 1)
+    ok = np.nonzero(means <= alpha)[0]
+    return int(ok[-1]) + 1 if len(ok) else 0
+
+
 @dataclass
 class TailFit:
-    """The chosen fit and its diagnostics, or no_claim (the words)."""
+    """The chosen fit and its diagnostics, or no_claim (the words).
+    alternates: the higher thresholds ForwardStop also accepts, whose
+    intervals the levels take in; theta: the extremal index (clusters of
+    spikes: 1/theta their mean size) where below checks.THETA_CLUSTERED;
+    trend: the trend found over the run (then no_claim says it)."""
     fit: Optional[Fit] = None
     no_claim: Optional[str] = None
     ladder: List[Fit] = field(default_factory=list)   # shape vs threshold
     stable: Optional[bool] = None
     warnings: List[str] = field(default_factory=list)
+    alternates: List[Fit] = field(default_factory=list)
+    rejected: int = 0           # thresholds ForwardStop rejected
+    theta: float = 1.0
+    extremal: Optional[checks.ExtremalIndex] = None
+    trend: Optional[checks.Trend] = None
+    outlier_ns: Optional[float] = None
+
+
+def trend(td):
+    """A checks.Trend over the run: its time line's per-step maxima,
+    else its largest samples' times."""
+    if td.steps:
+        return checks.trend_of_steps(td.steps, td.step_s)
+    if td.exact_times is not None and td.exact is not None:
+        hours = td.n * td.period_ns / 3.6e12 if td.period_ns else None
+        span = hours * 3600 if hours else td.duration_s
+        return checks.trend_of_times(td.exact_times, span, period_s=(
+            td.period_ns / 1e9 if td.period_ns else None))
+    return None
+
+
+def extremal(td):
+    """The extremal index of the largest samples (with their times)."""
+    if td.exact_times is None or td.exact is None or \
+            len(td.exact) < MIN_EXCEEDANCES:
+        return None
+    return checks.extremal_index(td.exact_times, td.period_ns / 1e9
+                                 if td.period_ns else None)
+
+
+def _choose(td, stability):
+    """The ladder's fits and ForwardStop's choice among them (a TailFit
+    with fit, alternates and the ladder; or no_claim)."""
+    cands = candidates(td)
+    if not cands:
+        over = td.count_at_or_above(td.starts[0])[0] if len(td.starts) \
+            else td.n
+        return TailFit(no_claim=f"too few samples in the tail: {td.n} "
+                       f"samples leave fewer than {MIN_EXCEEDANCES} over any "
+                       f"threshold worth fitting (the whole tail is {over} "
+                       "samples), so no estimate is made")
+    ladder, prev = [], None
+    for u in cands:
+        ex = exceedances(td, u)
+        if ex.n < MIN_EXCEEDANCES:
+            continue
+        f = fit_gpd(ex, prev)
+        if f is None:
+            continue
+        ladder.append(f)
+        prev = (f.xi, f.sigma)
+    tf = TailFit(ladder=ladder)
+    if not ladder:
+        tf.no_claim = "the fit failed at every threshold tried: no estimate"
+        return tf
+    tested = [f for f in ladder if f.gof_p is not None]
+    k = forward_stop([f.gof_p for f in tested])
+    tf.rejected = k
+    if k >= len(tested):
+        worst = ladder[0]
+        tf.no_claim = ("the generalized Pareto model does not fit this tail "
+                       "at any threshold tried (chi-square p = "
+                       f"{worst.gof_p:.2g} at {worst.u / 1000:g} µs"
+                       if worst.gof_p is not None else
+                       "the tail cannot be tested (too few groups)") + \
+            "): no estimate is made"
+        return tf
+    f = tested[k]
+    tf.fit = f
+    tf.alternates = [g for g in tested[k + 1:k + 1 + ALTERNATES]
+                     if g.gof_p >= GOF_P_MIN and g.n_u >= ALTERNATE_MIN]
+    tf.ladder = ladder[:ladder.index(f) + 1 + stability]
+    return tf
+
+
+def _beyond(f, td, x):
+    """True when the fit expects fewer than OUTLIER_EXPECTED samples at or
+    above x in a run of td's length."""
+    e = exceed_prob(f, td, x)
+    return e is not None and e * td.n < OUTLIER_EXPECTED
+
+
+def without_lone_max(td):
+    """td without its largest sample when that one stands alone (at least
+    twice the next largest), else None: a fit of the rest tells whether
+    the fit could explain it."""
+    if td.max_ns is None or td.n < 2:
+        return None
+    if td.exact is not None and len(td.exact) >= 2:
+        second = float(td.exact[1])
+    else:
+        nz = td.starts[td.counts > 0]
+        if not len(nz):
+            return None
+        top_bin = td.counts[-1] if len(td.counts) else 0
+        second = float(nz[-2] + td.width) if top_bin <= 1 and \
+            len(nz) >= 2 else float(td.max_ns)
+    if td.max_ns < 2 * second:
+        return None
+    starts, counts, over = td.starts, td.counts.copy(), td.overflow
+    if over and td.range_end is not None and td.max_ns >= td.range_end:
+        over -= 1
+    elif len(counts):
+        counts[-1] -= 1
+        keep = counts > 0
+        starts, counts = starts[keep], counts[keep]
+    ex = times = None
+    if td.exact is not None and len(td.exact):
+        ex = td.exact[1:]
+        times = None if td.exact_times is None else td.exact_times[1:]
+    return replace(td, n=td.n - 1, starts=starts, counts=counts,
+                   overflow=over, max_ns=second, exact=ex, exact_times=times,
+                   seen=None if td.seen is None else td.seen - 1)
 
 
 def fit_tail(td, stability=STABILITY):
-    """Fit the tail over a range of thresholds; choose the lowest whose
-    chi-square test passes (p >= GOF_P_MIN); refuse with a reason when the
-    data cannot carry the claim."""
+    """Fit the tail over a ladder of thresholds and choose one by
+    ForwardStop over their chi-square tests (Bader, Yan and Zhang 2018);
+    check the assumptions first (a trend over the run: no figure) and
+    after (the run's max beyond what the fit explains: no figure; the
+    extremal index); refuse with a reason when the data cannot carry
+    the claim. stability: the higher fits kept beyond the chosen one
+    (the whole ladder is fitted for ForwardStop)."""
     if td.n <= 0 or not len(td.starts) and td.exact is None:
         return TailFit(no_claim="no histogram in this file: a tail cannot "
                        "be fitted from min/avg/max")
@@ -441,53 +594,49 @@ def fit_tail(td, stability=STABILITY):
                        "the tail beyond its range is unknown, so no "
                        "estimate is made (raise the histogram range or "
                        "record the largest samples)")
-    cands = candidates(td)
-    if not cands:
-        over = td.count_at_or_above(td.starts[0])[0] if len(td.starts) \
-            else td.n
-        return TailFit(no_claim=f"too few samples in the tail: {td.n} "
-                       f"samples leave fewer than {MIN_EXCEEDANCES} over any "
-                       f"threshold worth fitting (the whole tail is {over} "
-                       "samples), so no estimate is made")
-    ladder, prev, chosen_at = [], None, None
-    for u in cands:
-        ex = exceedances(td, u)
-        if ex.n < MIN_EXCEEDANCES:
-            continue
-        f = fit_gpd(ex, prev)
-        if f is None:
-            continue
-        ladder.append(f)
-        prev = (f.xi, f.sigma)
-        if chosen_at is None and f.gof_p is not None and \
-                f.gof_p >= GOF_P_MIN:
-            chosen_at = len(ladder)
-        if chosen_at is not None and len(ladder) >= chosen_at + stability:
-            break
-    tf = TailFit(ladder=ladder)
-    if not ladder:
-        tf.no_claim = "the fit failed at every threshold tried: no estimate"
+    tr = trend(td)
+    if tr is not None:
+        return TailFit(trend=tr, no_claim=f"not stationary: {tr.words}; a "
+                       "level exceeded once per hour or day assumes the run "
+                       "kept behaving alike throughout, and the file holds "
+                       "no histogram of its last stationary stretch, so no "
+                       "estimate is made")
+    tf = _choose(td, stability)
+    # a lone largest sample can drag the fit (or its test) with it: the
+    # fit of the rest says whether it could be explained
+    lone = without_lone_max(td)
+    alt = _choose(lone, stability) if lone is not None else None
+    if alt is not None and alt.fit is not None and \
+            _beyond(alt.fit, lone, td.max_ns):
+        tf = alt
+    elif tf.fit is None:
         return tf
-    ok = [f for f in ladder if f.gof_p is not None and f.gof_p >= GOF_P_MIN]
-    if not ok:
-        worst = ladder[0]
-        tf.no_claim = ("the generalized Pareto model does not fit this tail "
-                       "at any threshold tried (chi-square p = "
-                       f"{worst.gof_p:.2g} at {worst.u / 1000:g} µs"
-                       if worst.gof_p is not None else
-                       "the tail cannot be tested (too few groups)") + \
-            "): no estimate is made"
-        return tf
-    f = ok[0]
-    tf.fit = f
+    f = tf.fit
     end = f.endpoint()
-    if end is not None and td.max_ns is not None and td.max_ns > end * 1.001:
-        tf.fit = None
-        tf.no_claim = (f"the fit puts a finite upper bound at {end / 1000:.4g}"
-                       f" µs but the run measured {td.max_ns / 1000:.4g} µs: "
-                       "the data contradict the fitted bound, no estimate")
+    if td.max_ns and _beyond(f, td, td.max_ns):
+        tf.fit, tf.outlier_ns = None, td.max_ns
+        if end is not None and td.max_ns > end * 1.001:
+            why = (f"the fit puts a finite upper bound at {end / 1000:.4g} "
+                   "µs: the data contradict the fitted bound")
+        else:
+            why = (f"it expects {exceed_prob(f, td, td.max_ns) * td.n:.1g}"
+                   " such samples in the run")
+        tf.no_claim = (f"the run's largest sample, {td.max_ns / 1000:.4g} "
+                       f"µs, lies beyond what the fitted tail explains "
+                       f"({why}): another cause (an SMI, a stall) or a tail "
+                       "the model misses, so no estimate; the spike rates "
+                       "count it")
         return tf
-    higher = [g for g in ladder if g.u > f.u and g.xi_se]
+    ei = extremal(td)
+    tf.extremal = ei
+    if ei is not None and ei.theta < checks.THETA_CLUSTERED:
+        tf.theta = ei.theta
+        tf.warnings.append(f"the largest samples come in clusters "
+                           f"(extremal index {ei.theta:.2f}: "
+                           f"{1 / ei.theta:.2g} spikes a cluster): the "
+                           "levels count clusters, their intervals the "
+                           "clusters' number")
+    higher = [g for g in tf.ladder if g.u > f.u and g.xi_se]
     if higher:
         tf.stable = all(abs(g.xi - f.xi) <= 1.96 * g.xi_se for g in higher)
         if not tf.stable:
@@ -495,6 +644,17 @@ def fit_tail(td, stability=STABILITY):
                                "threshold beyond its uncertainty: the tail "
                                "model is doubtful")
     return tf
+
+
+def beyond_span(td, p, label):
+    """The words when a level exceeded once per 1/p cycles lies beyond
+    MAX_SPAN_MULTIPLE times the run (None when it does not)."""
+    if td.n <= 0 or 1 / p <= MAX_SPAN_MULTIPLE * td.n:
+        return None
+    return (f"once per {label} is {1 / p / td.n:.3g}× this run's "
+            f"{td.n:,} cycles, more than the {MAX_SPAN_MULTIPLE}× a tail "
+            "estimate may reach beyond what it saw: no estimate (run at "
+            f"least {1 / p / MAX_SPAN_MULTIPLE:,.0f} cycles)")
 
 
 # --- return levels ----------------------------------------------------------
@@ -519,18 +679,51 @@ def _sigma_for(x, u, xi, r):
 
 
 def return_level(tf, td, p, label, conf=0.95):
-    """The level exceeded once per 1/p cycles: the fit's estimate and its
-    profile likelihood interval."""
+    """The level exceeded once per 1/p cycles: the chosen fit's estimate
+    and its profile likelihood interval, widened to take in the
+    intervals at the higher thresholds ForwardStop also accepted (the
+    threshold's choice is uncertain too). Where spikes cluster (theta <
+    1) the level is the one whose clusters come once per 1/p cycles and
+    the likelihood counts clusters (scaled by theta)."""
     f = tf.fit
     if f is None:
         return Level(label, p, no_claim=tf.no_claim)
+    theta = tf.theta or 1.0
+    x_hat, lo, hi, why = _level(f, td, p, conf, theta)
+    if why:
+        return Level(label, p, no_claim=why)
+    for g in tf.alternates:
+        _, glo, ghi, gwhy = _level(g, td, p, conf, theta)
+        if gwhy or glo is None:
+            continue
+        lo, hi = min(lo, glo), max(hi, ghi)
+    seen = max(td.max_ns or 0, f.ex.top() + f.u)
+    if hi > UNBOUNDED * seen:
+        return Level(label, p, no_claim=f"the interval's upper end is more "
+                     f"than {UNBOUNDED}× the largest sample seen: the data do "
+                     "not bound it, no estimate")
+    return Level(label, p, x_hat, min(lo, x_hat), max(hi, x_hat))
+
+
+def level_within_span(tf, td, p, label, conf=0.95):
+    """return_level, refused in words beyond MAX_SPAN_MULTIPLE times the
+    run's length (beyond_span)."""
+    why = beyond_span(td, p, label) if tf.fit else None
+    if why:
+        return Level(label, p, no_claim=why)
+    return return_level(tf, td, p, label, conf)
+
+
+def _level(f, td, p, conf, theta=1.0):
+    """(estimate, lo, hi, None) of one fit's level exceeded once per 1/p
+    cycles, or (None, None, None, the words)."""
     zeta = f.n_u / td.n
-    r = zeta / p
+    r = theta * zeta / p
     if r <= 1:
-        return Level(label, p, no_claim="exceeded more often than the "
-                     "fit's threshold: read it from the histogram")
+        return None, None, None, ("exceeded more often than the fit's "
+                                  "threshold: read it from the histogram")
     x_hat = f.u + float(gpd_isf(1 / r, f.xi, f.sigma))
-    crit = stats.chi2.ppf(conf, 1) / 2
+    crit = stats.chi2.ppf(conf, 1) / 2 / theta
     target = f.loglik - crit
 
     def prof(x):
@@ -576,15 +769,10 @@ def return_level(tf, td, p, label, conf=0.95):
         if step > 1e6 * span:
             break
     if hi is None:
-        return Level(label, p, ns=None, no_claim="the data do not bound it "
-                     "from above (the profile likelihood never falls "
-                     "below its 95 % limit): no estimate")
-    seen = max(td.max_ns or 0, f.ex.top() + f.u)
-    if hi > UNBOUNDED * seen:
-        return Level(label, p, no_claim=f"the interval's upper end is more "
-                     f"than {UNBOUNDED}× the largest sample seen: the data do "
-                     "not bound it, no estimate")
-    return Level(label, p, x_hat, min(lo, x_hat), max(hi, x_hat))
+        return None, None, None, ("the data do not bound it from above (the "
+                                  "profile likelihood never falls below its "
+                                  "95 % limit): no estimate")
+    return x_hat, lo, hi, None
 
 
 def exceed_prob(f, td, level):

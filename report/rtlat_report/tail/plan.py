@@ -102,7 +102,8 @@ def plan(level_ns, prob, conf=0.95, period_ns=None, td=None, tf=None):
             pl.more_cycles = n - td.n
     if tf is not None and tf.fit is not None:
         pl.fit_prob = tail.exceed_prob(tf.fit, td, level_ns)
-        lv = tail.return_level(tf, td, prob, f"1/{prob:g} cycles", conf)
+        lv = tail.level_within_span(tf, td, prob, f"1/{prob:g} cycles",
+                                    conf)
         pl.fit_level = lv
         if lv.ns is None:
             pl.fit_says = f"the fitted tail cannot tell: {lv.no_claim}"

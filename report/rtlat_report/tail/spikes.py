@@ -2,13 +2,17 @@
 """Spike rates: how many samples reached each level, per hour and per 10^6
 cycles, with exact Poisson intervals; the mean time between spikes; and,
 with a time line or the largest samples' times, whether spikes come in
-clusters (and the rate counted by clusters)."""
+clusters (the extremal index, Ferro and Segers' intervals estimator: the
+rate's interval then counts clusters) or periodically (their period and
+rate said)."""
 import math
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 from scipy import stats
+
+from . import checks
 
 
 def poisson_interval(k, conf=0.95):
@@ -80,6 +84,8 @@ class Rate:
     clusters_by: str = ""
     clustered: Optional[bool] = None
     cluster_per_hour: Optional[tuple] = None
+    extremal_index: Optional[float] = None
+    periodic: Optional[checks.Periodic] = None
 
     @property
     def exact(self):
@@ -96,7 +102,11 @@ class Rate:
             out[k] = None if v is None else dict(zip(("estimate", "lo",
                                                       "hi"), v))
         out.update(clusters=self.clusters, clusters_by=self.clusters_by,
-                   clustered=self.clustered)
+                   clustered=self.clustered,
+                   extremal_index=self.extremal_index,
+                   periodic=None if self.periodic is None else {
+                       "period_s": self.periodic.period_s,
+                       "per_hour": self.periodic.per_hour})
         return out
 
 
@@ -128,27 +138,53 @@ def series_hours(td):
     return None
 
 
+def spike_times(td, level):
+    """The times of the spikes at or above level that the largest
+    samples hold (every one when they reach below the level), and
+    whether that is all of them."""
+    if td.exact_times is None or td.exact is None or not len(td.exact):
+        return None, False
+    sel = td.exact >= level
+    return np.sort(td.exact_times[sel]), bool(td.exact[-1] < level)
+
+
 def clusters(td, level, r, conf):
-    """Clusters of spikes: spikes within one time-line step (or, from the
-    largest samples' times, closer than the step or 1 s) count once. Said
-    clustered when far fewer clusters than spikes are seen than
-    independent (Poisson) spikes would leave (one-sided, z > 2.33)."""
+    """Periodic spikes (from the largest samples' times, even when they
+    hold only the largest of the spikes: an SMI's slots without a spike
+    at this level still leave whole multiples of its period) are said
+    with their period and rate. Else clusters: from every spike's time,
+    the extremal index (Ferro and Segers) and its declustering, the
+    rate's intervals counted by clusters where it is below
+    checks.THETA_CLUSTERED; from a time line, spikes within one step
+    count once. Said clustered when far fewer clusters than spikes are
+    seen than independent (Poisson) spikes would leave (one-sided, z >
+    2.33)."""
     k = r.count_lo
     if k < 2 or not r.exact:
         return
-    times = None
-    if td.exact_times is not None and td.exact is not None and \
-            td.exact[-1] < level:
-        times = np.sort(td.exact_times[td.exact >= level])
-    if times is not None and len(times) == k:
-        gap = td.step_s or 1.0
-        c = 1 + int(np.sum(np.diff(times) > gap))
-        span = series_hours(td)
-        span = span * 3600 if span else float(times[-1] - times[0]) or gap
-        q = math.exp(-k * gap / span)     # P(next spike farther than gap)
-        exp_c, var = 1 + (k - 1) * q, (k - 1) * q * (1 - q)
-        r.clusters_by = f"spikes closer than {gap:g} s count once"
-    elif td.steps:
+    period_s = td.period_ns / 1e9 if td.period_ns else None
+    times, whole = spike_times(td, level)
+    if times is not None:
+        r.periodic = checks.periodic(times, period_s)
+        if r.periodic is not None:
+            r.clustered = False
+            return
+    if whole and len(times) == k:
+        ei = checks.extremal_index(times, period_s)
+        if ei is None:
+            return
+        r.extremal_index = ei.theta
+        c = ei.clusters if ei.theta < checks.THETA_CLUSTERED else k
+        r.clusters = c
+        r.clusters_by = (f"extremal index {ei.theta:.2f} (Ferro-Segers): "
+                         f"spikes closer than {ei.run_s:.3g} s count once"
+                         if c < k else f"extremal index {ei.theta:.2f} "
+                         "(Ferro-Segers): spikes independent")
+        r.clustered = c < k
+        if r.clustered:
+            by_clusters(r, c, conf)
+        return
+    if td.steps:
         ns = np.array([s[1] for s in td.steps], float)
         mx = np.array([s[2] if s[2] is not None else -1 for s in td.steps],
                       float)
@@ -165,3 +201,20 @@ def clusters(td, level, r, conf):
     if r.hours:
         lo, hi = poisson_interval(c, conf)
         r.cluster_per_hour = (c / r.hours, lo / r.hours, hi / r.hours)
+
+
+def by_clusters(r, c, conf):
+    """The rate's intervals from the clusters' Poisson interval times
+    the mean cluster size (spikes of a cluster are not independent
+    draws: their count's own interval is too narrow)."""
+    k = r.count_lo
+    lo, hi = poisson_interval(c, conf)
+    size = k / c
+    if r.hours:
+        r.cluster_per_hour = (c / r.hours, lo / r.hours, hi / r.hours)
+        r.per_hour = (k / r.hours, lo * size / r.hours, hi * size / r.hours)
+        s = r.hours * 3600
+        r.mtbs_s = (s / k, s / (hi * size), s / (lo * size) if lo else None)
+    if r.cycles:
+        r.per_mcycles = (k / r.cycles * 1e6, lo * size / r.cycles * 1e6,
+                         hi * size / r.cycles * 1e6)
