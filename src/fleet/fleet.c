@@ -160,11 +160,10 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	 * bound: samples are whole ns, so its last is start + width - 1
 	 * (underflow: below the first bucket). One pass over the buckets. */
 	for (i = 0, b = 0; i < FLEET_NLE; i++) {
-		while (b < h->nbuckets &&
-		       (hist_bucket_start(h, b) + (int64_t)h->width - 1) * 10 <=
-		       fleet_le_ns10(i))
+		while (b < h->l.nbuckets &&
+		       hist_bucket_last(h, b) * 10 <= fleet_le_ns10(i))
 			sum += h->count[b++];
-		r->le[i] = h->origin * 10 <= fleet_le_ns10(i) ? sum : 0;
+		r->le[i] = h->l.origin * 10 <= fleet_le_ns10(i) ? sum : 0;
 	}
 }
 

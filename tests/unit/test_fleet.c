@@ -41,8 +41,10 @@ UNIT_TEST(fleet_buckets_and_figures)
 	CHECK_EQ_LL(r.le[58], 3);
 	CHECK_EQ_LL(r.le[70], 4);
 	CHECK_EQ_LL(r.le[75], 5);
-	CHECK_EQ_LL(r.le[95], 5);	/* 56 us: 60 us overflowed */
-	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 5);
+	/* 63 us: 60 us, past the 100 linear buckets, in the log-linear
+	 * tail (it overflowed the linear histogram) */
+	CHECK_EQ_LL(r.le[95], 6);
+	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 6);
 }
 
 /* 25 bounds a decade from 10 ns to 10 s, each at most 10 % above the
@@ -315,10 +317,11 @@ UNIT_TEST(fleet_every_record_kept)
 }
 
 /*
- * OpenMetrics of a series with a sample past its histogram (60 us, the
- * range ends at 50 us): no finite bound past the last one where the count
- * grows (10 us), since a bound of, say, 10 s would say the 60 us sample is
- * above it; +Inf counts it. Without overflow every bound is written.
+ * OpenMetrics of a series with a sample past its histogram (200 s, the
+ * log-linear range ends past 100 s): no finite bound past the last one
+ * where the count grows (10 us), since a bound of, say, 10 s would say the
+ * 200 s sample is above it; +Inf counts it. Without overflow every bound
+ * is written.
  */
 static void om_last_bounds(const long long *v, int n, char *last, size_t len,
 			   char *inf, size_t ilen)
@@ -354,7 +357,7 @@ static void om_last_bounds(const long long *v, int n, char *last, size_t len,
 
 UNIT_TEST(fleet_openmetrics_overflow_only_in_inf)
 {
-	static const long long over[] = { 700, 1500, 1900, 4000, 9000, 60000 },
+	static const long long over[] = { 700, 1500, 1900, 4000, 9000, 200000000000LL },
 			       in[] = { 700, 1500, 1900, 4000, 9000 };
 	char last[128], inf[32];
 
