@@ -177,6 +177,8 @@ void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
 	for (i = 0; i < nknown && i < FLEET_TESTS_MAX; i++)
 		fl->known[fl->nknown++] = known[i];
 	clock_gettime(CLOCK_MONOTONIC, &fl->started);
+	snprintf(fl->run_id, sizeof(fl->run_id), "%lld-%d",
+		 (long long)time(NULL), (int)getpid());
 	snprintf(fl->test, sizeof(fl->test), "%s", test);
 	if (gethostname(fl->host, sizeof(fl->host) - 1))
 		snprintf(fl->host, sizeof(fl->host), "unknown");
