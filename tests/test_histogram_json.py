@@ -9,7 +9,7 @@ import random
 import pytest
 
 from conftest import run
-from rtlat_report.model import Dist, LogLinear, hist_percentile, merge
+from rtlat_report.model import LogLinear, hist_percentile, merge
 from rtlat_report.read import rtlat as reader
 from rtlat_report.read import schema
 

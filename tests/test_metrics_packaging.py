@@ -8,7 +8,6 @@ built with grafana-foundation-sdk's types, equal to the JSON shipped,
 and loading back into the SDK's model."""
 import importlib.util
 import json
-import shutil
 import signal
 import subprocess
 
@@ -16,6 +15,7 @@ import pytest
 
 from conftest import ROOT, run, running, wait_for
 from prometheus_client.openmetrics import parser as om_parser
+from test_metrics_prometheus import installed
 
 RULES = ROOT / "packaging" / "prometheus" / "rtlat-rules.yml"
 GRAFANA = ROOT / "packaging" / "grafana"
@@ -24,11 +24,7 @@ MINUTES = 80
 
 
 def promtool():
-    exe = shutil.which("promtool")
-    if not exe:
-        pytest.skip("promtool is not installed (Debian package prometheus; "
-                    "tests/install-deps)")
-    return exe
+    return installed("promtool")
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +139,9 @@ def test_promtool_test_rules_on_series_rtlat_wrote(files, tmp_path):
         exprs.append(near(f"rtlat:latency_seconds:max_5m{{{sel}}}", mx, key))
         total = dict(rows)[float("inf")]
         for rec, le in (("over_100us", 1e-4), ("over_1ms", 1e-3)):
-            exprs.append(near(f"rtlat:latency_spikes_{rec}:increase_5m{{{sel}}}",
-                              5 * (total - dict(rows)[le]), key))
+            exprs.append(near(
+                f"rtlat:latency_spikes_{rec}:increase_5m{{{sel}}}",
+                5 * (total - dict(rows)[le]), key))
     dv = samples(done)
     over = {(lab["run"], lab["series"]) for n, lab, v in dv
             if n == "rtlat_threshold_exceeded" and v == 1}
@@ -152,7 +149,8 @@ def test_promtool_test_rules_on_series_rtlat_wrote(files, tmp_path):
     summary = {
         "over": "rtlat timer/{s} on lab1:9100: a latency over its threshold (run {r})",
         "stale": "rtlat timer on lab1:9100: run {r} has not refreshed its figures for 15 minutes",
-        "ended": "rtlat timer on lab1:9100: run {r} ended incomplete (its last figures are a checkpoint's)"}
+        "ended": "rtlat timer on lab1:9100: run {r} ended incomplete "
+                 "(its last figures are a checkpoint's)"}
 
     def alert(kind, sev, **lab):
         return {"exp_labels": {**INSTANCE, **lab, "severity": sev,

@@ -25,10 +25,12 @@ BOUND_RATIO = 10 ** (1 / 25)    # one OpenMetrics bucket: 9.6 %
 LE_FIRST, LE_LAST = 1e-6, 10.0
 
 
-def prometheus():
-    exe = shutil.which("prometheus")
+def installed(name):
+    """A tool of the Debian package prometheus (prometheus, promtool), or
+    a skip saying it is not installed."""
+    exe = shutil.which(name)
     if not exe:
-        pytest.skip("prometheus is not installed (Debian package prometheus; "
+        pytest.skip(f"{name} is not installed (Debian package prometheus; "
                     "tests/install-deps)")
     return exe
 
@@ -90,7 +92,7 @@ def promql(runs, tmp_path_factory):
                        "scrape_configs:\n  - job_name: rtlat\n"
                        f"    static_configs:\n      - targets: ['127.0.0.1:{ne_port}']\n")
         log = open(work / "prometheus.log", "w")
-        p = subprocess.Popen([prometheus(), f"--config.file={cfg}",
+        p = subprocess.Popen([installed("prometheus"), f"--config.file={cfg}",
                               f"--storage.tsdb.path={work / 'data'}",
                               f"--web.listen-address=127.0.0.1:{port}"],
                              stdout=log, stderr=subprocess.STDOUT)

@@ -118,10 +118,14 @@ def build():
             .refresh("1m")
             .time("now-6h", "now")
             .timezone(common.TimeZoneBrowser)
-            .with_variable(var("instance", "Host", "label_values(rtlat_info, instance)"))
-            .with_variable(var("test", "Test", 'label_values(rtlat_info{instance=~"$instance"}, test)'))
-            .with_variable(var("run", "Run", 'label_values(rtlat_info{instance=~"$instance", test=~"$test"}, run)'))
-            .with_variable(var("cpu", "CPU", f'label_values(rtlat_latency_seconds_count{{{SEL}, thread!="all"}}, cpu)'))
+            .with_variable(var("instance", "Host",
+                               "label_values(rtlat_info, instance)"))
+            .with_variable(var("test", "Test",
+                               'label_values(rtlat_info{instance=~"$instance"}, test)'))
+            .with_variable(var("run", "Run", 'label_values(rtlat_info'
+                               '{instance=~"$instance", test=~"$test"}, run)'))
+            .with_variable(var("cpu", "CPU", 'label_values(rtlat_latency_seconds_count'
+                               f'{{{SEL}, thread!="all"}}, cpu)'))
             .with_panel(verdict())
             .with_panel(complete())
             .with_panel(context())
@@ -130,7 +134,8 @@ def build():
                 (f'rtlat:latency_seconds:max_5m{{{SEL}, cpu=~"$cpu"}}', "max CPU {{cpu}}")], 15))
             .with_panel(over_time("p99 and p99.99 per CPU (5 min)", [
                 (f'rtlat:latency_seconds:p99_5m{{{SEL}, cpu=~"$cpu"}}', "p99 CPU {{cpu}}"),
-                (f'rtlat:latency_seconds:p9999_5m{{{SEL}, cpu=~"$cpu"}}', "p99.99 CPU {{cpu}}")], 16))
+                (f'rtlat:latency_seconds:p9999_5m{{{SEL}, cpu=~"$cpu"}}',
+                 "p99.99 CPU {{cpu}}")], 16))
             .with_panel(spikes()))
 
 
