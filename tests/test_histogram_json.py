@@ -39,10 +39,10 @@ def test_rtlat_writes_the_layout_and_follows_the_schema(live):
     h = live["latency"]["histogram"]
     assert {k: h[k] for k in FINE} == FINE
     assert schema.problems(live) == []
-    starts = [s for s, _ in h["buckets"]]
-    assert starts == sorted(starts) and all(c > 0 for _, c in h["buckets"])
+    starts = [s for s, _ in h["counts"]]
+    assert starts == sorted(starts) and all(c > 0 for _, c in h["counts"])
     assert all(fine_index(s) == s for s in starts)
-    assert sum(c for _, c in h["buckets"]) + h["underflow"] + \
+    assert sum(c for _, c in h["counts"]) + h["underflow"] + \
         h["overflow"] == live["latency"]["samples"]
 
 
@@ -63,7 +63,7 @@ def synthetic(name, values):
          "avg_ns": sum(values) / len(values), "stddev_ns": 0.0,
          "percentiles_ns": {},
          "histogram": dict(FINE, underflow=0, overflow=0,
-                           buckets=sorted([s, c] for s, c in rows.items()))}
+                           counts=sorted([s, c] for s, c in rows.items()))}
     return reader.dist_from_stats(name, s)
 
 

@@ -12,7 +12,7 @@ rtlat's --openmetrics files, and load packaging/prometheus/rtlat-rules.yml
 
 Panels: the run's verdict and context (threshold exceeded, complete,
 rtlat's version, the kernel and its preemption model), a per-CPU latency
-heatmap of the histogram's buckets (the same bounds, 1 us to 10 s, for
+heatmap of the histogram's buckets (the same bounds, 10 ns to 10 s, for
 every CPU), max and p99 over time per CPU, spikes over 100 us and 1 ms
 beside the threshold."""
 import json

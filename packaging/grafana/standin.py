@@ -54,7 +54,7 @@ def main(prom, js, out):
                  np.log10(grid + 1), cmap="Oranges", shading="flat")
     a.set_yscale("log")
     a.set_xticks(range(len(cpus)), [f"CPU {c}" for c in cpus])
-    a.set_ylabel("latency (s), le bounds 1 us to 10 s")
+    a.set_ylabel("latency (s), le bounds 10 ns to 10 s")
     a.set_title("Latency per CPU (buckets, log count)")
     tl = data.get("timeline") or {}
     over_ax, spike_ax = ax[0][1], ax[1][0]

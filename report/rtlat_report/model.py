@@ -26,15 +26,24 @@ class LogLinear:
     max_width_until_ns: int
     top_ns: int
 
-    def width(self, start):
-        """The width (ns) of the bucket that starts at start."""
-        q = int(start - self.origin_ns) // self.unit_ns
+    def _shift(self, q):
         k = max(q.bit_length() - 1, 0)
         shift = max(0, k - (self.sub_bucket_bits - 1))
         if q * self.unit_ns < self.max_width_until_ns:
             cap = (self.max_width_ns // self.unit_ns).bit_length() - 1
             shift = min(shift, cap)
-        return float(self.unit_ns << shift)
+        return shift
+
+    def width(self, start):
+        """The width (ns) of the bucket that starts at start."""
+        q = int(start - self.origin_ns) // self.unit_ns
+        return float(self.unit_ns << self._shift(q))
+
+    def start(self, v):
+        """The start (ns) of the bucket holding v (origin_ns <= v)."""
+        q = int(v - self.origin_ns) // self.unit_ns
+        sh = self._shift(q)
+        return self.origin_ns + ((q >> sh) << sh) * self.unit_ns
 
 
 @dataclass

@@ -323,7 +323,7 @@ static void om_histogram(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		const struct fleet_rec *r = fleet_get(fl, i);
 
-		/* The same bounds, 1 us to 10 s, for every series, thread and
+		/* The same bounds, 10 ns to 10 s, for every series, thread and
 		 * CPU (a sum by le adds up exactly, a heatmap's rows are the
 		 * same). Each count is exact: the histogram goes on at 0.1 %
 		 * to 100 s, a bucket counts under a bound when all of it is,

@@ -259,7 +259,8 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
  * a value v is in units q = (v - origin_ns) / unit_ns; the octave
  * k = floor(log2 q) (0 for q < 2) is cut into buckets 2^s units wide,
  * s = max(0, k - (sub_bucket_bits - 1)), at most max_width_ns below
- * max_width_until_ns; from top_ns on, overflow.
+ * max_width_until_ns; from top_ns on, overflow. The rows keep the linear
+ * histogram's key, counts, so that a reader summing them goes on working.
  */
 void results_hist(struct json *j, const struct histogram *h)
 {
@@ -277,7 +278,7 @@ void results_hist(struct json *j, const struct histogram *h)
 	json_uint(j, "underflow", h->underflow);
 	json_uint(j, "overflow", h->overflow);
 	/* Non-empty buckets only, as [start_ns, count] rows. */
-	json_arr_open(j, "buckets");
+	json_arr_open(j, "counts");
 	for (i = 0; h->count && i < l->nbuckets; i++) {
 		if (!h->count[i])
 			continue;

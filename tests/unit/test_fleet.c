@@ -317,8 +317,8 @@ UNIT_TEST(fleet_every_record_kept)
 }
 
 /*
- * OpenMetrics bounds are the same for every series: 1 us to 10 s, all of
- * them (176), each count exact. A sample past them (200 s, past the
+ * OpenMetrics bounds are the same for every series: 10 ns to 10 s, all
+ * of them (226), each count exact. A sample past them (200 s, past the
  * histogram's 100 s too) counts in +Inf only. *first, *nb: the first
  * bound and how many finite ones.
  */
@@ -369,10 +369,10 @@ UNIT_TEST(fleet_openmetrics_overflow_only_in_inf)
 	om_last_bounds(over, 6, last, sizeof(last), inf, sizeof(inf), first, &nb);
 	CHECK(!strcmp(last, "le=\"10\"} 5\n"));
 	CHECK(!strcmp(inf, "6\n"));
-	CHECK(!strcmp(first, "le=\"1e-06\"} 1\n"));	/* 700 ns */
-	CHECK_EQ_LL(nb, 7 * FLEET_LE_PER_DECADE + 1);
+	CHECK(!strcmp(first, "le=\"1e-08\"} 0\n"));
+	CHECK_EQ_LL(nb, FLEET_NLE);
 	om_last_bounds(in, 5, last, sizeof(last), inf, sizeof(inf), first, &nb);
 	CHECK(!strcmp(last, "le=\"10\"} 5\n"));
 	CHECK(!strcmp(inf, "5\n"));
-	CHECK_EQ_LL(nb, 7 * FLEET_LE_PER_DECADE + 1);
+	CHECK_EQ_LL(nb, FLEET_NLE);
 }

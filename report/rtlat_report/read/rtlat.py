@@ -48,7 +48,7 @@ def dist_from_stats(name, s, cpu=None):
     """rtlat's statistics object: samples, min/avg/max/stddev_ns,
     percentiles_ns, histogram: log-linear {layout, origin_ns, unit_ns,
     sub_bucket_bits, max_width_ns, max_width_until_ns, top_ns, underflow,
-    overflow, buckets [[start_ns, count]...]}, or (files before issue 49)
+    overflow, counts [[start_ns, count]...]}, or (files before issue 49)
     linear {origin_ns, bucket_ns, buckets, underflow, overflow, counts}."""
     d = Dist(name=name, samples=int(num(s.get("samples")) or 0),
              cpu=cpu_of(cpu))
@@ -84,7 +84,7 @@ def _hist_into(d, h):
         d.range_end_ns = lay.origin_ns + lay.top_ns
         d.underflow = int(num(h.get("underflow")) or 0)
         d.overflow = int(num(h.get("overflow")) or 0)
-        d.bins = _rows(h.get("buckets"))
+        d.bins = _rows(h.get("counts"))
         return
     bucket = num(h.get("bucket_ns"))
     if not bucket or bucket <= 0:

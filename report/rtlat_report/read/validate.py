@@ -63,10 +63,8 @@ def _histogram(o, where, key):
     count...}) are whole, not negative, and add up to fewer than 2^63,
     what rtlat's 64-bit counters hold: beyond, the figures' arithmetic
     is not exact (a percentile's rank, the log axes)."""
-    rows = o.get("buckets") if o.get("layout") == "log-linear" \
-        else o.get("counts")
-    if isinstance(rows, list):
-        counts = [r[1] for r in rows if isinstance(r, list)
+    if isinstance(o.get("counts"), list):
+        counts = [r[1] for r in o["counts"] if isinstance(r, list)
                   and len(r) == 2] + \
             [o[k] for k in ("underflow", "overflow") if k in o]
     elif key == "histogram":
@@ -112,7 +110,7 @@ def problem(data):
             for k, v in o.items():
                 todo.append((v, f"{where}.{_key(k)}" if where else _key(k), k))
         elif isinstance(o, list):
-            if key in ("counts", "buckets"):
+            if key == "counts":
                 why = _histogram_rows(o, where)
                 if why:
                     return why
