@@ -487,7 +487,7 @@ static void om_overwritten(const struct fleet *fl, const char *prog,
 	if (!e || (size_t)(e - p) >= sizeof(fl->run_id))
 		return;
 	*e = '\0';
-	if (strcmp(p, fl->run_id))
+	if (strcmp(p, fl->run_id) != 0)
 		fprintf(stderr, "%s: --openmetrics %s: writing over the figures of run %s (another run wrote this file; this run is %s)\n",
 			prog, path, p, fl->run_id);
 }
