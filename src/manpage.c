@@ -154,7 +154,7 @@ static void fleet_section(FILE *f)
 	"planned_s: the time the file covers). Latency " \
 	"statistics are objects with samples, min_ns, avg_ns, max_ns, stddev_ns, " \
 	"percentiles_ns (p50 to p99.99, upper bounds at the histogram's resolution) and " \
-	"histogram (with underflow and overflow).\n" \
+	"histogram (log-linear to 100 s at 0.1 %, its layout named, underflow, overflow).\n" \
 	"The file is written to a temporary file beside it, fsynced and renamed, so a " \
 	"reader never sees half a file, even after a crash or a power cut; \"-\" is " \
 	"standard output. Its JSON Schema is rtlat.schema.json (installed with the " \

@@ -13,6 +13,7 @@ asserted."""
 import contextlib
 import json
 import os
+import re
 import signal
 import time
 
@@ -111,7 +112,7 @@ def test_a_checkpoint_says_the_run_is_in_progress(killed_pmq):
               if isinstance(r, junitparser.Error)]
     assert len(errors) == 1 and UNFINISHED in errors[0][1].message, \
         files["junit"].read_text()
-    assert 'rtlat_run_complete{test="pmq"} 0' in files["openmetrics"].read_text()
+    assert re.search(r'rtlat_run_complete\{run="[^"]+",test="pmq"\} 0', files["openmetrics"].read_text())
     assert not leaks, f"left behind: {leaks}"
 
 
@@ -125,7 +126,7 @@ def test_the_final_write_of_a_run_that_ends_is_unchanged(tmp_path):
                   "--junit", str(xml), "--openmetrics", str(om)]) as p:
         _, err = p.communicate(timeout=30)
         assert p.returncode == 0, err
-    assert 'rtlat_run_complete{test="pmq"} 1' in om.read_text()
+    assert re.search(r'rtlat_run_complete\{run="[^"]+",test="pmq"\} 1', om.read_text())
     d = doc_of(js)
     assert d["complete"] is True and d["return_code"] == 0
     assert d["fleet"]["verdict"] == "pass"

@@ -272,7 +272,7 @@ def test_streams_get_the_final_write_only(tmp_path, leakcheck):
     assert got["junit"].count("<?xml") == 1
     junitparser.JUnitXml.fromstring(got["junit"])
     assert got["openmetrics"].count("# EOF") == 1
-    assert "rtlat_run_complete{test=\"timer\"} 1" in got["openmetrics"]
+    assert re.search(r'rtlat_run_complete\{run="[^"]+",test="timer"\} 1', got["openmetrics"])
     first = got["gnuplot"].splitlines()[0]
     assert got["gnuplot"].count(first + "\n") == 1, got["gnuplot"]
     leakcheck()
@@ -296,7 +296,7 @@ def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
                 time.sleep(0.2)
             assert m, text
             assert re.search(r"^node_textfile_scrape_error 0$", text, re.M), text
-            assert re.search(r'^rtlat_run_complete\{test="timer"\} 0$', text, re.M)
+            assert re.search(r'^rtlat_run_complete\{run="[^"]+",test="timer"\} 0$', text, re.M)
             return float(m.group(1))
         first = count()
         # a later checkpoint (every 1 s) served with more samples
@@ -305,7 +305,7 @@ def test_node_exporter_serves_a_running_timer(tmp_path, leakcheck):
         p.send_signal(signal.SIGINT)
         p.communicate(timeout=20)
     assert ne.returncode is not None
-    assert "rtlat_run_complete{test=\"timer\"} 1" in prom.read_text()
+    assert re.search(r'rtlat_run_complete\{run="[^"]+",test="timer"\} 1', prom.read_text())
     leakcheck()
 
 
@@ -333,8 +333,8 @@ def test_suite_index_says_which_tests_are_done(tmp_path):
     assert schema_errors(mid) == []
     assert mid["tests"][0]["exit_status"] == 0 and mid["tests"][1]["exit_status"] is None
     # the suite's OpenMetrics after its first test: pmq's, marked running
-    assert mid_om and 'rtlat_run_complete{test="pmq"} 0' in mid_om
-    assert 'rtlat_run_complete{test="sigwait"} 1' in om.read_text()
+    assert mid_om and re.search(r'rtlat_run_complete\{run="[^"]+",test="pmq"\} 0', mid_om)
+    assert re.search(r'rtlat_run_complete\{run="[^"]+",test="sigwait"\} 1', om.read_text())
     # its tests checkpointed too: their JSON says so in the settings
     assert json.loads((d / "pmq.json").read_text())["settings"]["checkpoint_s"] == 1
     end = json.loads((d / "index.json").read_text())

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from conftest import RTLAT, Watched, registry, run
+from rtlat_report.read.rtlat import dist_from_stats
 
 TL_COLUMNS = ["t_s", "wall", "n", "min_ns", "avg_ns", "max_ns", "p99_ns", "over"]
 K = 64
@@ -150,7 +151,8 @@ def test_largest_rows_are_the_histograms_top(runs):
     by_thread = {s["thread"]: s for s in doc["largest"]["series"]}
     for i, c in enumerate(doc["cpus"]):
         h = c["latency"]["histogram"]
-        limit = h["origin_ns"] + h["bucket_ns"] * h["buckets"]
+        lay = dist_from_stats("latency", c["latency"]).layout
+        limit = lay.origin_ns + lay.top_ns
         top, left = [], K
         if h["overflow"]:
             take = min(left, h["overflow"])
@@ -165,8 +167,7 @@ def test_largest_rows_are_the_histograms_top(runs):
         rows = by_thread[i]["rows"]
         got = {}
         for r in rows:
-            key = "over" if r[0] >= limit else \
-                h["origin_ns"] + (r[0] - h["origin_ns"]) // h["bucket_ns"] * h["bucket_ns"]
+            key = "over" if r[0] >= limit else lay.start(r[0])
             got[key] = got.get(key, 0) + 1
         assert got == dict(top)
 

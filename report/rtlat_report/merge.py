@@ -53,8 +53,8 @@ def difference(a, b):
         return f"series {', '.join(na)} vs {', '.join(nb)}"
     for da, db in zip(a.dists, b.dists):
         if da.has_hist and db.has_hist and \
-                (da.bucket_ns, da.origin_ns, da.range_end_ns) != \
-                (db.bucket_ns, db.origin_ns, db.range_end_ns):
+                (da.bucket_ns, da.origin_ns, da.range_end_ns, da.layout) != \
+                (db.bucket_ns, db.origin_ns, db.range_end_ns, db.layout):
             return f"{da.name}: histogram {da.bucket_ns:g} ns buckets from " \
                 f"{da.origin_ns:g} vs {db.bucket_ns:g} from {db.origin_ns:g}"
     ta = {s.key: s.threshold_ns for s in a.timeline.series} \

@@ -12,6 +12,40 @@ PCT_VALUE = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99.9": 99.9,
              "p99.99": 99.99}
 
 
+@dataclass(frozen=True)
+class LogLinear:
+    """rtlat's log-linear histogram layout (its JSON names it, so no table
+    is needed): above origin_ns a value is q = (v - origin_ns) // unit_ns
+    units; its octave k = floor(log2 q) (0 for q < 2) is cut into buckets
+    2^s units wide, s = max(0, k - (sub_bucket_bits - 1)), at most
+    max_width_ns below max_width_until_ns (above origin_ns)."""
+    origin_ns: int
+    unit_ns: int
+    sub_bucket_bits: int
+    max_width_ns: int
+    max_width_until_ns: int
+    top_ns: int
+
+    def _shift(self, q):
+        k = max(q.bit_length() - 1, 0)
+        shift = max(0, k - (self.sub_bucket_bits - 1))
+        if q * self.unit_ns < self.max_width_until_ns:
+            cap = (self.max_width_ns // self.unit_ns).bit_length() - 1
+            shift = min(shift, cap)
+        return shift
+
+    def width(self, start):
+        """The width (ns) of the bucket that starts at start."""
+        q = int(start - self.origin_ns) // self.unit_ns
+        return float(self.unit_ns << self._shift(q))
+
+    def start(self, v):
+        """The start (ns) of the bucket holding v (origin_ns <= v)."""
+        q = int(v - self.origin_ns) // self.unit_ns
+        sh = self._shift(q)
+        return self.origin_ns + ((q >> sh) << sh) * self.unit_ns
+
+
 @dataclass
 class Dist:
     """One latency distribution (a pair's receiver, a CPU, a request
@@ -31,6 +65,9 @@ class Dist:
     range_end_ns: Optional[float] = None
     underflow: int = 0
     overflow: int = 0
+    # rtlat's log-linear layout (bucket_ns is then its narrowest bucket);
+    # None: linear buckets bucket_ns wide (older files, foreign formats).
+    layout: Optional[LogLinear] = None
     # The CPU it measured on where the reader knows it: its time line and
     # largest samples are the series of that CPU (series_for).
     cpu: Optional[int] = None
@@ -39,6 +76,10 @@ class Dist:
     def has_hist(self):
         return self.bucket_ns is not None and self.samples > 0 and \
             (bool(self.bins) or self.overflow > 0 or self.underflow > 0)
+
+    def width(self, start):
+        """The width (ns) of the bucket starting at start."""
+        return self.layout.width(start) if self.layout else self.bucket_ns
 
     def percentile(self, key):
         """The file's own value, else derived from the histogram."""
@@ -62,7 +103,7 @@ def hist_percentile(d, p):
     for start, count in d.bins:
         seen += count
         if rank <= seen:
-            upper = start + d.bucket_ns - 1
+            upper = start + d.width(start) - 1
             return min(upper, d.max_ns) if d.max_ns is not None else upper
     return d.max_ns
 
@@ -85,7 +126,8 @@ def merge(name, dists):
         out.avg_ns = sum(d.avg_ns * d.samples for d in dists) / n
         out.stddev_ns = _pooled_sd(dists, out.avg_ns, n)
     hists = [d for d in dists if d.has_hist]
-    if len(hists) == len(dists) and len({d.bucket_ns for d in hists}) == 1:
+    if len(hists) == len(dists) and \
+            len({(d.bucket_ns, d.layout) for d in hists}) == 1:
         _merge_hists(out, hists)
     return out
 
@@ -110,6 +152,7 @@ def _merge_hists(out, hists):
             counts[start] = counts.get(start, 0) + c
     out.bins = sorted(counts.items())
     out.bucket_ns = hists[0].bucket_ns
+    out.layout = hists[0].layout
     out.origin_ns = min(d.origin_ns for d in hists)
     ends = [d.range_end_ns for d in hists if d.range_end_ns is not None]
     out.range_end_ns = min(ends) if ends else None

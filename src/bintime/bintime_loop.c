@@ -160,7 +160,7 @@ static void fold_fast(struct stats *all, const uint64_t *fast, int nfast,
 {
 	struct histogram *h = &all->hist;
 	double sum = 0, m2 = 0, mean, v;
-	uint64_t n = 0, off;
+	uint64_t n = 0;
 	int i;
 
 	for (i = 0; i < nfast; i++) {
@@ -172,11 +172,7 @@ static void fold_fast(struct stats *all, const uint64_t *fast, int nfast,
 		all->max = (int64_t)v;
 		n += fast[i];
 		sum += (double)fast[i] * v;
-		off = (uint64_t)(all->max - h->origin) / h->width;
-		if (off < h->nbuckets)
-			h->count[off] += fast[i];
-		else
-			h->overflow += fast[i];
+		hist_add_n(h, all->max, fast[i]);
 	}
 	if (!n)
 		return;

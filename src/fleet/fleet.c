@@ -172,11 +172,10 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	 * bound: samples are whole ns, so its last is start + width - 1
 	 * (underflow: below the first bucket). One pass over the buckets. */
 	for (i = 0, b = 0; i < FLEET_NLE; i++) {
-		while (b < h->nbuckets &&
-		       (hist_bucket_start(h, b) + (int64_t)h->width - 1) * 10 <=
-		       fleet_le_ns10(i))
+		while (b < h->l.nbuckets &&
+		       hist_bucket_last(h, b) * 10 <= fleet_le_ns10(i))
 			sum += h->count[b++];
-		r->le[i] = h->origin * 10 <= fleet_le_ns10(i) ? sum : 0;
+		r->le[i] = h->l.origin * 10 <= fleet_le_ns10(i) ? sum : 0;
 	}
 }
 
@@ -190,6 +189,8 @@ void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
 	for (i = 0; i < nknown && i < FLEET_TESTS_MAX; i++)
 		fl->known[fl->nknown++] = known[i];
 	clock_gettime(CLOCK_MONOTONIC, &fl->started);
+	snprintf(fl->run_id, sizeof(fl->run_id), "%lld-%d",
+		 (long long)time(NULL), (int)getpid());
 	snprintf(fl->test, sizeof(fl->test), "%s", test);
 	if (gethostname(fl->host, sizeof(fl->host) - 1))
 		snprintf(fl->host, sizeof(fl->host), "unknown");

@@ -75,10 +75,14 @@ struct fleet_opts {
  * 10^(1/25) (9.6 %) above the one before, so that Prometheus'
  * histogram_quantile (linear within a bucket) lands within 10 % of the
  * quantile; the +Inf bucket is the count. fleet_le_ns10(k): bound k in
- * tenths of a nanosecond (exact: 13.2 ns is 132).
+ * tenths of a nanosecond (exact: 13.2 ns is 132). The file has every
+ * bound from FLEET_OM_LE_FIRST on (10 ns: the sub-microsecond tests,
+ * bintime's and sync's costs, need the bounds below 1 us) for every
+ * series, thread and CPU: a sum by (le) over them is exact.
  */
 #define FLEET_LE_PER_DECADE 25
 #define FLEET_NLE (9 * FLEET_LE_PER_DECADE + 1)
+#define FLEET_OM_LE_FIRST 0
 long long fleet_le_ns10(int k);
 /* The longest line fleet_rec_format writes (every bound a count of its
  * own), with room to spare. */
@@ -191,6 +195,9 @@ struct fleet {
 	bool partial;			/* a checkpoint's: the run goes on (verdict
 					 * "incomplete", JUnit's run case an error) */
 	bool checkpointed;		/* the run wrote checkpoints before */
+	/* The run's id, OpenMetrics' run label: its start (Unix time) and
+	 * pid, so that two runs' files never hold the same series. */
+	char run_id[48];
 };
 
 /* The summary line (tab-separated, suite.c reads its first 7 fields). */

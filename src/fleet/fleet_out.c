@@ -268,17 +268,27 @@ static void label_escape(FILE *f, const char *s)
 	}
 }
 
-/*
- * test, series, thread and cpu: a series whole is thread="all",cpu="all";
- * a part names its thread and its CPU ("any" when not pinned to one).
- * Two pairs can share a CPU, so cpu alone would not tell them apart. No
- * host label: Prometheus adds its target's own.
- */
-static void labels(FILE *f, const struct fleet_rec *r, const char *extra,
-		   const char *value)
+/* A family's labels open: the run's id first, then the test. */
+static void run_test_labels(FILE *f, const struct fleet *fl, const char *test)
 {
-	fputs("{test=\"", f);
-	label_escape(f, r->test);
+	fputs("{run=\"", f);
+	label_escape(f, fl->run_id);
+	fputs("\",test=\"", f);
+	label_escape(f, test);
+}
+
+/*
+ * run, test, series, thread and cpu: a series whole is thread="all",
+ * cpu="all"; a part names its thread and its CPU ("any" when not pinned
+ * to one). Two pairs can share a CPU, so cpu alone would not tell them
+ * apart. run: two runs' files in one textfile directory (a suite's and a
+ * test's, both with test="timer") never hold the same series. No host
+ * label: Prometheus adds its target's own.
+ */
+static void labels(FILE *f, const struct fleet *fl, const struct fleet_rec *r,
+		   const char *extra, const char *value)
+{
+	run_test_labels(f, fl, r->test);
 	fputs("\",series=\"", f);
 	label_escape(f, r->series);
 	if (r->thread < 0)
@@ -311,40 +321,30 @@ static void om_histogram(const struct fleet *fl, FILE *f)
 {
 	const char *m = "rtlat_latency_seconds";
 	char le[32];
-	int i, k, top;
+	int i, k;
 
 	family(f, m, "histogram", "seconds", "Latency of each series and thread.");
 	for (i = 0; i < fleet_count(fl); i++) {
 		const struct fleet_rec *r = fleet_get(fl, i);
 
-		/* Samples past the histogram's range (its overflow) count in
-		 * +Inf only: where the series has some, a bound past the range
-		 * would say none of them is under it, however far it is. The
-		 * bounds after the last one where the count grows are left out
-		 * then; those up to it are exact, and histogram_quantile gives
-		 * the last one for a quantile in the overflow (a lower bound,
-		 * as for any Prometheus histogram's highest bucket). */
-		top = FLEET_NLE - 1;
-		if (r->le[top] < r->n)
-			while (top > 0 && r->le[top - 1] == r->le[top])
-				top--;
-		/* The empty bounds below the first sample are left out
-		 * but for the last (the lower end of the first bucket that
-		 * has one): a sum by le over series still adds up. */
-		for (k = 0; k <= top; k++) {
-			if (k < top && !r->le[k + 1])
-				continue;
+		/* The same bounds, 10 ns to 10 s, for every series, thread and
+		 * CPU (a sum by le adds up exactly, a heatmap's rows are the
+		 * same). Each count is exact: the histogram goes on at 0.1 %
+		 * to 100 s, a bucket counts under a bound when all of it is,
+		 * so histogram_quantile(1) is the bound above the max's
+		 * bucket; past 10 s, +Inf only. */
+		for (k = FLEET_OM_LE_FIRST; k < FLEET_NLE; k++) {
 			snprintf(le, sizeof(le), "%.9g", fleet_le_ns10(k) / 1e10);
 			fprintf(f, "%s_bucket", m);
-			labels(f, r, "le", le);
+			labels(f, fl, r, "le", le);
 			fprintf(f, "%llu\n", (unsigned long long)r->le[k]);
 		}
 		fprintf(f, "%s_bucket", m);
-		labels(f, r, "le", "+Inf");
+		labels(f, fl, r, "le", "+Inf");
 		fprintf(f, "%llu\n%s_count", (unsigned long long)r->n, m);
-		labels(f, r, NULL, NULL);
+		labels(f, fl, r, NULL, NULL);
 		fprintf(f, "%llu\n%s_sum", (unsigned long long)r->n, m);
-		labels(f, r, NULL, NULL);
+		labels(f, fl, r, NULL, NULL);
 		fprintf(f, "%.9g\n", om_sum(r));
 	}
 }
@@ -370,13 +370,13 @@ static void om_quantiles(const struct fleet *fl, FILE *f)
 
 		for (k = 0; k < 5 && r->n; k++) {
 			fputs(m, f);
-			labels(f, r, "quantile", q[k]);
+			labels(f, fl, r, "quantile", q[k]);
 			fprintf(f, "%.9g\n", v[k] / 1e9);
 		}
 		fprintf(f, "%s_count", m);
-		labels(f, r, NULL, NULL);
+		labels(f, fl, r, NULL, NULL);
 		fprintf(f, "%llu\n%s_sum", (unsigned long long)r->n, m);
-		labels(f, r, NULL, NULL);
+		labels(f, fl, r, NULL, NULL);
 		fprintf(f, "%.9g\n", om_sum(r));
 	}
 }
@@ -396,7 +396,7 @@ static void om_step(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++)
 		if (fleet_get(fl, i)->step_s && fleet_get(fl, i)->step_max >= 0) {
 			fputs(m, f);
-			labels(f, fleet_get(fl, i), NULL, NULL);
+			labels(f, fl, fleet_get(fl, i), NULL, NULL);
 			fprintf(f, "%.9g\n", fleet_get(fl, i)->step_max / 1e9);
 		}
 	family(f, "rtlat_last_step_seconds", "gauge", "seconds",
@@ -404,7 +404,7 @@ static void om_step(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++)
 		if (fleet_get(fl, i)->step_s) {
 			fputs("rtlat_last_step_seconds", f);
-			labels(f, fleet_get(fl, i), NULL, NULL);
+			labels(f, fl, fleet_get(fl, i), NULL, NULL);
 			fprintf(f, "%.9g\n", fleet_get(fl, i)->step_s);
 		}
 }
@@ -419,7 +419,7 @@ static void om_verdict(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		fleet_judge(fl, i, &v);
 		fputs("rtlat_threshold_exceeded", f);
-		labels(f, fleet_get(fl, i), NULL, NULL);
+		labels(f, fl, fleet_get(fl, i), NULL, NULL);
 		fprintf(f, "%d\n", v.failure != NULL);
 	}
 }
@@ -438,8 +438,8 @@ static void om_run(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		if (!first_of_test(fl, i))
 			continue;
-		fputs("rtlat_run_timestamp_seconds{test=\"", f);
-		label_escape(f, fleet_get(fl, i)->test);
+		fputs("rtlat_run_timestamp_seconds", f);
+		run_test_labels(f, fl, fleet_get(fl, i)->test);
 		fprintf(f, "\"} %lld\n", (long long)time(NULL));
 	}
 	/* A run that never wrote a checkpoint has its final file only. */
@@ -448,8 +448,8 @@ static void om_run(const struct fleet *fl, FILE *f)
 		       "0 while the run goes on (a checkpoint's figures, so far), 1 at its end.");
 	for (i = 0; (fl->partial || fl->checkpointed) && i < fleet_count(fl); i++)
 		if (first_of_test(fl, i)) {
-			fputs("rtlat_run_complete{test=\"", f);
-			label_escape(f, fleet_get(fl, i)->test);
+			fputs("rtlat_run_complete", f);
+			run_test_labels(f, fl, fleet_get(fl, i)->test);
 			fprintf(f, "\"} %d\n", !fl->partial);
 		}
 	family(f, "rtlat_info", "gauge", NULL,
@@ -457,19 +457,53 @@ static void om_run(const struct fleet *fl, FILE *f)
 	for (i = 0; i < fleet_count(fl); i++) {
 		if (!first_of_test(fl, i))
 			continue;
-		fputs("rtlat_info{test=\"", f);
-		label_escape(f, fleet_get(fl, i)->test);
+		fputs("rtlat_info", f);
+		run_test_labels(f, fl, fleet_get(fl, i)->test);
 		fprintf(f, "\",version=\"%s\",kernel=\"", RTLAT_VERSION);
 		label_escape(f, u.release);
 		fprintf(f, "\",preemption=\"%s\"} 1\n", sysinfo_preempt_model());
 	}
 }
 
+/*
+ * The run label of the file at path, if another run wrote it: its
+ * figures are about to go (one line says so; the user meant one file per
+ * run, or a textfile directory of them). Reads the file's start only:
+ * every sample line names the run.
+ */
+static void om_overwritten(const struct fleet *fl, const char *prog,
+			   const char *path)
+{
+	char buf[4096], *p, *e;
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "{run=\"");
+	if (!p)
+		return;
+	p += 6;
+	e = strchr(p, '"');
+	if (!e || (size_t)(e - p) >= sizeof(fl->run_id))
+		return;
+	*e = '\0';
+	if (strcmp(p, fl->run_id) != 0)
+		fprintf(stderr, "%s: --openmetrics %s: writing over the figures of run %s (another run wrote this file; this run is %s)\n",
+			prog, path, p, fl->run_id);
+}
+
 int fleet_write_openmetrics(const struct fleet *fl, const char *prog,
 			    const char *path)
 {
 	struct outfile of;
-	FILE *f = outfile_open(&of, prog, "--openmetrics", path);
+	FILE *f;
+
+	om_overwritten(fl, prog, path);
+	f = outfile_open(&of, prog, "--openmetrics", path);
 
 	if (!f)
 		return -1;

@@ -66,28 +66,25 @@ static void hist_read(struct histogram *dst, const struct histogram *live,
 
 	dst->underflow = __atomic_load_n(&live->underflow, __ATOMIC_RELAXED);
 	dst->overflow = __atomic_load_n(&live->overflow, __ATOMIC_RELAXED);
-	for (i = 0; i < dst->nbuckets; i++)
+	for (i = 0; i < dst->l.nbuckets; i++)
 		dst->count[i] = __atomic_load_n(&count[i], __ATOMIC_RELAXED);
 }
 
 /*
  * A histogram is set up before its thread adds to it, but a test may set
  * one up while the run goes on (sync's tests one after the other): its
- * buckets and their number are read once, and one not set up yet is
- * copied as empty (no bucket), never half.
+ * storage is read once (acquire: hist_init wrote the layout before it),
+ * and one not set up yet is copied as empty (no bucket), never half.
  */
 int checkpoint_hist_copy(struct histogram *dst, const struct histogram *live,
 			 bool zero)
 {
 	uint64_t *count = __atomic_load_n(&live->count, __ATOMIC_ACQUIRE);
-	uint32_t nb = __atomic_load_n(&live->nbuckets, __ATOMIC_RELAXED);
-	int64_t origin = __atomic_load_n(&live->origin, __ATOMIC_RELAXED);
-	uint64_t width = __atomic_load_n(&live->width, __ATOMIC_RELAXED);
 
 	memset(dst, 0, sizeof(*dst));
-	if (!count || !nb || !width)
+	if (!count || !live->l.nbuckets)
 		return 0;
-	if (hist_init(dst, origin, width, nb))
+	if (hist_init_like(dst, live))
 		return -ENOMEM;
 	if (!zero)
 		hist_read(dst, live, count);
@@ -110,7 +107,7 @@ int checkpoint_stats_copy(struct stats *dst, const struct stats *live)
 	if (!dst->hist.count)
 		return 0;
 	n = dst->hist.underflow + dst->hist.overflow;
-	for (i = 0; i < dst->hist.nbuckets; i++)
+	for (i = 0; i < dst->hist.l.nbuckets; i++)
 		n += dst->hist.count[i];
 	dst->n = n;
 	return 0;
@@ -152,11 +149,11 @@ static long long step_max(const struct ckpt_prev *p, const struct stats *s)
 	if (s->n == p->n)
 		return -1;
 	if (!p->n || s->max > p->max || !h->count || h->overflow > p->overflow ||
-	    p->nbuckets != h->nbuckets)
+	    p->nbuckets != h->l.nbuckets)
 		return s->max;
-	for (i = h->nbuckets; i-- > 0;)
+	for (i = h->l.nbuckets; i-- > 0;)
 		if (h->count[i] > p->count[i]) {
-			long long top = hist_bucket_start(h, i) + (long long)h->width - 1;
+			long long top = hist_bucket_last(h, i);
 
 			return top < s->max ? top : s->max;
 		}
@@ -173,10 +170,10 @@ void checkpoint_step(struct checkpoint *c, struct fleet_rec *r,
 		return;
 	r->step_s = c->step_s > 0 ? c->step_s : 1e-9;
 	r->step_max = step_max(p, s);
-	if (h->count && p->nbuckets != h->nbuckets) {
+	if (h->count && p->nbuckets != h->l.nbuckets) {
 		free(p->count);
-		p->count = calloc(h->nbuckets, sizeof(*p->count));
-		p->nbuckets = p->count ? h->nbuckets : 0;
+		p->count = calloc(h->l.nbuckets, sizeof(*p->count));
+		p->nbuckets = p->count ? h->l.nbuckets : 0;
 	}
 	if (h->count && p->count)
 		memcpy(p->count, h->count, p->nbuckets * sizeof(*p->count));

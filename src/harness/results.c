@@ -234,7 +234,6 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 		   const double *target)
 {
 	const struct histogram *h = &s->hist;
-	uint32_t i;
 	int k;
 
 	json_obj_open(j, key);
@@ -252,15 +251,37 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 	for (k = 0; k < STATS_NPCT; k++)
 		json_int(j, stats_pct_name[k], stats_percentile(s, stats_pct[k]));
 	json_obj_close(j);
+	results_hist(j, h);
+	json_obj_close(j);
+}
+
+/*
+ * The log-linear layout named (histogram.h), so that a reader computes
+ * any bucket's width from its start without a table: above origin_ns,
+ * a value v is in units q = (v - origin_ns) / unit_ns; the octave
+ * k = floor(log2 q) (0 for q < 2) is cut into buckets 2^s units wide,
+ * s = max(0, k - (sub_bucket_bits - 1)), at most max_width_ns below
+ * max_width_until_ns; from top_ns on, overflow. The rows keep the linear
+ * histogram's key, counts, so that a reader summing them goes on working.
+ */
+void results_hist(struct json *j, const struct histogram *h)
+{
+	const struct hist_layout *l = &h->l;
+	uint32_t i;
+
 	json_obj_open(j, "histogram");
-	json_int(j, "origin_ns", h->origin);
-	json_uint(j, "bucket_ns", h->width);
-	json_uint(j, "buckets", h->nbuckets);
+	json_str(j, "layout", "log-linear");
+	json_int(j, "origin_ns", l->origin);
+	json_uint(j, "unit_ns", l->unit);
+	json_uint(j, "sub_bucket_bits", l->sub_bits);
+	json_uint(j, "max_width_ns", l->unit << l->cap_bits);
+	json_uint(j, "max_width_until_ns", l->unit << l->cap_below);
+	json_uint(j, "top_ns", l->top * l->unit);
 	json_uint(j, "underflow", h->underflow);
 	json_uint(j, "overflow", h->overflow);
 	/* Non-empty buckets only, as [start_ns, count] rows. */
 	json_arr_open(j, "counts");
-	for (i = 0; i < h->nbuckets; i++) {
+	for (i = 0; h->count && i < l->nbuckets; i++) {
 		if (!h->count[i])
 			continue;
 		json_arr_open_inline(j, NULL);
@@ -269,7 +290,6 @@ void results_stats(struct json *j, const char *key, const struct stats *s,
 		json_arr_close(j);
 	}
 	json_arr_close(j);
-	json_obj_close(j);
 	json_obj_close(j);
 }
 

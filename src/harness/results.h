@@ -110,6 +110,9 @@ struct opt;
 void results_settings(struct json *j, const struct opt *tbl, const char *const *skip);
 /* A stats object: count, min/avg/max/stddev in ns, percentiles, histogram.
  * target: NULL for deviation about the mean. */
+struct histogram;
+/* A histogram object ("histogram": its layout and non-empty buckets). */
+void results_hist(struct json *j, const struct histogram *h);
 void results_stats(struct json *j, const char *key, const struct stats *s,
 		   const double *target);
 

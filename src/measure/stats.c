@@ -26,6 +26,12 @@ int stats_init(struct stats *s, int64_t origin, uint64_t width,
 	return hist_init(&s->hist, origin, width, nbuckets);
 }
 
+int stats_init_fine(struct stats *s)
+{
+	stats_reset(s);
+	return hist_init_fine(&s->hist, 0);
+}
+
 void stats_free(struct stats *s)
 {
 	hist_free(&s->hist);
@@ -75,11 +81,10 @@ int64_t stats_percentile(const struct stats *s, double p)
 	cum = h->underflow;
 	if (cum >= rank)
 		return s->min;
-	for (i = 0; i < h->nbuckets; i++) {
+	for (i = 0; i < h->l.nbuckets; i++) {
 		cum += h->count[i];
 		if (cum >= rank)
-			return clamp(hist_bucket_start(h, i) +
-				     (int64_t)h->width - 1, s->min, s->max);
+			return clamp(hist_bucket_last(h, i), s->min, s->max);
 	}
 	return s->max;
 }

@@ -33,6 +33,8 @@ void stats_reset(struct stats *s);
 /* Reset moments and allocate a histogram. Returns 0 or -errno. */
 int stats_init(struct stats *s, int64_t origin, uint64_t width,
 	       uint32_t nbuckets);
+/* Reset moments, allocate the 1 ns layout (hist_init_fine). */
+int stats_init_fine(struct stats *s);
 void stats_free(struct stats *s);
 
 static inline void stats_add(struct stats *s, int64_t v)

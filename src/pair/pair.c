@@ -137,12 +137,14 @@ static int alloc_pairs(struct pair_run *run)
 {
 	size_t priv = (run->ops->priv_size + 63) & ~(size_t)63;
 	uint64_t *hist;
+	size_t words;
 	char *privs = NULL;
 	int i;
 
 	run->shared = shared_alloc(sizeof(*run->shared));
 	run->pairs = shared_alloc(sizeof(struct pair) * run->npairs);
-	hist = shared_alloc(hist_bytes(HIST_BUCKETS) * run->npairs);
+	words = hist_bytes(HIST_BUCKET_NS, HIST_BUCKETS) / sizeof(*hist);
+	hist = shared_alloc(words * sizeof(*hist) * run->npairs);
 	if (priv)
 		privs = shared_alloc(priv * run->npairs);
 	if (!run->shared || !run->pairs || !hist || (priv && !privs))
@@ -159,7 +161,7 @@ static int alloc_pairs(struct pair_run *run)
 		p->loops = (uint64_t)run->cfg->loops;
 		stats_reset(&p->lat);
 		hist_init_mem(&p->lat.hist, 0, HIST_BUCKET_NS, HIST_BUCKETS,
-			      hist + (size_t)HIST_BUCKETS * i);
+			      hist + words * i);
 		p->priv = privs ? privs + priv * i : NULL;
 		if (prio > 0 && !run->cfg->smp)
 			prio = prio - i > 1 ? prio - i : 1;

@@ -331,6 +331,13 @@ static void set_hist(const struct req_targets *tg, struct stats *s,
 	hist_init_mem(&s->hist, origin, REQ_HIST_BUCKET_NS, REQ_HIST_BUCKETS, mem);
 }
 
+/* A series' histogram storage, in counters (a log-linear histogram's
+ * buckets: REQ_HIST_BUCKETS linear ones and the tail to 100 s). */
+static size_t req_hist_words(void)
+{
+	return hist_bytes(REQ_HIST_BUCKET_NS, REQ_HIST_BUCKETS) / sizeof(uint64_t);
+}
+
 /* Round k: its clients and loads; returns its client count. */
 static int plan_round(struct req_run *run, struct req_round *r, int k)
 {
@@ -348,7 +355,7 @@ static void set_client(struct req_run *run, struct req_cstat *c, int i,
 
 	req_client_targets(run, i, &tg);
 	for (s = 0; s < RS_N; s++)
-		set_hist(&tg, &c->s[s], s, mem + (size_t)s * REQ_HIST_BUCKETS);
+		set_hist(&tg, &c->s[s], s, mem + (size_t)s * req_hist_words());
 }
 
 /* trltp -l: client i's design histograms, for as many clients as a
@@ -361,14 +368,15 @@ static int alloc_design(struct req_run *run, int nclients)
 
 	if (!run->compat || !run->cfg->log)
 		return 0;
-	run->design_bytes = heads + hist_bytes(REQ_DESIGN_BINS) * RS_N * (size_t)nclients;
+	run->design_bytes = heads + hist_bytes(REQ_LOG_BIN_NS, REQ_DESIGN_BINS) * RS_N * (size_t)nclients;
 	run->design_hist = shared_alloc(run->design_bytes);
 	if (!run->design_hist)
 		return -ENOMEM;
 	mem = (uint64_t *)((char *)run->design_hist + heads);
 	for (i = 0; i < RS_N * nclients; i++)
 		hist_init_mem(&run->design_hist[i], -REQ_DESIGN_ROUND_NS, REQ_LOG_BIN_NS,
-			      REQ_DESIGN_BINS, mem + (size_t)i * REQ_DESIGN_BINS);
+			      REQ_DESIGN_BINS, mem + (size_t)i *
+			      (hist_bytes(REQ_LOG_BIN_NS, REQ_DESIGN_BINS) / sizeof(*mem)));
 	return 0;
 }
 
@@ -385,7 +393,7 @@ static int alloc_shared(struct req_run *run)
 	run->sh_bytes = sizeof(struct req_shared) + nr * sizeof(struct req_round) +
 			(size_t)total * sizeof(struct req_cstat);
 	run->sh = shared_alloc(run->sh_bytes);
-	run->hist_bytes = hist_bytes(REQ_HIST_BUCKETS) * RS_N * (size_t)total;
+	run->hist_bytes = req_hist_words() * sizeof(uint64_t) * RS_N * (size_t)total;
 	run->hist_mem = shared_alloc(run->hist_bytes);
 	if (!run->sh || !run->hist_mem || alloc_design(run, most))
 		return -ENOMEM;
@@ -398,7 +406,7 @@ static int alloc_shared(struct req_run *run)
 		r->c = cs + total;
 		for (i = 0; i < plan_round(run, r, k); i++, total++)
 			set_client(run, &r->c[i], i, run->hist_mem +
-				   (size_t)total * RS_N * REQ_HIST_BUCKETS);
+				   (size_t)total * RS_N * req_hist_words());
 	}
 	return 0;
 }

@@ -276,9 +276,9 @@ static void log_hist(FILE *f, const struct histogram *h, int64_t shift)
 
 	if (h->underflow)
 		fprintf(f, "Below(%lld),%llu\n",
-			(long long)((h->origin + shift) / NSEC_PER_USEC),
+			(long long)((h->l.origin + shift) / NSEC_PER_USEC),
 			(unsigned long long)h->underflow);
-	for (i = 0; i < h->nbuckets; i++) {
+	for (i = 0; i < h->l.nlinear; i++) {
 		if (!h->count[i])
 			continue;
 		b = (hist_bucket_start(h, i) + shift) / REQ_LOG_BIN_NS;
@@ -293,10 +293,10 @@ static void log_hist(FILE *f, const struct histogram *h, int64_t shift)
 	if (sum)
 		fprintf(f, "%lld,%llu\n", (long long)(bin * REQ_LOG_BIN_NS / NSEC_PER_USEC),
 			(unsigned long long)sum);
-	if (h->overflow)
+	if (hist_past(h))
 		fprintf(f, "Above(%lld),%llu\n",
-			(long long)((hist_bucket_start(h, h->nbuckets) + shift) / NSEC_PER_USEC),
-			(unsigned long long)h->overflow);
+			(long long)((hist_bucket_start(h, h->l.nlinear) + shift) / NSEC_PER_USEC),
+			(unsigned long long)hist_past(h));
 }
 
 /*

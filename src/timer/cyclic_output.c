@@ -299,7 +299,7 @@ static void json_thread(struct json *j, const struct timer_cpu *c)
 	snprintf(key, sizeof(key), "%d", (int)(c - run->cpu));
 	json_obj_open(j, key);
 	json_obj_open(j, "histogram");
-	for (k = 0; run->face.over_ns && k < h->nbuckets; k++) {
+	for (k = 0; run->face.over_ns && k < h->l.nlinear; k++) {
 		uint64_t n = h->count[k] + (k ? 0 : h->underflow);
 
 		snprintf(key, sizeof(key), "%u", k);

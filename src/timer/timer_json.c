@@ -72,10 +72,10 @@ static void json_xeno_hist(struct json *j, const char *key,
 	json_uint(j, "samples", count);
 	json_double(j, "average_cells", avg);
 	json_double(j, "stddev_cells", sd);
-	json_uint(j, "overflow", h->overflow);
+	json_uint(j, "overflow", hist_past(h));
 	/* [cell, count] rows of non-empty cells; the last takes the overflow. */
 	json_arr_open(j, "counts");
-	for (n = 0; n < h->nbuckets; n++) {
+	for (n = 0; n < h->l.nlinear; n++) {
 		c = xeno_cell(h, n);
 		if (!c)
 			continue;

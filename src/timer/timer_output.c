@@ -88,8 +88,8 @@ uint64_t xeno_cell(const struct histogram *h, uint32_t n)
 {
 	uint64_t c = h->count[n];
 
-	if (n + 1 == h->nbuckets)
-		c += h->overflow;	/* the last cell takes the overflow */
+	if (n + 1 == h->l.nlinear)
+		c += hist_past(h);	/* the last cell takes the overflow */
 	return c;
 }
 
@@ -100,14 +100,14 @@ void xeno_hist_stats(const struct histogram *h, uint64_t *count,
 	uint64_t total = 0, c;
 	uint32_t n;
 
-	for (n = 0; n < h->nbuckets; n++) {
+	for (n = 0; n < h->l.nlinear; n++) {
 		c = xeno_cell(h, n);
 		total += c;
 		sum += (double)n * (double)c;
 	}
 	*count = total;
 	*avg = total ? sum / (double)total : 0.0;
-	for (n = 0; n < h->nbuckets; n++) {
+	for (n = 0; n < h->l.nlinear; n++) {
 		d = (double)n - *avg;
 		var += (double)xeno_cell(h, n) * d * d;
 	}
@@ -121,7 +121,7 @@ static void print_cells(FILE *f, const struct histogram *h, const char *kind)
 	uint32_t n;
 
 	fprintf(f, "---|--param|----range-|--samples\n");
-	for (n = 0; n < h->nbuckets; n++) {
+	for (n = 0; n < h->l.nlinear; n++) {
 		c = xeno_cell(h, n);
 		if (c)
 			fprintf(f, "HSD|    %s| %3u -%3u | %8llu\n", kind, n, n + 1,
@@ -254,16 +254,16 @@ void timer_print_rts(FILE *f, const struct timer_run *run,
 
 static void gnuplot_rows(FILE *f, const struct histogram *h, double bucket_us)
 {
-	uint32_t n, first = h->nbuckets, last = 0;
+	uint32_t n, first = h->l.nlinear, last = 0;
 
-	for (n = 0; n < h->nbuckets; n++) {
+	for (n = 0; n < h->l.nlinear; n++) {
 		if (!xeno_cell(h, n))
 			continue;
-		if (first == h->nbuckets)
+		if (first == h->l.nlinear)
 			first = n;
 		last = n;
 	}
-	if (first == h->nbuckets)
+	if (first == h->l.nlinear)
 		return;		/* nothing measured */
 	/* Counts + 1 and a 1 on either side, so a log scale draws it. */
 	fprintf(f, "%g 1\n", first * bucket_us);
@@ -324,7 +324,7 @@ static uint64_t us_row(const struct histogram *h, uint32_t i, uint32_t per_us)
 	uint64_t row = i ? 0 : h->underflow;
 	uint32_t k;
 
-	for (k = i; k < i + per_us && k < h->nbuckets; k++)
+	for (k = i; k < i + per_us && k < h->l.nlinear; k++)
 		row += h->count[k];
 	return row;
 }
@@ -379,7 +379,7 @@ static void histfile_foot(FILE *f, const struct timer_cpu *const *c, int n,
 		v[j] = c[j]->all.n ? us_trunc((double)c[j]->all.max) : 0;
 	foot(f, "Max Latencies", v, n, 5, all, true);
 	for (j = 0; j < n; j++)
-		v[j] = (long long)c[j]->all.hist.overflow;
+		v[j] = (long long)hist_past(&c[j]->all.hist);
 	foot(f, "Histogram Overflows", v, n, 5, all, false);
 	fprintf(f, "# Histogram Overflow at cycle number:\n");
 	for (j = 0; j < n; j++)
@@ -396,14 +396,14 @@ static void histfile_foot(FILE *f, const struct timer_cpu *const *c, int n,
 void timer_histfile(FILE *f, const struct timer_cpu *const *c, int n, bool all)
 {
 	const struct histogram *h0 = &c[0]->all.hist;
-	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)h0->width);
+	uint32_t per_us = (uint32_t)(NSEC_PER_USEC / (int64_t)h0->l.unit);
 	long long total[TIMER_MAX_CPUS] = { 0 };
 	uint64_t row, sum;
 	uint32_t i;
 	int j;
 
 	fprintf(f, "# Histogram\n");
-	for (i = 0; i < h0->nbuckets; i += per_us) {
+	for (i = 0; i < h0->l.nlinear; i += per_us) {
 		fprintf(f, "%06u ", i / per_us);
 		for (j = 0, sum = 0; j < n; j++) {
 			row = us_row(&c[j]->all.hist, i, per_us);

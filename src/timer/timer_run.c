@@ -54,9 +54,16 @@ static int cpu_init(struct timer_cpu *c, struct timer_run *run,
 	c->plan = *plan;
 	c->cpu = plan->cpu;
 	c->wait.ops = f->wait_ops ? f->wait_ops : timer_methods[run->cfg->method];
-	if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
-		       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS) ||
-	    hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
+	/* A face's rows (cyclictest's 1 us to -h) and --histfile's 100 ns
+	 * come from linear buckets first; else the 1 ns layout. */
+	if (f->fine_width || run->cfg->histfile) {
+		if (stats_init(&c->all, 0, f->fine_width ? (uint64_t)f->fine_width : TIMER_FINE_NS,
+			       f->fine_buckets ? f->fine_buckets : TIMER_FINE_BUCKETS))
+			return -ENOMEM;
+	} else if (stats_init_fine(&c->all)) {
+		return -ENOMEM;
+	}
+	if (hist_init(&c->avg, 0, b, cells) || summary_init(&c->sum, b, cells))
 		return -ENOMEM;
 	return face_alloc(c);
 }

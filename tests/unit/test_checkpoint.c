@@ -13,7 +13,7 @@ static uint64_t hist_sum(const struct histogram *h)
 	uint64_t n = h->underflow + h->overflow;
 	uint32_t i;
 
-	for (i = 0; i < h->nbuckets; i++)
+	for (i = 0; i < h->l.nbuckets; i++)
 		n += h->count[i];
 	return n;
 }
@@ -63,9 +63,9 @@ UNIT_TEST(checkpoint_copy_of_a_histogram_not_set_up)
 	struct stats s, c;
 
 	memset(&s, 0, sizeof(s));
-	s.hist.nbuckets = 10;		/* torn: the number, not the buckets */
+	s.hist.l.nbuckets = 10;		/* torn: the number, not the buckets */
 	CHECK(checkpoint_stats_copy(&c, &s) == 0);
-	CHECK(c.hist.count == NULL && c.hist.nbuckets == 0);
+	CHECK(c.hist.count == NULL && c.hist.l.nbuckets == 0);
 	CHECK_EQ_LL(c.n, 0);
 	checkpoint_stats_free(&c);
 }

@@ -41,8 +41,10 @@ UNIT_TEST(fleet_buckets_and_figures)
 	CHECK_EQ_LL(r.le[58], 3);
 	CHECK_EQ_LL(r.le[70], 4);
 	CHECK_EQ_LL(r.le[75], 5);
-	CHECK_EQ_LL(r.le[95], 5);	/* 56 us: 60 us overflowed */
-	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 5);
+	/* 63 us: 60 us, past the 100 linear buckets, in the log-linear
+	 * tail (it overflowed the linear histogram) */
+	CHECK_EQ_LL(r.le[95], 6);
+	CHECK_EQ_LL(r.le[FLEET_NLE - 1], 6);
 }
 
 /* 25 bounds a decade from 10 ns to 10 s, each at most 10 % above the
@@ -315,13 +317,13 @@ UNIT_TEST(fleet_every_record_kept)
 }
 
 /*
- * OpenMetrics of a series with a sample past its histogram (60 us, the
- * range ends at 50 us): no finite bound past the last one where the count
- * grows (10 us), since a bound of, say, 10 s would say the 60 us sample is
- * above it; +Inf counts it. Without overflow every bound is written.
+ * OpenMetrics bounds are the same for every series: 10 ns to 10 s, all
+ * of them (226), each count exact. A sample past them (200 s, past the
+ * histogram's 100 s too) counts in +Inf only. *first, *nb: the first
+ * bound and how many finite ones.
  */
 static void om_last_bounds(const long long *v, int n, char *last, size_t len,
-			   char *inf, size_t ilen)
+			   char *inf, size_t ilen, char *first, int *nb)
 {
 	char path[] = "/tmp/rtlat-unit-om-XXXXXX", line[512];
 	struct fleet_rec r;
@@ -337,14 +339,19 @@ static void om_last_bounds(const long long *v, int n, char *last, size_t len,
 	CHECK(fleet_write_openmetrics(&fl, "unit", path) == 0);
 	f = fopen(path, "r");
 	CHECK(f != NULL);
-	last[0] = inf[0] = '\0';
+	last[0] = inf[0] = first[0] = '\0';
+	*nb = 0;
 	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "rtlat_latency_seconds_bucket", 28))
 			continue;
-		if (strstr(line, "le=\"+Inf\""))
+		CHECK(!strncmp(line, "rtlat_latency_seconds_bucket{run=\"", 34));
+		if (strstr(line, "le=\"+Inf\"")) {
 			snprintf(inf, ilen, "%s", strrchr(line, ' ') + 1);
-		else
-			snprintf(last, len, "%s", strstr(line, "le=\""));
+			continue;
+		}
+		snprintf(last, len, "%s", strstr(line, "le=\""));
+		if (!(*nb)++)
+			snprintf(first, 64, "%s", strstr(line, "le=\""));
 	}
 	if (f)
 		fclose(f);
@@ -354,14 +361,18 @@ static void om_last_bounds(const long long *v, int n, char *last, size_t len,
 
 UNIT_TEST(fleet_openmetrics_overflow_only_in_inf)
 {
-	static const long long over[] = { 700, 1500, 1900, 4000, 9000, 60000 },
+	static const long long over[] = { 700, 1500, 1900, 4000, 9000, 200000000000LL },
 			       in[] = { 700, 1500, 1900, 4000, 9000 };
-	char last[128], inf[32];
+	char last[128], inf[32], first[64];
+	int nb;
 
-	om_last_bounds(over, 6, last, sizeof(last), inf, sizeof(inf));
-	CHECK(!strncmp(last, "le=\"1e-05\"} 5", 13));
+	om_last_bounds(over, 6, last, sizeof(last), inf, sizeof(inf), first, &nb);
+	CHECK(!strcmp(last, "le=\"10\"} 5\n"));
 	CHECK(!strcmp(inf, "6\n"));
-	om_last_bounds(in, 5, last, sizeof(last), inf, sizeof(inf));
-	CHECK(!strncmp(last, "le=\"10\"} 5", 10));
+	CHECK(!strcmp(first, "le=\"1e-08\"} 0\n"));
+	CHECK_EQ_LL(nb, FLEET_NLE);
+	om_last_bounds(in, 5, last, sizeof(last), inf, sizeof(inf), first, &nb);
+	CHECK(!strcmp(last, "le=\"10\"} 5\n"));
 	CHECK(!strcmp(inf, "5\n"));
+	CHECK_EQ_LL(nb, FLEET_NLE);
 }

@@ -114,15 +114,20 @@ UNIT_TEST(stats_overflow_counted_and_max_exact)
 	small(&s);
 	for (i = 0; i < 98; i++)
 		stats_add(&s, 150);		/* bucket 1 */
-	stats_add(&s, 5000);			/* overflow */
-	stats_add(&s, 123456);			/* overflow */
-	CHECK_EQ_LL(s.hist.overflow, 2);
+	stats_add(&s, 5000);			/* past the 10 buckets */
+	stats_add(&s, 123456);			/* past the 10 buckets */
+	CHECK_EQ_LL(hist_past(&s.hist), 2);
+	CHECK_EQ_LL(s.hist.overflow, 0);	/* kept in the log-linear tail */
 	CHECK_EQ_LL(hist_total(&s.hist), 100);
 	CHECK_EQ_LL(s.max, 123456);
 	CHECK_EQ_LL(stats_percentile(&s, 50), 199);
-	/* Rank 99 and 100 are in the overflow: the exact max, not a bucket. */
-	CHECK_EQ_LL(stats_percentile(&s, 99), 123456);
+	/* Rank 99 is 5000's bucket (5000..5099), rank 100 the exact max. */
+	CHECK_EQ_LL(stats_percentile(&s, 99), 5099);
 	CHECK_EQ_LL(stats_percentile(&s, 99.99), 123456);
+	/* Past the top (100 s): overflow, the exact max. */
+	stats_add(&s, 200 * 1000000000LL);
+	CHECK_EQ_LL(s.hist.overflow, 1);
+	CHECK_EQ_LL(stats_percentile(&s, 99.99), 200 * 1000000000LL);
 	stats_free(&s);
 }
 
@@ -205,13 +210,16 @@ UNIT_TEST(hist_bounds_and_edges)
 	hist_add(&h, -91);	/* bucket 0 */
 	hist_add(&h, -90);	/* bucket 1 */
 	hist_add(&h, 99);	/* bucket 19 */
-	hist_add(&h, 100);	/* overflow: past the last bucket */
+	hist_add(&h, 100);	/* past the 20 linear buckets */
+	hist_add(&h, HIST_TOP_NS * 2);	/* overflow: past the top */
 	CHECK_EQ_LL(h.underflow, 1);
 	CHECK_EQ_LL(h.count[0], 2);
 	CHECK_EQ_LL(h.count[1], 1);
 	CHECK_EQ_LL(h.count[19], 1);
 	CHECK_EQ_LL(h.overflow, 1);
-	CHECK_EQ_LL(hist_total(&h), 6);
+	CHECK_EQ_LL(hist_past(&h), 2);
+	CHECK_EQ_LL(h.count[20], 1);
+	CHECK_EQ_LL(hist_total(&h), 7);
 	CHECK_EQ_LL(hist_bucket_start(&h, 19), 90);
 	hist_reset(&h);
 	CHECK_EQ_LL(hist_total(&h), 0);

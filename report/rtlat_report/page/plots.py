@@ -94,7 +94,7 @@ def rebin(d, width, lo, hi):
 def hist_range(curves):
     ds = [d for _, d, _ in curves]
     lo = min(min((s for s, _ in d.bins), default=d.origin_ns) for d in ds)
-    hi = max(max((s + d.bucket_ns for s, _ in d.bins), default=lo + 1)
+    hi = max(max((s + d.width(s) for s, _ in d.bins), default=lo + 1)
              for d in ds)
     lo = min(lo, min(d.origin_ns for d in ds))
     lo = 0 if lo >= 0 else lo
@@ -150,7 +150,7 @@ def tail_points(d):
     is at 10, 99% at 100 ...; the last sample sits at x = n."""
     n = d.underflow + sum(c for _, c in d.bins) + d.overflow
     rows = ([(d.min_ns, d.underflow)] if d.underflow else []) + \
-        [(min(s + d.bucket_ns - 1, d.max_ns or s + d.bucket_ns), c)
+        [(min(s + d.width(s) - 1, d.max_ns or s + d.width(s)), c)
          for s, c in d.bins] + \
         ([(d.max_ns, d.overflow)] if d.overflow else [])
     xs, ys, cum = [1.0], [rows[0][0]], 0

@@ -12,7 +12,7 @@ import shlex
 import stat
 
 from . import foreign
-from ..model import (SYSTEM_FIELDS, Cause, Cells, Check, Context, Dist,
+from ..model import (SYSTEM_FIELDS, Cause, Cells, Check, Context, Dist, LogLinear,
                      Explain, Fleet, FleetRecord, Moved, Round, RtSetup, Run,
                      Second, SecondsFigure, Settings, Spike, System, Test)
 from . import schema
@@ -46,8 +46,10 @@ def cpu_of(x):
 
 def dist_from_stats(name, s, cpu=None):
     """rtlat's statistics object: samples, min/avg/max/stddev_ns,
-    percentiles_ns, histogram {origin_ns, bucket_ns, buckets, underflow,
-    overflow, counts [[start_ns, count]...]}."""
+    percentiles_ns, histogram: log-linear {layout, origin_ns, unit_ns,
+    sub_bucket_bits, max_width_ns, max_width_until_ns, top_ns, underflow,
+    overflow, counts [[start_ns, count]...]}, or (files before issue 49)
+    linear {origin_ns, bucket_ns, buckets, underflow, overflow, counts}."""
     d = Dist(name=name, samples=int(num(s.get("samples")) or 0),
              cpu=cpu_of(cpu))
     if d.samples > 0:
@@ -59,7 +61,31 @@ def dist_from_stats(name, s, cpu=None):
     return d
 
 
+def _layout(h):
+    """The log-linear layout a histogram names, or None."""
+    keys = ("origin_ns", "unit_ns", "sub_bucket_bits", "max_width_ns",
+            "max_width_until_ns", "top_ns")
+    v = [num(h.get(k)) for k in keys]
+    if h.get("layout") != "log-linear" or any(x is None or x != int(x)
+                                              for x in v):
+        return None
+    if v[1] < 1 or not 1 <= v[2] <= 62 or v[3] < v[1] or v[5] <= 0:
+        return None
+    return LogLinear(*(int(x) for x in v))
+
+
 def _hist_into(d, h):
+    if h.get("layout") is not None:
+        lay = _layout(h)
+        if lay is None:
+            return
+        d.layout, d.bucket_ns = lay, float(lay.unit_ns)
+        d.origin_ns = lay.origin_ns
+        d.range_end_ns = lay.origin_ns + lay.top_ns
+        d.underflow = int(num(h.get("underflow")) or 0)
+        d.overflow = int(num(h.get("overflow")) or 0)
+        d.bins = _rows(h.get("counts"))
+        return
     bucket = num(h.get("bucket_ns"))
     if not bucket or bucket <= 0:
         return
@@ -69,10 +95,15 @@ def _hist_into(d, h):
     d.range_end_ns = d.origin_ns + n * bucket if n else None
     d.underflow = int(num(h.get("underflow")) or 0)
     d.overflow = int(num(h.get("overflow")) or 0)
-    rows = h.get("counts") if isinstance(h.get("counts"), list) else []
-    d.bins = sorted((num(r[0]), int(num(r[1])))
-                    for r in rows if isinstance(r, list) and len(r) == 2
-                    and num(r[0]) is not None and num(r[1]))
+    d.bins = _rows(h.get("counts"))
+
+
+def _rows(rows):
+    """[start_ns, count] rows, the empty and malformed left out."""
+    rows = rows if isinstance(rows, list) else []
+    return sorted((num(r[0]), int(num(r[1])))
+                  for r in rows if isinstance(r, list) and len(r) == 2
+                  and num(r[0]) is not None and num(r[1]))
 
 
 def dist_from_us(name, samples, o, cpu=None):
