@@ -43,7 +43,7 @@ FORMAT_VERSION = "2.40"
 # (--checkpoint: a file of a run still going), and per thread the ns
 # figures and the overruns (missed periods counted, not skipped).
 EXTRA_TOP = {"rtlat", "fleet", "system", "rt", "doctor", "timeline", "largest",
-             "complete", "checkpoint"}
+             "complete", "checkpoint", "samples", "smi", "smi_unavailable"}
 EXTRA_THREAD = {"min_ns", "avg_ns", "max_ns", "overruns"}
 # Measured: what the machine decides, compared by type and format only.
 MEASURED_THREAD = {"min", "max", "avg", "histogram"}

@@ -133,7 +133,7 @@ def test_man_unknown_name_is_bad_input():
     r = run(["--man", "nosuch"])
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == ("rtlat: option --man: 'nosuch' has no page; accepted: "
-                        "rtlat, suite or a subcommand\n")
+                        "rtlat, suite, qualify or a subcommand\n")
 
 
 def complete(script, words):

@@ -140,8 +140,8 @@ static inline bool stopping(void)
 def test_fleet_is_a_layer_of_its_own():
     fleet = SRC / "fleet"
     assert sorted(f.name for f in fleet.glob("*.c")) == [
-        "fleet.c", "fleet_end.c", "fleet_iter.c", "fleet_limits.c",
-        "fleet_out.c", "fleet_verdict.c"]
+        "fleet.c", "fleet_end.c", "fleet_iter.c", "fleet_lava.c",
+        "fleet_limits.c", "fleet_out.c", "fleet_verdict.c"]
     assert (fleet / "fleet.h").exists()
     # Nothing of it left in the lifecycle's folder.
     assert not list((SRC / "harness").glob("fleet*")), "fleet files in harness/"

@@ -52,14 +52,16 @@ do_install() {
 PACKAGES =+ "${PN}-compat"
 FILES:${PN}-compat += "${bindir}/pmqtest ${bindir}/sigwaittest ${bindir}/svsematest \
                        ${bindir}/ptsematest ${bindir}/latency ${bindir}/trltp \
-                       ${bindir}/cyclictest \
+                       ${bindir}/cyclictest ${bindir}/cyclicdeadline ${bindir}/hwlatdetect \
                        ${datadir}/bash-completion/completions/pmqtest \
                        ${datadir}/bash-completion/completions/sigwaittest \
                        ${datadir}/bash-completion/completions/svsematest \
                        ${datadir}/bash-completion/completions/ptsematest \
                        ${datadir}/bash-completion/completions/latency \
                        ${datadir}/bash-completion/completions/trltp \
-                       ${datadir}/bash-completion/completions/cyclictest"
+                       ${datadir}/bash-completion/completions/cyclictest \
+                       ${datadir}/bash-completion/completions/cyclicdeadline \
+                       ${datadir}/bash-completion/completions/hwlatdetect"
 RDEPENDS:${PN}-compat = "${PN}"
 # rtlat qualify's and --load's load engine (meta-oe).
 RRECOMMENDS:${PN} = "stress-ng"

@@ -309,7 +309,8 @@ static void starved_error(const struct results *res, struct fleet_rec *r)
 		 res->starved_cpu[0].cpu);
 	for (i = 0; i < res->nstarved && i < RESULTS_STARVED_MAX; i++)
 		if (r->cpu < 0 ? i == 0 : res->starved_cpu[i].cpu == r->cpu)
-			snprintf(r->error, sizeof(r->error), "%s%s", res->starved_cpu[i].why,
+			/* The reason cut to leave room for the note. */
+			snprintf(r->error, sizeof(r->error), "%.380s%s", res->starved_cpu[i].why,
 				 r->cpu < 0 && res->nstarved > 1 ? " (and other CPUs)" : "");
 }
 

@@ -52,6 +52,10 @@ static bool measuring(const struct task_use *u, int *cpu)
 	int i;
 
 	*cpu = u->cpu;
+	/* request's load processes are the load on a client's CPU: they
+	 * measure nothing, and one may wait behind another. */
+	if (!strncmp(u->comm, "rtlat-load", 10))
+		return false;
 	if (sched_getaffinity(u->tid, sizeof(set), &set) || CPU_COUNT(&set) != 1)
 		return false;
 	for (i = 0; i < CPU_SETSIZE; i++)
