@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include "fleet/fleet.h"
 #include "system/outfile.h"
@@ -475,9 +476,15 @@ static void om_overwritten(const struct fleet *fl, const char *prog,
 			   const char *path)
 {
 	char buf[4096], *p, *e;
-	FILE *f = fopen(path, "re");
+	struct stat st;
 	size_t n;
+	FILE *f;
 
+	/* Only a regular file holds another run's figures: a FIFO's open
+	 * for reading would wait for a writer (this run) for good. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	f = fopen(path, "re");
 	if (!f)
 		return;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
