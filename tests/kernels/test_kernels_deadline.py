@@ -25,9 +25,13 @@ def test_the_deadline_sampler_measures_and_counts_overruns(kernel):
     assert doc["settings"]["method"] == "sched_deadline"
     cpu = doc["cpus"][0]
     assert cpu["latency"]["samples"] > 0
-    # A 2 ms busy job on a 1 ms runtime: throttled (the tick at the
-    # latest), SIGXCPU each time, counted.
-    assert cpu["deadline"]["overruns"] > 0, cpu["deadline"]
+    # A 2 ms busy job on a 1 ms runtime: the guest's kernel holds it to
+    # its runtime, seen as overruns (SIGXCPU) or, where the emulated
+    # guest's clock lets the throttle land late, as deadline misses (one
+    # make check's guest: 49 jobs, 40 misses, 0 overruns). The overrun
+    # count itself is tests/test_deadline.py's, on the host's kernel.
+    dl = cpu["deadline"]
+    assert dl["overruns"] + dl["misses"] > 0, dl
     assert "deadline: thread 0: " in (d / "deadline.out").read_text()
 
 
