@@ -179,6 +179,30 @@ void fleet_rec_from_stats(struct fleet_rec *r, const char *test,
 	}
 }
 
+static int room(struct fleet_table *t, int **index, int cap);
+
+/*
+ * Room, before any test locks its memory, for the records a run usually
+ * makes: each known series, whole and per CPU. A record is 2.4 KiB (its
+ * histogram); grown later, under mlockall's MCL_FUTURE and a container's
+ * 8 MiB RLIMIT_MEMLOCK, the table's realloc failed and a 2-second bintime
+ * ended "not judged". More records (threads past the CPUs) still grow.
+ */
+static void reserve(struct fleet *fl)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int i, want = 0;
+	const char *const *s;
+
+	if (cpus < 1 || cpus > 4096)
+		cpus = 1;
+	for (i = 0; i < fl->nknown; i++)
+		for (s = fl->known[i].series; s && *s; s++)
+			want += (int)cpus + 1;
+	if (!room(&fl->raw, &fl->raw_merged, want))
+		room(&fl->merged, NULL, want);
+}
+
 void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
 		 const struct fleet_test *known, int nknown)
 {
@@ -194,6 +218,7 @@ void fleet_begin(struct fleet *fl, const struct fleet_opts *o, const char *test,
 	snprintf(fl->test, sizeof(fl->test), "%s", test);
 	if (gethostname(fl->host, sizeof(fl->host) - 1))
 		snprintf(fl->host, sizeof(fl->host), "unknown");
+	reserve(fl);
 }
 
 void fleet_free(struct fleet *fl)
@@ -250,17 +275,14 @@ static void merge(struct fleet_rec *m, const struct fleet_rec *r)
 		memcpy(m->error, r->error, sizeof(m->error));
 }
 
-/* Room for one more record (doubling: few reallocations); -1: none. */
-static int grow(struct fleet_table *t, int **index)
+/* Room for cap records; -1: no memory. */
+static int room(struct fleet_table *t, int **index, int cap)
 {
 	struct fleet_rec *rec;
-	int cap, *ix;
+	int *ix;
 
-	if (t->n < t->cap)
+	if (cap <= t->cap)
 		return 0;
-	if (t->cap > INT_MAX / 2)
-		return -1;
-	cap = t->cap ? 2 * t->cap : 64;
 	rec = realloc(t->rec, (size_t)cap * sizeof(*rec));
 	if (!rec)
 		return -1;
@@ -273,6 +295,16 @@ static int grow(struct fleet_table *t, int **index)
 	}
 	t->cap = cap;
 	return 0;
+}
+
+/* Room for one more record (doubling: few reallocations); -1: none. */
+static int grow(struct fleet_table *t, int **index)
+{
+	if (t->n < t->cap)
+		return 0;
+	if (t->cap > INT_MAX / 2)
+		return -1;
+	return room(t, index, t->cap ? 2 * t->cap : 64);
 }
 
 void fleet_add(struct fleet *fl, const struct fleet_rec *r)
