@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+import rtlock
+
 ROOT = Path(__file__).resolve().parent.parent
 RTLAT = os.environ.get("RTLAT_BIN", str(ROOT / "rtlat"))
 
@@ -790,3 +792,18 @@ report_here = functools.partial(report, here=True)
 def fixture_json(*path):
     """A committed result (tests/fixtures/report/PATH...) as a dict."""
     return json.loads(FIXTURES.joinpath(*path).read_text())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test under make check's cross-group lock (tests/rtlock.py),
+    its fixtures' set-up and tear-down included: a test marked rt_hog
+    (it keeps a CPU busy at SCHED_FIFO) runs while no other group's test
+    does."""
+    hog = item.get_closest_marker("rt_hog") is not None
+    rtlock.test_starts(hog)
+    try:
+        yield
+    finally:
+        rtlock.test_ended(hog, nextitem is not None and
+                          nextitem.get_closest_marker("rt_hog") is not None)

@@ -25,6 +25,11 @@ from conftest import (RTLAT, args_for_length, descendants, free_port, leaks,
                       registry, registry_names, snapshot, start,
                       tracefs_instances, wait_file, watching)
 
+# Its bintime (-a 0-1, FIFO 95) and sync runs hold their CPUs from every
+# real-time thread below: no other make check group's test runs beside
+# this file's (tests/rtlock.py).
+pytestmark = pytest.mark.rt_hog
+
 # The trials run in a private IPC and mount namespace (a pytest of this
 # file inside unshare -im) with their own /dev/mqueue and /dev/shm: other
 # runs on this shared machine then cannot show up as our leftovers, and

@@ -67,13 +67,13 @@ def phase(index, name):
 
 
 def test_qualify_runs_every_phase_under_stress_ng_and_the_load_shows(tmp_path, marker, leakcheck):
-    """`rtlat qualify --load default`, short phases (20 s in all: a 2 m
+    """`rtlat qualify --load default`, short phases (10 s in all: a 2 m
     run's phases, shorter, each still thousands of samples a CPU): the
     doctor's file, the hwlat phase said not run where rtlat has no hwlat
     test, each phase's JSON and text on every CPU, stress-ng's bogo-ops
     for each stressor in the loaded phase, judged per phase."""
     d = tmp_path / "q"
-    r = run(["qualify", "--force", "--duration", "20", "--load", "default", "-q",
+    r = run(["qualify", "--force", "--duration", "10", "--load", "default", "-q",
              "--max-latency", "1000000", "-o", str(d)], timeout=120)
     assert r.returncode == 0, r.stderr
     index = index_of(d)

@@ -23,6 +23,10 @@ HOG_CPU = 1
 HOG_PRIO = 95
 HOG_RTTIME_S = 6
 STALL_S = 1.0           # max(1 s, 100 intervals of -p 100 us)
+# Each hog holds CPU 1 from every real-time thread below 95: no other
+# make check group's test runs beside it (tests/rtlock.py).
+pytestmark = pytest.mark.rt_hog
+
 HOG = "import sys\nprint('ready', flush=True)\nwhile True:\n    pass\n"
 
 # The hog's tests (the report's needs none of this).
