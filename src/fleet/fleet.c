@@ -281,7 +281,7 @@ static int room(struct fleet_table *t, int **index, int cap)
 	struct fleet_rec *rec;
 	int *ix;
 
-	if (cap <= t->cap)
+	if (cap <= 0 || cap <= t->cap)
 		return 0;
 	rec = realloc(t->rec, (size_t)cap * sizeof(*rec));
 	if (!rec)
