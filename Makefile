@@ -139,7 +139,7 @@ venv: $(VENV)/.done
 # threads are SCHED_FIFO), and tests/kernels is judged last, once the
 # stage is done; its lines follow pytest's. SQUAD's venv for the fleet
 # tests (tests/squad_venv.py, made once) is made beside them too, and the
-# test venv beside the build. The integration tests run in three groups
+# test venv beside the build. The integration tests run in four groups
 # at once (tests/run-tests).
 check:
 	PYTHON=$(PYTHON) tests/install-deps
