@@ -10,6 +10,7 @@ per-CPU statistics under load."""
 import math
 import os
 
+from ..model import Judged
 from ..tail.analyse import analyse_run
 from .document import Alert, Note, Section, Table
 from .tail import rng, us
@@ -160,6 +161,13 @@ def section(run, args):
     level, line, details = verdict(run, measured,
                                    run.suite.max_latency_us or None)
     s = Section("qualify", "Qualification: " + line)
+    # The Overview's verdict carries the qualification's (build.with_section)
+    # where --max-latency gave it a threshold: without it, nothing is judged
+    # there either.
+    limit = run.suite.max_latency_us or None
+    if limit is not None:
+        word = {"pass": "PASS", "fail": "FAIL"}.get(level, "cannot tell")
+        s.judged = [Judged("qualification", f"for {limit:g} µs", word, line)]
     s.blocks.append(Alert(line, details, id="alert-qualify", word="verdict",
                           level=level))
     s.blocks.append(Table(
