@@ -180,6 +180,8 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_figures(j, run->whole, -1, actual_s, requested_s);
 	json_cpus(j, run, actual_s, requested_s);
 	tlu_json(j, run);
+	if (load_asked(&run->cfg->load))
+		load_json(j, &run->load_done);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;
 	if (run->tl.error[0])
