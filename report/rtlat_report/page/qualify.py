@@ -12,6 +12,7 @@ import os
 
 from ..model import Judged
 from ..tail.analyse import analyse_run
+from . import hardware
 from .document import Alert, Note, Section, Table
 from .tail import rng, us
 
@@ -86,6 +87,31 @@ def verdict(run, measured, limit_us):
     return "pass", f"fit for {head}: {level}", details
 
 
+def hwlat_of(run, p):
+    """The hwlat phase's Hwlat (Run.hwlat, by its file), or None."""
+    return next((h for h in run.hwlat
+                 if os.path.basename(h.path) == f"{p.name}.json"),
+                None)
+
+
+def hardware_rows(run):
+    """Per phase and CPU the hardware events: the hwlat phase's events
+    (and their rate per hour of the phase), every phase's SMIs."""
+    rows = []
+    for p, t in phases(run):
+        hw = hwlat_of(run, p) if p.phase == "hwlat" else None
+        if hw is not None and not hw.skipped:
+            rows += [[p.phase, f"CPU{c}", hardware.events_text(evs),
+                      hardware.per_hour(len(evs), hw.covered_s),
+                      hardware.smi_delta(hw.smi, c)]
+                     for c in hardware.hwlat_cpus(hw)
+                     for evs in [hardware.cpu_events(hw, c)]]
+        elif t is not None and t.smi:
+            rows += [[p.phase or p.name, f"CPU{c}", "–", "–",
+                      hardware.smi_delta(t.smi, c)] for c in sorted(t.smi)]
+    return rows
+
+
 def _dist(t, name):
     return next((d for d in t.dists if d.name == name), None)
 
@@ -93,6 +119,8 @@ def _dist(t, name):
 def phase_rows(run, analysed):
     rows = []
     for p, t in phases(run):
+        if t is None and hwlat_of(run, p) is not None:
+            continue        # in the hardware events' table
         if t is None:
             rows.append([p.phase or p.name, "–", "–", "–", "–", "–",
                          f"not run: {p.why or p.state}"])
@@ -180,6 +208,16 @@ def section(run, args):
     hw = next((p for p, _ in phases(run) if p.phase == "hwlat"), None)
     if hw is not None and hw.state != "done":
         s.blocks.append(Note(f"hwlat phase not run: {hw.why or hw.state}"))
+    elif hw is not None and hwlat_of(run, hw) and hwlat_of(run, hw).skipped:
+        s.blocks.append(Note(f"hwlat phase: {hwlat_of(run, hw).skipped}"))
+    hw_rows = hardware_rows(run)
+    if hw_rows:
+        s.blocks.append(Table(
+            "Hardware events per phase and CPU (hwlat: its events, per hour "
+            "of the phase with 95 % intervals; SMIs: the CPU's SMI count's "
+            "growth during the phase)",
+            ["phase", "CPU", "hwlat events", "per hour", "SMIs"], hw_rows,
+            numeric_from=3))
     causes = cause_rows(run)
     if causes:
         s.blocks.append(Table("The top explained causes (--explain), share "
