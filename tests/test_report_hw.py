@@ -104,3 +104,18 @@ def test_qualify_page_shows_the_hwlat_phase_and_smi_per_phase(tmp_path):
     for ph in ("idle", "load"):
         for cpu in (0, 1):
             assert re.search(rf"^\| {ph} \| CPU{cpu} \|.* \| 0 \|$", q, re.M), (ph, cpu, q)
+
+
+def test_an_hwlat_run_that_failed_says_why_not_zero_events(tmp_path):
+    """An hwlat run whose tracer could not be set up (exit 1, "error",
+    nothing covered): the page says so, not "0 events in 0 s" and an
+    empty table. The file: the fixture as such a run writes it."""
+    data = json.loads((HW / "hwlat.json").read_text())
+    data.update(return_code=1, error="the hwlat tracer could not be set up",
+                events=[])
+    data["summary"].update(events=0, kept=0, max_us=0, covered_s=0, per_hour=None)
+    f = tmp_path / "hwlat.json"
+    f.write_text(json.dumps(data))
+    text = section(page_of(tmp_path, f), "Hardware")
+    assert "hwlat.json: ended with an error: the hwlat tracer could not be set up" in text
+    assert "0 events" not in text and "| CPU |" not in text

@@ -427,6 +427,7 @@ class Hwlat:
     covered_s: Optional[float] = None
     smi: Dict[int, Tuple[int, int]] = field(default_factory=dict)
     skipped: str = ""
+    error: str = ""             # rtlat's "error": why it exited 1
 
 
 @dataclass
@@ -453,6 +454,7 @@ class Osnoise:
     covered_s: Optional[float] = None
     smi: Dict[int, Tuple[int, int]] = field(default_factory=dict)
     skipped: str = ""
+    error: str = ""             # rtlat's "error": why it exited 1
 
 
 @dataclass

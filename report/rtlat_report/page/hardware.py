@@ -65,15 +65,25 @@ def smi_note(smi):
                  "warn" if grew else "note")]
 
 
+def not_measured(name, r):
+    """Why a hwlat or osnoise run has no figures, or []."""
+    if r.skipped:
+        return [Note(f"{name}: not run: {r.skipped}")]
+    if r.error:
+        return [Note(f"{name}: ended with an error: {r.error}", "warn")]
+    return []
+
+
 def hwlat_blocks(name, hw, conf=0.95):
-    if hw.skipped:
-        return [Note(f"{name}: not run: {hw.skipped}")]
+    why = not_measured(name, hw)
+    if why and not hw.events:
+        return why + smi_note(hw.smi)
     head = (f"{name}: {plural(len(hw.events), 'event')} over "
             f"{hw.threshold_us} µs in {sig(hw.covered_s or 0)} s (window "
             f"{hw.window_us} µs, width {hw.width_us} µs, {hw.mode})")
     if hw.total > len(hw.events):
         head += f"; {hw.total - len(hw.events)} more not kept"
-    out = [Table(f"{head}: per CPU, events per hour of the run with "
+    out = why + [Table(f"{head}: per CPU, events per hour of the run with "
                  f"{conf * 100:g} % intervals",
                  ["CPU", "events", "max inner µs", "max outer µs", "NMIs",
                   "per hour"],
@@ -97,9 +107,10 @@ def hwlat_blocks(name, hw, conf=0.95):
 
 
 def osnoise_blocks(name, on):
-    if on.skipped:
-        return [Note(f"{name}: not run: {on.skipped}")]
-    return [Table(f"{name}: OS noise per CPU in {sig(on.covered_s or 0)} s "
+    why = not_measured(name, on)
+    if why and not on.cpus:
+        return why + smi_note(on.smi)
+    return why + [Table(f"{name}: OS noise per CPU in {sig(on.covered_s or 0)} s "
                   "(µs; noise share of the runtime; counts by class)",
                   ["CPU", "periods", "runtime µs", "noise µs", "noise share",
                    "max noise µs", "max single µs", "HW", "NMI", "IRQ",

@@ -100,7 +100,7 @@ def hardware_rows(run):
     rows = []
     for p, t in phases(run):
         hw = hwlat_of(run, p) if p.phase == "hwlat" else None
-        if hw is not None and not hw.skipped:
+        if hw is not None and hw.covered_s:
             rows += [[p.phase, f"CPU{c}", hardware.events_text(evs),
                       hardware.per_hour(len(evs), hw.covered_s),
                       hardware.smi_delta(hw.smi, c)]
@@ -208,8 +208,8 @@ def section(run, args):
     hw = next((p for p, _ in phases(run) if p.phase == "hwlat"), None)
     if hw is not None and hw.state != "done":
         s.blocks.append(Note(f"hwlat phase not run: {hw.why or hw.state}"))
-    elif hw is not None and hwlat_of(run, hw) and hwlat_of(run, hw).skipped:
-        s.blocks.append(Note(f"hwlat phase: {hwlat_of(run, hw).skipped}"))
+    elif hw is not None and hwlat_of(run, hw) is not None:
+        s.blocks += hardware.not_measured("hwlat phase", hwlat_of(run, hw))
     hw_rows = hardware_rows(run)
     if hw_rows:
         s.blocks.append(Table(

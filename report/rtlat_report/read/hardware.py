@@ -19,8 +19,8 @@ def _dict(x, key):
     return v if isinstance(v, dict) else {}
 
 
-def _skipped(data):
-    v = data.get("skipped")
+def _text(data, key):
+    v = data.get(key)
     return v if isinstance(v, str) else ""
 
 
@@ -50,7 +50,8 @@ def read_hwlat(path, data):
                window_us=_int(tracer.get("window_us")),
                width_us=_int(tracer.get("width_us")),
                mode=str(tracer.get("mode") or ""),
-               smi=read_smi(data), skipped=_skipped(data))
+               smi=read_smi(data), skipped=_text(data, "skipped"),
+               error=_text(data, "error"))
     cov = summary.get("covered_s")
     hw.covered_s = float(cov) if _int(cov) is not None else None
     for e in events:
@@ -67,7 +68,8 @@ def read_hwlat(path, data):
 
 
 def read_osnoise(path, data):
-    on = Osnoise(path=path, smi=read_smi(data), skipped=_skipped(data))
+    on = Osnoise(path=path, smi=read_smi(data), skipped=_text(data, "skipped"),
+                 error=_text(data, "error"))
     cov = data.get("covered_s")
     on.covered_s = float(cov) if _int(cov) is not None else None
     for cpu, c in sorted(_dict(data, "cpus").items(),
