@@ -118,3 +118,28 @@ def test_timer_load_without_stress_ng_is_bad_input(tmp_path):
     assert len(lines) == 1 and "--load" in lines[0] and \
         "apt-get install stress-ng" in lines[0], r.stderr
     assert not out.exists()
+
+
+def test_a_checkpoint_claims_no_load_figures_before_the_end(tmp_path, marker, leakcheck):
+    """A checkpoint (--checkpoint 1) is written while the load runs: it
+    must not claim stress-ng's figures it cannot have yet (a zeroed
+    result read "stress_ng": true, status 0, no stressors); the final
+    JSON has them."""
+    out = tmp_path / "t.json"
+
+    def checkpointed():
+        try:
+            return json.loads(out.read_text())
+        except (OSError, ValueError):
+            return None
+    with running(["timer", "--load-cmd", "echo up; exec sleep 1000", "-q", "-T", "60",
+                  "--checkpoint", "1", "--json", str(out)]) as p:
+        wait_for(lambda: (checkpointed() or {}).get("complete") is False,
+                 "a checkpoint", timeout=30, proc=p)
+        assert "load" not in checkpointed()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    assert json.loads(out.read_text())["load"]["cmd"]["output_tail"] == ["up"]
+    gone(marker)
+    leakcheck()
