@@ -110,10 +110,15 @@ def test_qualify_runs_every_phase_under_stress_ng_and_the_load_shows(tmp_path, m
     leakcheck()
 
 
-@pytest.mark.parametrize("cmd,status,stopped,tail", [
+# --load-cmd's cases (rtlat timer's tests too): the command, its exit
+# status, stopped by rtlat, its last lines.
+LOAD_CMD_CASES = [
     ("echo one; echo two; exit 7", 7, False, ["one", "two"]),
     ("echo started; exec sleep 1000", 128 + signal.SIGTERM, True, ["started"]),
-])
+]
+
+
+@pytest.mark.parametrize("cmd,status,stopped,tail", LOAD_CMD_CASES)
 def test_load_cmd_records_its_status_and_output(tmp_path, marker, leakcheck,
                                                 cmd, status, stopped, tail):
     """--load-cmd (jitterdebugger's -c): the command runs beside the loaded

@@ -107,3 +107,15 @@ def test_a_page_of_no_qualify_run_does_not_import_scipy(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True,
                        text=True, timeout=300)
     assert r.stdout.split()[-2:] == ["0", "False"], r.stdout + r.stderr
+
+
+def test_the_overview_carries_the_qualify_verdict(page):
+    """The Overview's verdict box says what the qualification said (its
+    threshold and outcome), not "nothing judged (no threshold set)" under
+    a "not fit for 100 µs" (the two contradicted each other)."""
+    line = re.findall(r"^## Qualification: (.*)$", page, re.M)[0]
+    overview = page.split("\n## Overview\n", 1)[1].split("\n## ", 1)[0]
+    head = re.search(r"^> \*\*Verdict: (.*)\*\*$", overview, re.M).group(1)
+    assert "nothing judged" not in head, head
+    assert head.startswith("FAIL (1 of 1 qualification failed"), head
+    assert f"> - FAIL: qualification for 100 µs: {line}" in overview

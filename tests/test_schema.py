@@ -18,7 +18,7 @@ VALIDATOR = jsonschema.Draft202012Validator(
 # The directories make-fixtures records with the rtlat of today (the
 # others were recorded once, some by hand, in older forms).
 RECORDED = ("checks", "suite", "suite-failed", "timer-cpus", "pmq-pairs",
-            "checkpoint", "qualify")
+            "checkpoint", "qualify", "hw", "qualify-hw")
 
 
 def errors(doc):

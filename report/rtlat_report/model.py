@@ -328,6 +328,10 @@ class Test:
     explain: Optional[Explain] = None
     layer: List[Second] = field(default_factory=list)
     doctor: List[Check] = field(default_factory=list)
+    # rtlat hwlat / osnoise (kind hwlat, osnoise): what the file holds
+    hardware: "Optional[Hwlat | Osnoise]" = None
+    # Each CPU's SMI count at the start and the end ("smi"), where read
+    smi: Dict[int, Tuple[int, int]] = field(default_factory=dict)
     # False: the series measure different things (no "all" of them)
     alike: bool = True
     elapsed_s: Optional[float] = None   # how long it measured (fleet)
@@ -394,6 +398,66 @@ def last_round(test):
 
 
 @dataclass
+class HwlatEvent:
+    """One event of the kernel's hwlat tracer (rtlat hwlat): the largest
+    gap seen inside the sampling loop (inner) and between two of its
+    reads (outer), the NMIs in its window."""
+    seq: int
+    cpu: Optional[int]
+    ts: str
+    inner_us: int
+    outer_us: int
+    count: int = 0
+    nmi_count: int = 0
+    nmi_total_us: Optional[int] = None
+
+
+@dataclass
+class Hwlat:
+    """rtlat hwlat --json (or qualify's hwlat phase): its tracer's
+    settings, the events, how long it covered, the SMI counts per CPU
+    (start, end); skipped: why it did not run (no tracer)."""
+    path: str
+    events: List[HwlatEvent] = field(default_factory=list)
+    total: int = 0              # events the tracer reported (kept: events)
+    threshold_us: Optional[int] = None
+    window_us: Optional[int] = None
+    width_us: Optional[int] = None
+    mode: str = ""
+    covered_s: Optional[float] = None
+    smi: Dict[int, Tuple[int, int]] = field(default_factory=dict)
+    skipped: str = ""
+    error: str = ""             # rtlat's "error": why it exited 1
+
+
+@dataclass
+class OsnoiseCpu:
+    """One CPU of rtlat osnoise: its noise share of the runtime, the
+    largest noise in a period and the largest single one, the counts of
+    interference by class (hw, nmi, irq, softirq, thread)."""
+    cpu: int
+    periods: int
+    runtime_us: int
+    noise_us: int
+    noise_share: float
+    max_noise_us: int
+    max_single_us: int
+    counts: Dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Osnoise:
+    """rtlat osnoise --json: each CPU's noise; skipped: why it did not
+    run (no tracer)."""
+    path: str
+    cpus: List[OsnoiseCpu] = field(default_factory=list)
+    covered_s: Optional[float] = None
+    smi: Dict[int, Tuple[int, int]] = field(default_factory=dict)
+    skipped: str = ""
+    error: str = ""             # rtlat's "error": why it exited 1
+
+
+@dataclass
 class Run:
     """One input (a results directory or a file) under its label."""
     label: str
@@ -401,6 +465,9 @@ class Run:
     tests: Dict[str, Test] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
     doctor: List[Check] = field(default_factory=list)   # rtlat doctor --json
+    # rtlat hwlat and rtlat osnoise results (no latency series: not tests)
+    hwlat: List[Hwlat] = field(default_factory=list)
+    osnoise: List[Osnoise] = field(default_factory=list)
     unreadable: List[str] = field(default_factory=list)  # "file: why"
     skipped: List[str] = field(default_factory=list)  # not regular files
     # The suite's order of tests, from the registry.json it leaves beside

@@ -4,7 +4,7 @@
  * cnf-tests qualify a board. The doctor first (a verdict that prevents
  * real time stops it, unless --force), then a short hwlat phase (where
  * the registry has an "hwlat" test), then the timer on every CPU idle and
- * under load (suite_load.c), into one results directory written by the
+ * under load (system/load.c), into one results directory written by the
  * suite's machinery (suite.c): index.json with each phase and its load,
  * every test's JSON and text, JUnit, OpenMetrics, LAVA and checkpoints.
  */

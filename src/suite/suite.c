@@ -28,7 +28,7 @@
 #include "harness/test.h"
 #include "suite/suite.h"
 #include "suite/suite_checkpoint.h"
-#include "suite/suite_load.h"
+#include "system/load.h"
 #include "suite/suite_run.h"
 #include "suite/suite_status.h"
 

@@ -10,7 +10,7 @@
 #include "harness/results.h"
 #include "harness/checkpoint.h"
 #include "suite/suite_checkpoint.h"
-#include "suite/suite_load.h"
+#include "system/load.h"
 
 static const char *const state_names[] = {
 	"pending", "running", "done", "not run"

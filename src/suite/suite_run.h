@@ -15,7 +15,7 @@
 #include "util/opts.h"
 #include "suite/suite.h"
 #include "suite/suite_checkpoint.h"
-#include "suite/suite_load.h"
+#include "system/load.h"
 #include "suite/suite_status.h"
 
 #define SUITE_MAX_ROWS 64

@@ -108,6 +108,7 @@ static const struct opt timer_opts[] = {
 	{ .long_name = "histfile", .type = OPT_PATH_OUT, .arg = OPT_ARG_REQUIRED,
 	  .argname = "FILE", .dest = OPT_AT(struct timer_config, histfile),
 	  .help = "write the latency histogram to FILE in cyclictest's -h layout" },
+	LOAD_OPT_ENTRIES(OPT_AT_STRUCT(struct timer_config, load), LOAD_NONE),
 	TEST_EXPLAIN_OPTS(OPT_AT_STRUCT(struct timer_config, common)),
 	TEST_COMMON_OPTS(OPT_AT_STRUCT(struct timer_config, common), "write results to FILE as JSON"),
 	{ .long_name = "help", .type = OPT_HELP, .arg = OPT_ARG_NONE,
@@ -259,7 +260,7 @@ static int timer_check(struct test_run *t)
 		cfg->quiet = false;
 	}
 
-	if (check_config(t, cfg))
+	if (check_config(t, cfg) || load_check(t->prog, &cfg->load, t->opts))
 		return -1;
 	run->prog = t->prog;
 	run->cfg = cfg;
@@ -276,6 +277,7 @@ static int timer_report(struct test_run *t, int status)
 	long long actual = timer_actual_seconds(run, clock_now_ns());
 	long long requested = run->cfg->duration_s ? run->cfg->duration_s : actual;
 
+	timer_load_stop(run);
 	if (t->error)
 		fprintf(stderr, "%s: %s\n", run->prog, t->error);
 	if (!run->cpu)

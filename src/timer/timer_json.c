@@ -180,6 +180,10 @@ int timer_write_json(struct timer_run *run, struct results *res,
 	json_figures(j, run->whole, -1, actual_s, requested_s);
 	json_cpus(j, run, actual_s, requested_s);
 	tlu_json(j, run);
+	/* What the load did is known once it is stopped: a checkpoint (a copy
+	 * of the run while it measures) has no "load" yet. */
+	if (load_asked(&run->cfg->load) && !run->load_running)
+		load_json(j, &run->load_done);
 	for (i = 0; i < run->ncpu && !run->cpu[i].error; i++)
 		;
 	if (run->tl.error[0])

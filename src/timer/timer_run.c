@@ -102,10 +102,43 @@ int timer_setup(struct test_run *t)
 		run->cpu[i].rec = run_record(t, t->ops->series[0], i, run->cpu[i].cpu);
 	}
 	run->whole = &run->cpu[0];
-	if (run->ncpu == 1)
+	if (run->ncpu > 1) {
+		run->whole = &run->merged;
+		if (cpu_init(&run->merged, run, &run->plan[0]))
+			return -ENOMEM;
+	}
+	return timer_load_start(run);
+}
+
+/* --load: started before the samplers (and before mlockall: the load's
+ * processes are forked from a small, unlocked rtlat), for -T plus the
+ * warm-up; without -T (until stopped, or -l) stress-ng has no end of its
+ * own and rtlat stops it. */
+int timer_load_start(struct timer_run *run)
+{
+	const struct load_opts *o = &run->cfg->load;
+	long long secs = run->cfg->duration_s ? run->cfg->duration_s + 1 : 0;
+
+	if (!load_asked(o))
 		return 0;
-	run->whole = &run->merged;
-	return cpu_init(&run->merged, run, &run->plan[0]);
+	if (load_start(&run->load, o, run->prog, secs)) {
+		int err = errno;
+
+		load_stop(&run->load, &run->load_done);
+		errno = err;	/* the reason run_setup says */
+		return -1;
+	}
+	run->load_running = true;
+	return 0;
+}
+
+/* Every ending: the load stopped, reaped, its temp files gone. */
+void timer_load_stop(struct timer_run *run)
+{
+	if (!run->load_running)
+		return;
+	load_stop(&run->load, &run->load_done);
+	run->load_running = false;
 }
 
 void timer_teardown(struct test_run *t)
@@ -113,6 +146,7 @@ void timer_teardown(struct test_run *t)
 	struct timer_run *run = t->state;
 	int i;
 
+	timer_load_stop(run);
 	for (i = 0; run->cpu && i < run->ncpu; i++)
 		cpu_free(&run->cpu[i]);
 	if (run->whole == &run->merged)

@@ -14,6 +14,10 @@ int timer_setup(struct test_run *t);
 int timer_rt_apply(struct test_run *t);
 int timer_measure(struct test_run *t);
 void timer_teardown(struct test_run *t);
+/* --load beside the samplers: started by setup (0, or -1 after a line),
+ * stopped by the report and teardown (idempotent). */
+int timer_load_start(struct timer_run *run);
+void timer_load_stop(struct timer_run *run);
 /* The first sampler moved off its CPU (face.watch_cpu), or NULL. */
 const struct timer_cpu *timer_first_moved(const struct timer_run *run);
 /* The CPUs a moved sampler may run on now, as "0-3,6". */

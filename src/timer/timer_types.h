@@ -25,6 +25,7 @@
 #include "measure/histogram.h"
 #include "measure/stats.h"
 #include "harness/test.h"
+#include "system/load.h"
 
 struct json;
 
@@ -68,6 +69,7 @@ struct timer_config {
 	bool break_switch;	/* -b */
 	const char *gnuplot;	/* -g */
 	const char *histfile;	/* --histfile */
+	struct load_opts load;	/* --load, --load-cmd, ... (timer, not cyclictest) */
 	struct test_common common;	/* --json, --strict, ... */
 };
 
@@ -375,6 +377,11 @@ struct timer_run {
 	/* Every CPU folded (report time); with one CPU, that CPU. */
 	struct timer_cpu *whole;
 	struct timer_cpu merged;
+	/* --load: started by setup, stopped by report (or teardown, after a
+	 * failed setup); what it did goes into the JSON. */
+	struct load_run load;
+	bool load_running;
+	struct load_result load_done;
 	pthread_t display;
 	bool display_started;
 	/* Set by the main thread (stop also by the stop handler through

@@ -6,7 +6,7 @@ table."""
 import re
 from dataclasses import replace
 
-from . import plots, timeline
+from . import hardware, plots, timeline
 from ..judge.alerts import cell, comparison_warnings, differing_settings, \
     lost_samples, plural
 from .explain import doctor_blocks, explain_section
@@ -72,6 +72,9 @@ def build(runs, title, generated, rule=None):
     grouped = groups(runs)
     doc.sections.append(overview(runs, grouped, rule))
     doc.sections.append(system_section(runs))
+    hw = hardware.section(runs)
+    if hw is not None:
+        doc.sections.append(hw)
     for key, members in grouped:
         doc.sections.append(test_section(key, members, len(runs) > 1, rule))
         doc.sections += explain_sections(key, members, len(runs) > 1)

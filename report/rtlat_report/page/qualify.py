@@ -10,7 +10,9 @@ per-CPU statistics under load."""
 import math
 import os
 
+from ..model import Judged
 from ..tail.analyse import analyse_run
+from . import hardware
 from .document import Alert, Note, Section, Table
 from .tail import rng, us
 
@@ -85,6 +87,31 @@ def verdict(run, measured, limit_us):
     return "pass", f"fit for {head}: {level}", details
 
 
+def hwlat_of(run, p):
+    """The hwlat phase's Hwlat (Run.hwlat, by its file), or None."""
+    return next((h for h in run.hwlat
+                 if os.path.basename(h.path) == f"{p.name}.json"),
+                None)
+
+
+def hardware_rows(run):
+    """Per phase and CPU the hardware events: the hwlat phase's events
+    (and their rate per hour of the phase), every phase's SMIs."""
+    rows = []
+    for p, t in phases(run):
+        hw = hwlat_of(run, p) if p.phase == "hwlat" else None
+        if hw is not None and hw.covered_s:
+            rows += [[p.phase, f"CPU{c}", hardware.events_text(evs),
+                      hardware.per_hour(len(evs), hw.covered_s),
+                      hardware.smi_delta(hw.smi, c)]
+                     for c in hardware.hwlat_cpus(hw)
+                     for evs in [hardware.cpu_events(hw, c)]]
+        elif t is not None and t.smi:
+            rows += [[p.phase or p.name, f"CPU{c}", "–", "–",
+                      hardware.smi_delta(t.smi, c)] for c in sorted(t.smi)]
+    return rows
+
+
 def _dist(t, name):
     return next((d for d in t.dists if d.name == name), None)
 
@@ -92,6 +119,8 @@ def _dist(t, name):
 def phase_rows(run, analysed):
     rows = []
     for p, t in phases(run):
+        if t is None and hwlat_of(run, p) is not None:
+            continue        # in the hardware events' table
         if t is None:
             rows.append([p.phase or p.name, "–", "–", "–", "–", "–",
                          f"not run: {p.why or p.state}"])
@@ -160,6 +189,13 @@ def section(run, args):
     level, line, details = verdict(run, measured,
                                    run.suite.max_latency_us or None)
     s = Section("qualify", "Qualification: " + line)
+    # The Overview's verdict carries the qualification's (build.with_section)
+    # where --max-latency gave it a threshold: without it, nothing is judged
+    # there either.
+    limit = run.suite.max_latency_us or None
+    if limit is not None:
+        word = {"pass": "PASS", "fail": "FAIL"}.get(level, "cannot tell")
+        s.judged = [Judged("qualification", f"for {limit:g} µs", word, line)]
     s.blocks.append(Alert(line, details, id="alert-qualify", word="verdict",
                           level=level))
     s.blocks.append(Table(
@@ -172,6 +208,16 @@ def section(run, args):
     hw = next((p for p, _ in phases(run) if p.phase == "hwlat"), None)
     if hw is not None and hw.state != "done":
         s.blocks.append(Note(f"hwlat phase not run: {hw.why or hw.state}"))
+    elif hw is not None and hwlat_of(run, hw) is not None:
+        s.blocks += hardware.not_measured("hwlat phase", hwlat_of(run, hw))
+    hw_rows = hardware_rows(run)
+    if hw_rows:
+        s.blocks.append(Table(
+            "Hardware events per phase and CPU (hwlat: its events, per hour "
+            "of the phase with 95 % intervals; SMIs: the CPU's SMI count's "
+            "growth during the phase)",
+            ["phase", "CPU", "hwlat events", "per hour", "SMIs"], hw_rows,
+            numeric_from=3))
     causes = cause_rows(run)
     if causes:
         s.blocks.append(Table("The top explained causes (--explain), share "

@@ -11,7 +11,7 @@ import re
 import shlex
 import stat
 
-from . import foreign
+from . import foreign, hardware
 from ..model import (SYSTEM_FIELDS, Cause, Cells, Check, Context, Dist, LogLinear,
                      Explain, Fleet, FleetRecord, Moved, Round, RtSetup, Run,
                      Second, SecondsFigure, Settings, Spike, System, Test)
@@ -439,6 +439,8 @@ def flatten(d, prefix=""):
 
 
 def kind_of(data):
+    if hardware.kind_of(data):
+        return hardware.kind_of(data)
     if obj(data, "rtlat").get("test") == "doctor" or \
             isinstance(data.get("checks"), list):
         return "doctor"
@@ -521,9 +523,21 @@ def rt_of(rt):
                    strict=rt.get("strict"))
 
 
+def read_hwlat_file(t, data):
+    """rtlat hwlat --json: no latency series, its events (Run.hwlat)."""
+    t.hardware = hardware.read_hwlat(t.path, data)
+
+
+def read_osnoise_file(t, data):
+    """rtlat osnoise --json: no latency series, its CPUs' noise
+    (Run.osnoise)."""
+    t.hardware = hardware.read_osnoise(t.path, data)
+
+
 READERS = {"pair": read_pair, "timer": read_timer, "request": read_request,
            "cyclic": read_cyclic, "generic": read_generic,
-           "doctor": read_doctor_file}
+           "doctor": read_doctor_file, "hwlat": read_hwlat_file,
+           "osnoise": read_osnoise_file}
 
 
 def read_json(path, raw):
@@ -677,6 +691,7 @@ def _test_of(path, key, data, limits=None):
     t.rt = rt_of(data.get("rt"))
     read_longrun(t, data)
     READERS[t.kind](t, data)
+    t.smi = hardware.read_smi(data)
     if t.kind == "timer":
         timer_seconds_beside(t, limits)
     if t.kind != "doctor":
@@ -828,7 +843,8 @@ def load_input(path, label, limits=None):
                 bad.append(str(e))
         if not files:
             raise InputError(f"{path}: no result files (*.json) in it")
-        if not run.tests and not run.doctor:
+        if not run.tests and not run.doctor and not run.hwlat and \
+                not run.osnoise:
             bad += run.skipped
             raise InputError(f"{path}: no readable result file: {bad[0]}"
                              + (f" (and {len(bad) - 1} more)" if bad[1:]
@@ -847,6 +863,9 @@ def _add(run, t):
     doctor file gives the run its checks."""
     if t.kind == "doctor":
         run.doctor = t.doctor
+        return
+    if t.kind in ("hwlat", "osnoise"):
+        getattr(run, t.kind).append(t.hardware)
         return
     key = t.name
     if key in run.tests:

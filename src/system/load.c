@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * suite_load.c - the load beside a measurement (suite_load.h): stress-ng
- * (and hackbench) as rteval runs them, and --load-cmd. Not the measuring
- * path: the suite's main thread starts it before a test's child and stops
- * it after the child is reaped.
+ * load.c - the load beside a measurement (load.h): stress-ng (and
+ * hackbench) as rteval runs them, and --load-cmd. Not the measuring path:
+ * the suite's main thread starts it before a test's child and stops it
+ * after the child is reaped; rtlat timer's setup starts it before its
+ * samplers and its report stops it before the JSON is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,7 @@
 #include <unistd.h>
 #include "measure/clock.h"
 #include "util/json.h"
-#include "suite/suite_load.h"
+#include "system/load.h"
 
 const char *const load_kind_names[] = { "none", "default", "stress-ng", NULL };
 
@@ -101,12 +102,22 @@ static long long vm_bytes(const struct load_opts *o)
 static void child_exec(const struct load_run *l, const char *log, char **av)
 {
 	cpu_set_t set;
+	sigset_t none;
 	long i, fd, max = sysconf(_SC_OPEN_MAX);
+	int sig;
 
 	/* Nothing of rtlat's: a test's summary pipe held open here would
 	 * keep the suite waiting for its end. */
 	for (fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
 		close((int)fd);
+	/* exec keeps the signal mask and what is ignored: a test that waits
+	 * for its stop signals in sigwait (the timer) has them blocked, and
+	 * its load would not end on SIGTERM. */
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
 		_exit(127);
@@ -158,8 +169,10 @@ static pid_t start_stress(struct load_run *l, long long secs)
 	snprintf(a[2], sizeof(a[2]), "%lldb", vm_bytes(l->o) / half);
 	snprintf(a[3], sizeof(a[3]), "%d", port);
 	snprintf(a[4], sizeof(a[4]), "%d", port + 4);
-	/* Its own end too, should rtlat not stop it (a margin past the test). */
-	snprintf(a[5], sizeof(a[5]), "%llds", secs + 60);
+	/* Its own end too, should rtlat not stop it (a margin past the test);
+	 * 0: a test until stopped, no end of its own (rtlat's death still
+	 * ends it: PR_SET_PDEATHSIG). */
+	snprintf(a[5], sizeof(a[5]), "%llds", secs > 0 ? secs + 60 : 0);
 	snprintf(yaml, sizeof(yaml), "%s/stress-ng.yaml", l->dir);
 	snprintf(tmp, sizeof(tmp), "%s/tmp", l->dir);
 	if (mkdir(tmp, 0700))

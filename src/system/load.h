@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * suite_load.h - the load beside a measurement (suite_load.c): rtlat
- * qualify's loaded phase and rtlat suite --load. stress-ng's cpu, vm, io,
- * sock and udp stressors across the CPUs and rt-tests' hackbench where it
- * is installed (rteval's mix), and --load-cmd's command (jitterdebugger's
- * -c): each started before the test, in a process group of its own, and
- * stopped after it (SIGTERM, then SIGKILL), reaped, its temp files gone.
- * What each did is kept for index.json: stress-ng's bogo-ops per
- * stressor, the command's exit status and its last lines of output.
+ * load.h - the load beside a measurement (load.c): rtlat qualify's
+ * loaded phase, rtlat suite --load and rtlat timer --load. stress-ng's
+ * cpu, vm, io, sock and udp stressors across the CPUs and rt-tests'
+ * hackbench where it is installed (rteval's mix), and --load-cmd's
+ * command (jitterdebugger's -c): each started before the test, in a
+ * process group of its own, and stopped after it (SIGTERM, then SIGKILL),
+ * reaped, its temp files gone. What each did is kept for index.json (and
+ * the timer's JSON): stress-ng's bogo-ops per stressor, the command's exit
+ * status and its last lines of output.
  */
-#ifndef RTLAT_SUITE_LOAD_H
-#define RTLAT_SUITE_LOAD_H
+#ifndef RTLAT_SYSTEM_LOAD_H
+#define RTLAT_SYSTEM_LOAD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,7 +25,7 @@ enum load_kind { LOAD_NONE, LOAD_DEFAULT, LOAD_STRESS };
 #define LOAD_STRESSORS 8
 #define LOAD_TAIL 2048		/* the command's last bytes of output */
 
-/* The options, embedded in the suite's and qualify's run. */
+/* The options, embedded in the suite's, qualify's and the timer's config. */
 struct load_opts {
 	long long kind;			/* enum load_kind (--load) */
 	const char *cmd;		/* --load-cmd; NULL: none */
@@ -64,7 +65,8 @@ bool load_asked(const struct load_opts *o);
 /* Before anything starts: stress-ng there when a load is asked (else one
  * line naming the package), the memory bounded: 0, or -1 (exit 2). */
 int load_check(const char *prog, const struct load_opts *o, struct opt *tbl);
-/* Start the load for a test of about secs seconds: 0, or -1 after a line. */
+/* Start the load for a test of about secs seconds (0: until stopped): 0,
+ * or -1 after a line. */
 int load_start(struct load_run *l, const struct load_opts *o,
 	       const char *prog, long long secs);
 /* Stop, reap and remove everything it made; what it did into r. */
