@@ -168,6 +168,10 @@ static long long build_args(const struct suite_run *s, const struct suite_item *
 		snprintf(buf + used, len - used, "--%s=%lld", length->long_name, secs);
 	else if (length)
 		snprintf(buf + used, len - used, "-%c %lld", length->short_name, secs);
+	if (it->extra) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, " %s", it->extra);
+	}
 
 	*n = 0;
 	av[(*n)++] = "rtlat";

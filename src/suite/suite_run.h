@@ -32,6 +32,7 @@ struct suite_item {
 	char name[24];		/* its files' and records' name: "timer-load" */
 	const char *phase;	/* qualify's "hwlat", "idle", "load"; NULL */
 	const char *why;	/* not run, and why (index.json); NULL */
+	const char *extra;	/* more of its options ("--a=b --c=d"); NULL */
 	long long secs;		/* its length (the suite's --duration) */
 	bool load;		/* the load runs beside it */
 	struct load_result done;	/* what the load did */
