@@ -337,6 +337,15 @@ def test_explain_names_the_hog_as_a_task():
     assert len(windows) == x["explained"], windows
     assert any(re.search(rf"(prev|next)_pid={hog}\b", w.read_text())
                for w in windows), windows
+    # the stack behind it (issue 47): the hog's own as it let the CPU go,
+    # from the stacktrace trigger on sched_switch, named from kallsyms;
+    # the windows hold the stacks as the trace shows them
+    assert x["stack_unavailable"] is None, x["stack_unavailable"]
+    mine = [s for s in x["spikes"] if (s["stack_of"] or "").endswith(f"[{hog}]")]
+    assert mine, [(s["stack_of"], s["causes"][0]["cause"]) for s in x["spikes"]]
+    assert any(f.endswith("schedule") for f in mine[0]["stack"]), mine[0]["stack"]
+    assert any(re.search(r"CPU 1: <stack trace>\n => \w", w.read_text())
+               for w in windows), windows
 
 
 def test_explain_names_threaded_handlers_as_tasks():
