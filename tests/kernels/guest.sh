@@ -109,9 +109,10 @@ c_timer() {
 }
 
 # -t 3: rtlat's thread on timerlat_fd (6.12 measures; 6.1 refuses in one
-# line, exit 2), with 100 us of its own work after each wake-up.
+# line, exit 2), with 100 us of its own work after each wake-up; on every
+# CPU, a thread on each one's timerlat_fd.
 c_timerlatu() {
-	$R timer -t 3 -c 1 -p 1000 -T "$TL_S" -l 2 --user-work 100 --json "$out/timerlatu.json"
+	$R timer -t 3 -c all -p 1000 -T "$TL_S" -l 2 --user-work 100 --json "$out/timerlatu.json"
 	rc=$?
 	# the tracer as rtlat found it: nop, timerlat's kernel threads on
 	{ cat $T/current_tracer; cat $T/osnoise/options 2>/dev/null; } > "$out/timerlatu.after"
