@@ -274,6 +274,12 @@ c_osnoise() {
 	return $rc
 }
 
+# --explain's cost against rtla's (bench/explain/vs-rtla; issue 47): not
+# a check of make check or check-kernels, CHECKS=benchexplain runs it.
+c_benchexplain() {
+	OUT="$out/benchexplain" && mkdir -p "$OUT" && OUT=$OUT bench/explain/vs-rtla
+}
+
 now > "$out/boot_s"
 setup
 : > "$out/times"
@@ -298,6 +304,7 @@ for c in "$@"; do
 	deadline) check deadline c_deadline ;;
 	hwlat) check hwlat c_hwlat ;;
 	osnoise) check osnoise c_osnoise ;;
+	benchexplain) check benchexplain c_benchexplain ;;
 	*) echo "guest.sh: no check $c" >&2; exit 2 ;;
 	esac
 done
