@@ -200,7 +200,7 @@ static const struct man_text man_texts[] = {
 	  "per size (size_bytes, messages, seconds, messages_per_s, mb_per_s).", false },
 	{ "sigwait", PAIR_OUTPUT, PAIR_JSON, false }, { "svsem", PAIR_OUTPUT, PAIR_JSON, false },
 	{ "ptsem", PAIR_OUTPUT, PAIR_JSON, false }, { "deadline", DL_MAN_OUTPUT, DL_MAN_JSON, false },
-	{ "cyclicdeadline", CD_MAN_OUTPUT, DL_MAN_JSON, false },
+	{ "cyclicdeadline", CD_MAN_OUTPUT, CD_MAN_JSON, false },
 	{ "timer",
 	  "Xenomai latency's layout, microseconds with three decimals: \"== Sampling "
 	  "period\", \"== Test mode\", \"== All results in microseconds\", \"warming up...\"; "

@@ -40,6 +40,13 @@ void man_samples_section(FILE *f, const struct opt *tbl);
 	"\"main thread PID\", then one \"T: N (tid) I:.. C:.. Min: Act: Avg: Max:\" line per " \
 	"thread in us (redrawn in place on a terminal, once at the end otherwise and with " \
 	"-q). No cpuset is made: -a CPUSET pins, which needs each CPU to be a root domain."
+#define CD_MAN_JSON \
+	"rt-tests cyclicdeadline 2.40's layout (its rt_write_json; \"rt_test_version:\" 2.40): " \
+	"\"num_threads\", \"resolution_in_ns\" (0: microseconds) and \"thread\", one object " \
+	"per thread under its number (\"0\", \"1\", ...) with cycles, min and max (us, integers) " \
+	"and avg (us, two decimals), over every sample measured, and rtlat's own " \
+	"min_ns, avg_ns and max_ns beside them; rtlat deadline writes rtlat timer's layout " \
+	"with the deadline counts."
 /* The bash completion script (completion.c). */
 void completion_write(FILE *f);
 

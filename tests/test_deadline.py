@@ -125,3 +125,35 @@ def test_the_face_prints_the_real_cyclicdeadlines_lines():
     assert re.match(r"^T: 0 \( *\d+\) I:4000 C: +\d+ Min: +\d+ Act: +\d+ "
                     r"Avg: +\d+ Max: +\d+$", t[0]), t
     assert " I:4500 " in t[1], t
+
+
+REAL_JSON = os.path.join(os.path.dirname(__file__), "fixtures", "rt-tests",
+                         "cyclicdeadline-2.40.json")
+
+
+@needs_dl
+def test_the_faces_json_is_the_real_cyclicdeadlines(tmp_path, leakcheck):
+    """--json FILE in rt-tests 2.40 cyclicdeadline's layout (its
+    rt_write_json, the recorded file): every key of the real tool's where
+    it puts it, of the same type; the threads under thread.N with their
+    cycles, min, max and avg in us. rtlat's own keys may be beside them."""
+    with open(REAL_JSON) as f:
+        real = json.load(f)
+    out = tmp_path / "cd.json"
+    r = subprocess.run(["cyclicdeadline", "-q", "-D", "1", "-i", "4000", "-t", "2",
+                        "--json", str(out)], executable=RTLAT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    mine = json.loads(out.read_text())
+    for k, v in real.items():
+        assert k in mine and isinstance(mine[k], type(v)), (k, mine.get(k))
+    assert mine["rt_test_version:"] == real["rt_test_version:"]
+    assert mine["num_threads"] == 2 and mine["resolution_in_ns"] == 0
+    assert sorted(mine["thread"]) == ["0", "1"]
+    want = real["thread"]["0"]
+    for t in mine["thread"].values():
+        for k in want:
+            assert isinstance(t[k], (int, float) if k == "avg" else int), (k, t)
+        assert t["cycles"] > 0 and t["min"] <= t["max"]
+        assert round(t["avg"], 2) == t["avg"]
+    leakcheck()

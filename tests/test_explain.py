@@ -172,6 +172,19 @@ def test_explain_names_a_known_hog(tmp_path, leakcheck, hog):
     # (FIFO 99 timers) add spikes of their own and take turns.
     assert len(named) >= 2, x["log"]
     assert any(f"[{hog}] FIFO/RR 90" in l for l in exp)
+    # the stack behind it (issue 47): the hog's own as it let the CPU go,
+    # from the stacktrace trigger on sched_switch, frames as the trace
+    # shows them, a few in the text
+    assert x["stack_unavailable"] is None
+    for s in x["spikes"]:
+        assert isinstance(s["stack"], list)
+        assert (s["stack_of"] is None) == (s["stack"] == [])
+    mine = [s for s in x["spikes"] if s["stack_of"] and s["stack_of"].endswith(f"[{hog}]")]
+    assert mine, x["spikes"]
+    assert any(f.endswith("schedule") for f in mine[0]["stack"]), mine[0]["stack"]
+    assert all(re.fullmatch(r"[A-Za-z_][\w.]*|0x[0-9a-f]+", f) for f in mine[0]["stack"])
+    assert any(re.fullmatch(rf"EXP\|   stack of task \S+\[{hog}\]: \S+( < \S+)*( < \.\.\.)?", l)
+               for l in exp), exp
     assert not orphaned_instances()
     leakcheck()
 

@@ -10,7 +10,7 @@ import json
 import jsonschema
 import pytest
 
-from conftest import FIXTURES, ROOT, fixture_json, report
+from conftest import FIXTURES, ROOT, fixture_json, needs_tracefs, report, run
 
 SCHEMA = json.loads((ROOT / "schema" / "rtlat.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(
@@ -145,3 +145,67 @@ def test_report_checks_every_row_as_jsonschema_does():
     assert errors(bad) and schema.problems(bad)
     bad["largest"]["series"][0]["rows"][i] = [1.0, 2, 0]   # 1.0 is an integer to JSON Schema
     assert not errors(bad) and not schema.problems(bad)
+
+
+# Issue 47's keys: timer -t 3's "timerlat_contexts" (as timer_tlu.c
+# writes it), --explain's "trace_out" and each spike's kernel "stack",
+# and --on-threshold in "settings".
+CONTEXTS = {c: {"samples": 10, "min_ns": 1000, "avg_ns": 1500.5, "max_ns": 2000}
+            for c in ("irq", "thread", "user_ret")}
+
+
+@needs_tracefs
+def test_issue_47_keys_of_a_real_output_validate(tmp_path, leakcheck):
+    out = tmp_path / "windows"
+    out.mkdir()
+    js = tmp_path / "r.json"
+    r = run(["timer", "-q", "-T", "1", "--explain", "--trace-out", str(out),
+             "--max-latency", "1000000", "--on-threshold", "continue",
+             "--json", str(js)])
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(js.read_text())
+    assert doc["settings"]["on_threshold"] == "continue"
+    assert doc["explain"]["trace_out"] == str(out)
+    assert errors(doc) == []
+    # -t 3 runs only on a kernel with timerlat_fd (the rt612 guest checks
+    # its own output against the schema): its object as rtlat writes it
+    doc["timerlat_contexts"] = CONTEXTS
+    assert errors(doc) == []
+    leakcheck()
+
+
+def test_issue_47_keys_of_a_wrong_type_are_refused():
+    doc = fixture_json("checks", "timer.json")
+    doc["timerlat_contexts"] = copy.deepcopy(CONTEXTS)
+    doc["settings"]["on_threshold"] = "exec=true"
+    doc["explain"] = fixture_json("suite", "pmq.json")["explain"]
+    doc["explain"]["trace_out"] = None
+    doc["explain"]["stack_unavailable"] = None
+    doc["explain"]["spikes"][0]["stack"] = ["__schedule", "schedule"]
+    doc["explain"]["spikes"][0]["stack_of"] = "task hog[12]"
+    assert errors(doc) == []
+
+    def edit(f):
+        d = copy.deepcopy(doc)
+        f(d)
+        return d
+    x = lambda d: d["explain"]  # noqa: E731
+    bad = {
+        "trace_out a number": edit(lambda d: x(d).__setitem__("trace_out", 5)),
+        "on_threshold a list": edit(
+            lambda d: d["settings"].__setitem__("on_threshold", ["stop"])),
+        "a context's max as text": edit(
+            lambda d: d["timerlat_contexts"]["irq"].__setitem__("max_ns", "5")),
+        "a context missing": edit(lambda d: d["timerlat_contexts"].pop("thread")),
+        "contexts' samples negative": edit(
+            lambda d: d["timerlat_contexts"]["user_ret"].__setitem__("samples", -1)),
+        "stack as text": edit(
+            lambda d: x(d)["spikes"][0].__setitem__("stack", "__schedule")),
+        "a frame a number": edit(
+            lambda d: x(d)["spikes"][0].__setitem__("stack", [0xffff])),
+        "stack_unavailable a boolean": edit(
+            lambda d: x(d).__setitem__("stack_unavailable", True)),
+        "explain without spikes": edit(lambda d: x(d).pop("spikes")),
+    }
+    for why, d in bad.items():
+        assert errors(d), why

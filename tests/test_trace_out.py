@@ -12,6 +12,25 @@ from conftest import needs_tracefs, run
 EVENT = re.compile(r"^ +\d+\.\d{9} CPU \d+: (irq_handler_entry|irq_handler_exit|"
                    r"softirq_entry|softirq_exit|vector_entry|vector_exit|"
                    r"sched_switch|sched_wakeup) ")
+# a kernel stack (--explain's stacktrace triggers), its frames under it
+STACK = re.compile(r"^ +\d+\.\d{9} CPU \d+: <stack trace>$")
+FRAME = re.compile(r"^ => ([A-Za-z_][\w.]*|0x[0-9a-f]+)$")
+
+
+def well_formed(lines):
+    """Each line an event, or a stack and its frames under it."""
+    prev = None
+    for line in lines:
+        if FRAME.match(line):
+            assert prev in ("stack", "frame"), line
+            prev = "frame"
+        elif STACK.match(line):
+            assert prev != "stack", line
+            prev = "stack"
+        else:
+            assert EVENT.match(line) and prev != "stack", line
+            prev = "event"
+    assert prev != "stack"
 
 
 @needs_tracefs
@@ -32,7 +51,11 @@ def test_each_explained_spike_leaves_its_window(tmp_path, leakcheck):
                         r"sampler on CPU \d+", text[0]), text[0]
     assert text[1].startswith("# window: ") and text[2].startswith("# causes: ")
     events = [l for l in text[3:] if not l.startswith("#")]
-    assert all(EVENT.match(l) for l in events), events[:5]
+    well_formed(events)
+    # the stacks of each window (the sampler's own as it went to sleep,
+    # at least: the trigger stacks every switch away from a task)
+    stacks = [l for f in files for l in f.read_text().splitlines() if STACK.match(l)]
+    assert stacks
     leakcheck()
 
 

@@ -157,7 +157,7 @@ static void cd_text(struct dl_run *run, long long actual_s, long long requested_
 
 static int cd_report(struct test_run *t, int status)
 {
-	return dl_report_with(t, status, cd_text);
+	return dl_report_with(t, status, cd_text, cd_json);
 }
 
 /* rtlat suite runs rtlat deadline's figures; the face is for scripts. */

@@ -4,12 +4,22 @@
  * cyclicdeadline 2.40's layout: each thread's id and parameters, the
  * main thread's, and a T: line per thread (redrawn on a terminal, once
  * at the end otherwise and with -q). Figures in us, truncated, from the
- * seconds the display thread folded.
+ * seconds the display thread folded. Its --json as the original's
+ * rt_write_json writes it: num_threads, resolution_in_ns and thread.N's
+ * cycles, min, max (us) and avg (us, two decimals), from every sample;
+ * rtlat's ns figures beside them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include "measure/clock.h"
+#include "util/json.h"
+#include "harness/results.h"
+#include "harness/test.h"
 #include "deadline/deadline.h"
+
+/* The rt-tests release whose layout the face writes (rt_test_version:). */
+#define CD_RT_TESTS_VERSION "2.40"
 
 static long long us(double ns)
 {
@@ -79,4 +89,40 @@ void cd_final(struct timer_run *tr)
 
 	announce(run);
 	block(run);
+}
+
+static void json_thread(struct json *j, const struct timer_cpu *c)
+{
+	const struct stats *a = &c->all;
+	char key[24];
+
+	snprintf(key, sizeof(key), "%d", (int)(c - c->run->cpu));
+	json_obj_open(j, key);
+	json_uint(j, "cycles", a->n);
+	json_int(j, "min", a->n ? us((double)a->min) : 0);
+	json_int(j, "max", a->n ? us((double)a->max) : 0);
+	json_double(j, "avg", round(stats_mean(a) / NSEC_PER_USEC * 100.0) / 100.0);
+	/* rtlat's own, at full resolution (the original's readers skip them). */
+	json_int(j, "min_ns", a->n ? a->min : 0);
+	json_double(j, "avg_ns", stats_mean(a));
+	json_int(j, "max_ns", a->n ? a->max : 0);
+	json_obj_close(j);
+}
+
+int cd_json(struct test_run *t, struct dl_run *run, int status)
+{
+	struct json *j;
+	int i;
+
+	t->res.format_version = CD_RT_TESTS_VERSION;
+	j = results_open(&t->res, status);
+	if (!j)
+		return run->t.cfg->common.json ? -1 : 0;
+	json_int(j, "num_threads", run->t.ncpu);
+	json_int(j, "resolution_in_ns", 0);
+	json_obj_open(j, "thread");
+	for (i = 0; i < run->t.ncpu; i++)
+		json_thread(j, &run->t.cpu[i]);
+	json_obj_close(j);
+	return results_close(&t->res, j);
 }

@@ -145,7 +145,7 @@ static void dl_text(struct dl_run *run, long long actual_s, long long requested_
 
 static int dl_report(struct test_run *t, int status)
 {
-	return dl_report_with(t, status, dl_text);
+	return dl_report_with(t, status, dl_text, NULL);
 }
 
 const struct test_ops test_deadline = {

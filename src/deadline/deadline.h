@@ -35,13 +35,18 @@ void dl_print_counts(FILE *f, const struct dl_run *run);
 /* Each refusal of the admission control once on stderr; true if any. */
 bool dl_say_refusals(const struct dl_run *run);
 
-/* .report of both faces, text() printing the face's own lines. */
+/* .report of both faces, text() printing the face's own lines, json()
+ * writing --json (NULL: the timer's JSON, rtlat deadline's). */
 int dl_report_with(struct test_run *t, int status,
-		   void (*text)(struct dl_run *run, long long actual_s, long long requested_s));
+		   void (*text)(struct dl_run *run, long long actual_s, long long requested_s),
+		   int (*json)(struct test_run *t, struct dl_run *run, int status));
 /* cyclicdeadline.c's text (deadline_output.c): the threads' lines once
  * their ids are known, the T: lines redrawn on a terminal. */
 void cd_draw(struct timer_run *run, bool final);
 /* The last T: lines, at the end. */
 void cd_final(struct timer_run *run);
+/* --json in rt-tests cyclicdeadline 2.40's layout: 0, or -1 if it could
+ * not be written. */
+int cd_json(struct test_run *t, struct dl_run *run, int status);
 
 #endif

@@ -109,7 +109,8 @@ bool dl_say_refusals(const struct dl_run *run)
  * refusals said (exit 1), the fleet's series and the timer's JSON.
  */
 int dl_report_with(struct test_run *t, int status,
-		   void (*text)(struct dl_run *run, long long actual_s, long long requested_s))
+		   void (*text)(struct dl_run *run, long long actual_s, long long requested_s),
+		   int (*json)(struct test_run *t, struct dl_run *run, int status))
 {
 	struct dl_run *run = t->state;
 	struct timer_run *tr = &run->t;
@@ -128,7 +129,7 @@ int dl_report_with(struct test_run *t, int status,
 	if (dl_say_refusals(run))
 		status = 1;
 	timer_summary(&t->res, tr, t->ops->series[0]);
-	if (timer_write_json(tr, &t->res, actual, requested, status))
+	if (json ? json(t, run, status) : timer_write_json(tr, &t->res, actual, requested, status))
 		status = 1;
 	return status;
 }

@@ -23,6 +23,7 @@
 #include "explain/explain_attr.h"
 #include "explain/explain_trace.h"
 #include "explain/explain_save.h"
+#include "explain/explain_stack.h"
 #include "util/opts.h"
 #include "system/msr.h"
 #include "system/sysinfo.h"
@@ -38,6 +39,7 @@
  * at most this long. */
 #define DRAIN_NS	(2 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
+#define KALLSYMS	"/proc/kallsyms"
 
 /*
  * The explaining thread's state, one per run (explain_start to
@@ -54,6 +56,7 @@ struct explain_reader {
 	uint64_t smi_last[EXPLAIN_MAX_CPU];
 	bool smi_on;
 	struct xev win[WINDOW_EVENTS];	/* one spike's events */
+	struct xsyms syms;		/* the kernel's functions named so far */
 };
 
 /* tracing_cpumask's format: 32-bit hex words, most significant first,
@@ -161,6 +164,9 @@ static int make_instance(struct explain *x, const char *prog, char *err, size_t 
 		snprintf(err, len, "cannot set %s in %s: %s", what, x->dir, strerror(-e));
 		return -1;
 	}
+	if (xtrace_stacks(rd->trace, x->dir, x->stack_why, sizeof(x->stack_why)))
+		fprintf(stderr, "%s: --explain: %s; the spikes are explained without them\n",
+			prog, x->stack_why);
 	return xtrace_open(rd->trace, x->dir, rd->on, n, err, len);
 }
 
@@ -264,15 +270,18 @@ static void attribute(struct explain *x, int src, int64_t exp, int64_t lat, int 
 	struct xspike s = { .exp = exp, .lat = lat, .src = src, .cpu = cpu };
 	struct xwin w = { cpu, e->tid, exp, exp + lat, e->remote, e->running,
 			  x->task_softirqs };
-	int n = xtrace_window(rd->trace, cpu, exp - LOOKBACK_NS, exp + lat, rd->win,
-			      WINDOW_EVENTS);
+	int k, n = xtrace_window(rd->trace, cpu, exp - LOOKBACK_NS, exp + lat, rd->win,
+				 WINDOW_EVENTS);
 
 	if (cpu >= 0 && cpu < EXPLAIN_MAX_CPU)
 		s.steal_ms = rd->steal_last[cpu];
 	xattr_window(rd->win, n, &w, &s.a);
 	smi_spike(rd, cpu, &s.a);
+	k = xstack_pick(rd->win, n, &w, &s.a, s.st.of, sizeof(s.st.of));
+	if (k >= 0 && (s.st.n = xtrace_stack(rd->trace, cpu, &rd->win[k], s.st.pc)))
+		xsym_names(&rd->syms, KALLSYMS, &s.st);
 	if (x->trace_out)
-		explain_save(x, &s, exp - LOOKBACK_NS, rd->win, n);
+		explain_save(x, &s, exp - LOOKBACK_NS, rd->win, n, rd->trace, &rd->syms);
 	keep_top(x, &s);
 	if (x->nlog < EXPLAIN_LOG && s.a.n) {
 		struct xlog *l = &x->log[x->nlog++];

@@ -19,6 +19,7 @@ struct explain_reader;
 enum xev_type {
 	XEV_NONE, XEV_IRQ_ENTRY, XEV_IRQ_EXIT, XEV_SOFTIRQ_ENTRY, XEV_SOFTIRQ_EXIT,
 	XEV_VEC_ENTRY, XEV_VEC_EXIT, XEV_SWITCH, XEV_WAKEUP,
+	XEV_STACK,	/* the kernel's stack at the event before it */
 };
 
 #define XEV_NAME 24
@@ -33,6 +34,10 @@ struct xev {
 	int prev_pid;		/* switch: the task switched from */
 	bool preempted;		/* switch: it was still runnable */
 	char name[XEV_NAME];	/* handler, softirq action, vector, next comm */
+	/* stack: num is its frames, pid its number in the CPU's ring of
+	 * stacks (explain_trace.c), stack_at where its frames start in the
+	 * page it was decoded from (xraw_page's output only). */
+	int stack_at;
 };
 
 enum xcause_kind {
@@ -80,11 +85,24 @@ struct xwin {
 #define EXPLAIN_MAX_SRC 64
 #define EXPLAIN_MAX_CPU 1024
 
+/* The kernel stack behind a spike: return addresses, innermost first,
+ * their functions' names (explain_stack.c), and whose it is. */
+#define XSTACK_FRAMES 16
+#define XSYM_NAME 64
+
+struct xstack {
+	int n;
+	uint64_t pc[XSTACK_FRAMES];
+	char fn[XSTACK_FRAMES][XSYM_NAME];
+	char of[XCAUSE_LABEL];
+};
+
 struct xspike {
 	int64_t exp, lat;
 	int64_t steal_ms;	/* the VM's steal on the CPU that second */
 	int src, cpu;
 	struct xattr a;
+	struct xstack st;	/* st.n 0: none */
 };
 
 struct explain {
@@ -110,6 +128,8 @@ struct explain {
 	int nlog;
 	/* Private to explain.c. */
 	struct explain_reader *rd;	/* explain_start to explain_stop */
+	/* Why spikes get no kernel stack ("": they do), said once. */
+	char stack_why[160];
 	bool task_softirqs;	/* see struct xwin */
 	pthread_t thread;
 	bool started;

@@ -5,6 +5,7 @@
 #include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_attr.h"
+#include "explain/explain_stack.h"
 #include "util/json.h"
 
 static int by_lat(const void *a, const void *b)
@@ -27,6 +28,21 @@ static double us(int64_t ns)
 	return (double)ns / NSEC_PER_USEC;
 }
 
+/* A few frames of the stack, past the tracer's own, innermost first. */
+#define STACK_SHOWN 5
+
+static void print_stack(FILE *f, const struct xstack *st)
+{
+	int i, first = xstack_first(st);
+
+	if (!st->n)
+		return;
+	fprintf(f, "EXP|   stack of %s:", st->of);
+	for (i = first; i < st->n && i < first + STACK_SHOWN; i++)
+		fprintf(f, "%s %s", i > first ? " <" : "", st->fn[i]);
+	fprintf(f, "%s\n", i < st->n ? " < ..." : "");
+}
+
 static void print_spike(FILE *f, const struct explain *x, const struct xspike *s)
 {
 	int i;
@@ -40,6 +56,7 @@ static void print_spike(FILE *f, const struct explain *x, const struct xspike *s
 		fprintf(f, "EXP|   %-52s %10.1f us\n", s->a.c[i].label, us(s->a.c[i].ns));
 	fprintf(f, "EXP|   %-52s %10lld ms\n", "(steal time on the CPU that second)",
 		(long long)s->steal_ms);
+	print_stack(f, &s->st);
 }
 
 void explain_print(FILE *f, const struct explain *x)
@@ -55,6 +72,8 @@ void explain_print(FILE *f, const struct explain *x)
 		fprintf(f, "EXP| %llu new maxima explained (CPU %s), %llu skipped\n",
 			(unsigned long long)x->explained, x->cpus,
 			(unsigned long long)x->skipped);
+	if (x->stack_why[0])
+		fprintf(f, "EXP| %s\n", x->stack_why);
 	for (i = 0; i < n; i++)
 		print_spike(f, x, &top[i]);
 	if (!x->explained)
@@ -121,6 +140,21 @@ static void json_cpus(struct json *j, const char *key, const char *list)
 	json_arr_close(j);
 }
 
+/* Every frame as the trace shows it, and whose stack it is. */
+static void json_stack(struct json *j, const struct xstack *st)
+{
+	int i;
+
+	json_arr_open(j, "stack");
+	for (i = 0; i < st->n; i++)
+		json_str(j, NULL, st->fn[i]);
+	json_arr_close(j);
+	if (st->n)
+		json_str(j, "stack_of", st->of);
+	else
+		json_null(j, "stack_of");
+}
+
 void explain_json(struct json *j, const char *key, const struct explain *x)
 {
 	struct xspike top[EXPLAIN_TOP];
@@ -142,6 +176,10 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 		json_str(j, "trace_out", x->trace_out ? x->trace_out : "");
 	else
 		json_null(j, "trace_out");
+	if (x->stack_why[0])
+		json_str(j, "stack_unavailable", x->stack_why);
+	else
+		json_null(j, "stack_unavailable");
 	json_arr_open(j, "spikes");
 	for (i = 0; i < n; i++) {
 		json_obj_open(j, NULL);
@@ -152,6 +190,7 @@ void explain_json(struct json *j, const char *key, const struct explain *x)
 		json_int(j, "events", top[i].a.events);
 		json_int(j, "steal_ms", top[i].steal_ms);
 		json_causes(j, "causes", top[i].a.c, top[i].a.n);
+		json_stack(j, &top[i].st);
 		json_obj_close(j);
 	}
 	json_arr_close(j);

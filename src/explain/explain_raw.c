@@ -82,6 +82,8 @@ static void put_field(struct xraw_event *e, const char *name, int off, int size)
 		{ "irq", offsetof(struct xraw_event, num) },
 		{ "vec", offsetof(struct xraw_event, num) },
 		{ "name", offsetof(struct xraw_event, name) },
+		{ "size", offsetof(struct xraw_event, size) },
+		{ "caller", offsetof(struct xraw_event, caller) },
 	};
 	size_t i;
 
@@ -99,8 +101,9 @@ static void put_field(struct xraw_event *e, const char *name, int off, int size)
 int xraw_format(struct xraw_event *e, int type, const char *vector, const char *text)
 {
 	const char *line = text, *id = strstr(text, "\nID: ");
+	const char *callers = strstr(text, " caller[");
 	char name[48];
-	int off, size;
+	int off, size, slots;
 
 	memset(e, 0, sizeof(*e));
 	e->type = type;
@@ -114,6 +117,12 @@ int xraw_format(struct xraw_event *e, int type, const char *vector, const char *
 		line = strchr(line, '\n');
 		line = line ? line + 1 : NULL;
 	}
+	/* "unsigned long caller[8]; ... size:64": 8 bytes an address. */
+	slots = callers ? atoi(callers + 8) : 0;
+	if (slots > 0)
+		e->word = e->caller.size / slots;
+	if (type == XEV_STACK && e->word != 4 && e->word != 8)
+		return -1;
 	return e->id > 0 ? 0 : -1;
 }
 
@@ -188,6 +197,17 @@ static int decode(const struct xraw *r, const uint8_t *d, int len, struct xev *e
 		ev->preempted = !(rd(d + e->prev_state.off, e->prev_state.size) & TASK_NOT_RUNNABLE);
 	if (has(&e->num, len))
 		ev->num = (int)rd(d + e->num.off, e->num.size);
+	if (e->type == XEV_STACK) {
+		/* The record holds as many addresses as the kernel kept
+		 * (size), the format's array length notwithstanding. */
+		int room = e->caller.off < len ? (len - e->caller.off) / e->word : 0;
+
+		ev->num = has(&e->size, len) ? (int)rd(d + e->size.off, e->size.size) : 0;
+		if (ev->num > room || ev->num < 0)
+			ev->num = room;
+		ev->stack_at = e->caller.off;
+		return 0;
+	}
 	if (e->type == XEV_SWITCH || e->type == XEV_WAKEUP)
 		str_field(ev->name, d, len, &e->comm, false);
 	else if (e->type == XEV_IRQ_ENTRY || e->type == XEV_IRQ_EXIT)
@@ -242,9 +262,39 @@ int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].ts = (int64_t)ts;
 		out[n].cpu = cpu;
-		if (tl != RB_PADDING && !decode(r, data, (int)(p + total - data), &out[n]))
+		if (tl != RB_PADDING && !decode(r, data, (int)(p + total - data), &out[n])) {
+			if (out[n].type == XEV_STACK)
+				out[n].stack_at += (int)(data - pg);
 			n++;
+		}
 		p += total;
+	}
+	return n;
+}
+
+int xraw_frames(const struct xraw *r, const uint8_t *pg, size_t len,
+		const struct xev *e, uint64_t *pc, int max)
+{
+	const struct xraw_event *f = NULL;
+	uint64_t end;
+	int i, n = 0;
+
+	for (i = 0; i < r->n && !f; i++)
+		if (r->ev[i].type == XEV_STACK)
+			f = &r->ev[i];
+	if (!f || e->type != XEV_STACK || e->stack_at < 0)
+		return 0;
+	end = f->word == 8 ? UINT64_MAX : UINT32_MAX;
+	for (i = 0; i < e->num && n < max; i++) {
+		size_t at = (size_t)e->stack_at + (size_t)i * (size_t)f->word;
+		uint64_t v;
+
+		if (at + (size_t)f->word > len)
+			break;
+		v = rd(pg + at, f->word);
+		if (!v || v == end)	/* older kernels fill the rest so */
+			break;
+		pc[n++] = v;
 	}
 	return n;
 }

@@ -19,6 +19,10 @@ struct xraw_event {
 	int type;		/* XEV_* */
 	char vector[XEV_NAME];	/* irq_vectors: "local_timer" */
 	struct xraw_field pid, prio, comm, prev_pid, prev_state, num, name;
+	/* ftrace/kernel_stack: the frames in it, its return addresses, and
+	 * one address's size (the caller array's size over its length). */
+	struct xraw_field size, caller;
+	int word;
 };
 
 #define XRAW_EVENTS 16
@@ -38,5 +42,10 @@ int xraw_format(struct xraw_event *e, int type, const char *vector, const char *
  * max; a page that follows lost events counts in *lost. */
 int xraw_page(const struct xraw *r, const uint8_t *pg, size_t len, int cpu,
 	      struct xev *out, int max, uint64_t *lost);
+
+/* A stack event e decoded from page pg: its return addresses, at most
+ * max, innermost first (the kernel's end marker ends them). */
+int xraw_frames(const struct xraw *r, const uint8_t *pg, size_t len,
+		const struct xev *e, uint64_t *pc, int max);
 
 #endif

@@ -15,6 +15,8 @@
 #include "measure/clock.h"
 #include "explain/explain_internal.h"
 #include "explain/explain_save.h"
+#include "explain/explain_stack.h"
+#include "explain/explain_trace.h"
 
 static const char *const ev_names[] = {
 	[XEV_NONE] = "none",
@@ -22,6 +24,7 @@ static const char *const ev_names[] = {
 	[XEV_SOFTIRQ_ENTRY] = "softirq_entry", [XEV_SOFTIRQ_EXIT] = "softirq_exit",
 	[XEV_VEC_ENTRY] = "vector_entry", [XEV_VEC_EXIT] = "vector_exit",
 	[XEV_SWITCH] = "sched_switch", [XEV_WAKEUP] = "sched_wakeup",
+	[XEV_STACK] = "<stack trace>",
 };
 
 static void print_event(FILE *f, const struct xev *e)
@@ -48,9 +51,43 @@ static void print_event(FILE *f, const struct xev *e)
 	case XEV_WAKEUP:
 		fprintf(f, " comm=%s pid=%d prio=%d\n", e->name, e->pid, e->prio);
 		break;
+	case XEV_STACK:		/* its frames follow, as the trace shows them */
 	default:
 		fputc('\n', f);
 	}
+}
+
+/* A stack event and its frames, " => function" a line, as the trace
+ * shows them; nothing if its frames were overwritten since. */
+static void print_stack(FILE *f, const struct xev *e, const struct xtrace *t,
+			const struct xsyms *syms)
+{
+	uint64_t pc[XSTACK_FRAMES];
+	int i, n = xtrace_stack(t, e->cpu, e, pc);
+
+	if (n)
+		print_event(f, e);
+	for (i = 0; i < n; i++) {
+		const char *name = xsym_get(syms, pc[i]);
+
+		if (name)
+			fprintf(f, " => %s\n", name);
+		else
+			fprintf(f, " => 0x%llx\n", (unsigned long long)pc[i]);
+	}
+}
+
+/* Name every frame of the window's stacks, one read of kallsyms. */
+static void name_frames(const struct xev *win, int n, const struct xtrace *t,
+			struct xsyms *syms)
+{
+	uint64_t pc[XSYM_BATCH];
+	int i, k = 0;
+
+	for (i = 0; i < n && k + XSTACK_FRAMES <= XSYM_BATCH; i++)
+		if (win[i].type == XEV_STACK)
+			k += xtrace_stack(t, win[i].cpu, &win[i], pc + k);
+	xsym_fill(syms, "/proc/kallsyms", pc, k);
 }
 
 static void print_header(FILE *f, const struct explain *x, const struct xspike *s,
@@ -73,10 +110,17 @@ static void print_header(FILE *f, const struct explain *x, const struct xspike *
 		fprintf(f, "%s %s %lld ns", i ? "," : "", s->a.c[i].label,
 			(long long)s->a.c[i].ns);
 	fputc('\n', f);
+	if (!s->st.n)
+		return;
+	fprintf(f, "# stack of %s:", s->st.of);
+	for (i = 0; i < s->st.n; i++)
+		fprintf(f, " %s%s", i ? "< " : "", s->st.fn[i]);
+	fputc('\n', f);
 }
 
 void explain_save(struct explain *x, const struct xspike *s, int64_t from,
-		  const struct xev *win, int n)
+		  const struct xev *win, int n, const struct xtrace *t,
+		  struct xsyms *syms)
 {
 	char path[PATH_MAX_SAVE];
 	uint64_t k = ++x->saved;
@@ -98,8 +142,12 @@ void explain_save(struct explain *x, const struct xspike *s, int64_t from,
 		return;
 	}
 	print_header(f, x, s, from, k);
+	name_frames(win, n, t, syms);
 	for (i = 0; i < n; i++)
-		print_event(f, &win[i]);
+		if (win[i].type == XEV_STACK)
+			print_stack(f, &win[i], t, syms);
+		else
+			print_event(f, &win[i]);
 	if (fclose(f) && !x->save_failed) {
 		fprintf(stderr, "%s: --trace-out: %s: %s\n", x->prog, path, strerror(errno));
 		x->save_failed = true;

@@ -8,9 +8,14 @@
 
 #define PATH_MAX_SAVE 4200
 
-/* Spike s's window, the events win[0..n) from from on, into the next
+struct xtrace;
+struct xsyms;
+
+/* Spike s's window, the events win[0..n) from from on (their stacks'
+ * frames from t, named through syms), into the next
  * DIR/rtlat-spike-N.txt (x->trace_out). */
 void explain_save(struct explain *x, const struct xspike *s, int64_t from,
-		  const struct xev *win, int n);
+		  const struct xev *win, int n, const struct xtrace *t,
+		  struct xsyms *syms);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@
  * busy CPU; a spike needs 20 ms of look-back and its own window. */
 #define CPU_RING	(1 << 15)
 #define PAGE_EVENTS	1024
+/* Per traced CPU: the last stacks the triggers recorded (one per switch
+ * away from a task and per device interrupt): at most one every other
+ * event, and a spike is attributed soon after its events were read. */
+#define STACK_RING	(CPU_RING / 8)
 /* Events still being committed when a read found the buffer empty. */
 #define COMMIT_SLACK_NS	(1 * NSEC_PER_MSEC)
 
@@ -51,11 +56,19 @@ static const struct {
 
 #define NEVENTS ((int)(sizeof(events) / sizeof(events[0])))
 
+struct xstk {
+	int seq;		/* the stack event's pid */
+	int n;
+	uint64_t pc[XSTACK_FRAMES];
+};
+
 struct cpu_ring {
 	int cpu, fd;
 	struct xev *ev;
 	uint64_t n;		/* events ever put; ev[n % CPU_RING] next */
 	int64_t drained;	/* everything before this was read */
+	struct xstk *stk;
+	int nstk;		/* stacks ever put, modulo INT_MAX + 1 */
 };
 
 struct xtrace {
@@ -137,6 +150,41 @@ int xtrace_enable(struct xtrace *t, const char *dir, const char **what)
 	return 0;
 }
 
+/*
+ * The kernel's stack behind a spike: the stacktrace trigger records one
+ * after each switch away from a task (not the idle one: it delays no
+ * one) and each device interrupt's entry, on the instance's CPUs only
+ * (tracing_cpumask). Not the stacktrace option: that would unwind at
+ * every event, the timer's own too.
+ */
+static const char *const stack_triggers[][2] = {
+	{ "events/sched/sched_switch/trigger", "stacktrace if prev_pid != 0" },
+	{ "events/irq/irq_handler_entry/trigger", "stacktrace" },
+};
+
+int xtrace_stacks(struct xtrace *t, const char *dir, char *why, size_t len)
+{
+	const char *file = "events/ftrace/kernel_stack/format";
+	size_t i;
+	int err;
+
+	if (t->fmt.n == XRAW_EVENTS)
+		err = -ENOSPC;
+	else if (!(err = read_file(dir, file, t->text, sizeof(t->text))) &&
+		 xraw_format(&t->fmt.ev[t->fmt.n], XEV_STACK, NULL, t->text))
+		err = -EINVAL;
+	for (i = 0; !err && i < sizeof(stack_triggers) / sizeof(stack_triggers[0]); i++) {
+		file = stack_triggers[i][0];
+		err = tracefs_write(dir, file, stack_triggers[i][1]);
+	}
+	if (err) {
+		snprintf(why, len, "no kernel stacks: %s: %s", file, strerror(-err));
+		return -1;
+	}
+	t->fmt.n++;
+	return 0;
+}
+
 /* A forked worker (pair -f, request's clients) never reads the buffers:
  * its copies of the descriptors would keep the instance busy, and a
  * cleanup's rmdir from failing, for as long as it lives. */
@@ -177,7 +225,8 @@ int xtrace_open(struct xtrace *t, const char *dir, const bool *on, int ncpu,
 		r->cpu = c;
 		r->fd = -1;
 		r->ev = malloc(sizeof(r->ev[0]) * CPU_RING);
-		if (!r->ev)
+		r->stk = calloc(STACK_RING, sizeof(r->stk[0]));
+		if (!r->ev || !r->stk)
 			goto nomem;
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, c);
 		r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -190,6 +239,18 @@ int xtrace_open(struct xtrace *t, const char *dir, const bool *on, int ncpu,
 nomem:
 	snprintf(err, len, "no memory for the event rings");
 	return -1;
+}
+
+/* A stack's frames out of the page into the CPU's ring of stacks; the
+ * event keeps its number there. */
+static void keep_stack(struct xtrace *t, struct cpu_ring *r, size_t len, struct xev *e)
+{
+	struct xstk *k = &r->stk[(unsigned int)r->nstk % STACK_RING];
+
+	k->n = xraw_frames(&t->fmt, t->page, len, e, k->pc, XSTACK_FRAMES);
+	k->seq = r->nstk;
+	e->pid = r->nstk;
+	r->nstk = r->nstk == INT_MAX ? 0 : r->nstk + 1;
 }
 
 /* What one CPU has, until its buffer is empty (or the pass is long). */
@@ -210,8 +271,11 @@ static uint64_t read_cpu(struct xtrace *t, struct cpu_ring *r)
 		}
 		n = xraw_page(&t->fmt, t->page, (size_t)len, r->cpu, t->decoded,
 			      PAGE_EVENTS, &t->lost_pages);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			if (t->decoded[i].type == XEV_STACK)
+				keep_stack(t, r, (size_t)len, &t->decoded[i]);
 			r->ev[r->n++ % CPU_RING] = t->decoded[i];
+		}
 		got += (uint64_t)n;
 	}
 	return got;
@@ -265,6 +329,20 @@ int xtrace_window(const struct xtrace *t, int cpu, int64_t from, int64_t to,
 	return n;
 }
 
+int xtrace_stack(const struct xtrace *t, int cpu, const struct xev *e, uint64_t *pc)
+{
+	const struct cpu_ring *r = ring_of(t, cpu);
+	const struct xstk *k;
+
+	if (!r || e->type != XEV_STACK || e->pid < 0)
+		return 0;
+	k = &r->stk[(unsigned int)e->pid % STACK_RING];
+	if (k->seq != e->pid)	/* overwritten since */
+		return 0;
+	memcpy(pc, k->pc, sizeof(k->pc[0]) * (size_t)k->n);
+	return k->n;
+}
+
 uint64_t xtrace_lost(const struct xtrace *t)
 {
 	return t->lost_pages;
@@ -282,6 +360,7 @@ void xtrace_free(struct xtrace *t)
 		if (t->rings[i].fd >= 0)
 			close(t->rings[i].fd);
 		free(t->rings[i].ev);
+		free(t->rings[i].stk);
 	}
 	free(t->rings);
 	free(t->page);

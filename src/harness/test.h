@@ -55,13 +55,13 @@ struct test_common {
 #define TEST_EXPLAIN_OPTS(c)							\
 	{ .long_name = "explain", .type = OPT_FLAG, .arg = OPT_ARG_NONE, \
 	  .dest = &(c)->explain,					\
-	  .help = "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance" }, \
+	  .help = "attribute the worst latencies to IRQs, softirqs, tasks, the wake-up or hardware, from tracepoints in rtlat's own tracefs instance, each with the kernel stack of what delayed the thread (the stacktrace trigger)" }, \
 	{ .long_name = "explain-over", .type = OPT_INT, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "US", .max = 10000000, .dest = &(c)->explain_over_us, \
 	  .help = "--explain: every sample over US (at most 5 a second); 0: each new maximum after the warm-up" }, \
 	{ .long_name = "trace-out", .type = OPT_STRING, .arg = OPT_ARG_REQUIRED, \
 	  .argname = "DIR", .dest = &(c)->trace_out,			\
-	  .help = "--explain: save each explained spike's trace window (its CPU's events from 20 ms before the expected wake-up to the actual one, with the figures and causes) as text in DIR/rtlat-spike-N.txt, as rtla's -t; DIR must exist" }
+	  .help = "--explain: save each explained spike's trace window (its CPU's events and kernel stacks from 20 ms before the expected wake-up to the actual one, with the figures, causes and the spike's stack) as text in DIR/rtlat-spike-N.txt, as rtla's -t; DIR must exist" }
 
 /* The option-table entries that set a struct test_common *c. */
 #define TEST_COMMON_OPTS(c, json_help)						\

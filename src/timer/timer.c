@@ -87,7 +87,7 @@ static const struct opt timer_opts[] = {
 	  .choices = timer_device_names },
 	{ .short_name = 't', .type = OPT_INT, .arg = OPT_ARG_REQUIRED,
 	  .argname = "MODE", .max = 3, .dest = OPT_AT(struct timer_config, mode),
-	  .help = "0: user task, 1: in-kernel task, 2: timer IRQ, 3: user task on timerlat's wake-ups (timerlat_fd, Linux 6.5+: the IRQ, thread and return-to-user latency of each; 1-3: the kernel's timerlat tracer)",
+	  .help = "0: user task, 1: in-kernel task, 2: timer IRQ, 3: user task on timerlat's wake-ups (timerlat_fd, Linux 6.5+: the IRQ, thread and return-to-user latency of each, a thread on each CPU of -c; 1-3: the kernel's timerlat tracer; 1 and 2: one CPU)",
 	  .key = "mode" },
 	{ .short_name = 'f', .type = OPT_FLAG, .arg = OPT_ARG_NONE,
 	  .dest = OPT_AT(struct timer_config, freeze),
@@ -193,9 +193,9 @@ static int check_cpus(const struct test_run *t, const struct timer_config *cfg)
 			   twice);
 		return -1;
 	}
-	if (cfg->mode && cfg->cpus.n > 1) {
+	if (cfg->mode && cfg->mode != MODE_TIMERLAT_USER && cfg->cpus.n > 1) {
 		opts_error(t->prog, opts_find(t->opts, 'c', NULL),
-			   "%d CPUs with -t %lld; accepted: one CPU with -t 1, 2 or 3 (several with -t 0)",
+			   "%d CPUs with -t %lld; accepted: one CPU with -t 1 or 2 (several with -t 0 or 3)",
 			   cfg->cpus.n, cfg->mode);
 		return -1;
 	}

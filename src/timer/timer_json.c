@@ -116,7 +116,7 @@ static void json_rts(struct json *j, const struct timer_cpu *c,
 	json_int(j, "actual_s", actual_s);
 	json_int(j, "requested_s", requested_s);
 	if (c->run->cfg->mode)	/* timerlat's, see timer_report_end */
-		json_uint(j, "lost_samples", c->run->tl.lost);
+		json_uint(j, "lost_samples", c->tlr.lost);
 	json_obj_close(j);
 }
 

@@ -150,6 +150,18 @@ static void set_kthread_prio(int cpu, int prio)
 		rt_warn("no kernel thread %s to set to priority %d", want, prio);
 }
 
+/* The run's CPUs as osnoise/cpus takes them: "1", "0,2,3". */
+static void run_cpus(const struct timer_run *run, char *buf, size_t len)
+{
+	size_t at = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < run->ncpu && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? "," : "",
+				       run->cpu[i].cpu);
+}
+
 static int tl_fail(struct timer_run *run, char *err, size_t len,
 		   const char *what, int e)
 {
@@ -239,8 +251,8 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 {
 	struct timer_run *run = c->run;
 	struct timerlat *tl = &run->tl;
-	char val[64], path[256];
-	int e;
+	char val[64], path[320], pipe[64], list[256];
+	int e, i;
 
 	if (tl_take(tl, err, len))
 		return -1;
@@ -249,10 +261,14 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 	tl_read("osnoise/timerlat_period_us", tl->period, sizeof(tl->period));
 	tl_read_clock(tl->clock, sizeof(tl->clock));
 	tl->active = true;
-	tl->pipe_fd = -1;
-	tl->seq0 = tl->skips = tl->pending = tl->last_seq = tl->lost = 0;
-	tl->thr_open = false;
-	tl->len = 0;
+	for (i = 0; i < run->ncpu; i++) {
+		struct tl_reader *r = &run->cpu[i].tlr;
+
+		r->pipe_fd = -1;
+		r->seq0 = r->skips = r->pending = r->last_seq = r->lost = 0;
+		r->thr_open = false;
+		r->len = 0;
+	}
 	snprintf(val, sizeof(val), "%lld", run->cfg->period_us);
 	e = tl_write("osnoise/timerlat_period_us", val);
 	if (e)
@@ -266,8 +282,8 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 			return tl_fail(run, err, len, "osnoise/options NO_OSNOISE_WORKLOAD", e);
 		tl->no_workload = true;
 	}
-	snprintf(val, sizeof(val), "%d", c->cpu);
-	e = tl_write("osnoise/cpus", val);
+	run_cpus(run, list, sizeof(list));
+	e = tl_write("osnoise/cpus", list);
 	if (!e)
 		e = tl_write("trace", "");
 	if (!e)
@@ -276,10 +292,17 @@ int timerlat_start(struct timer_cpu *c, char *err, size_t len)
 		e = tl_write("tracing_on", "1");
 	if (e)
 		return tl_fail(run, err, len, "setting up the tracer", e);
-	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs_dir());
-	tl->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (tl->pipe_fd < 0)
-		return tl_fail(run, err, len, "trace_pipe", -errno);
+	/* -t 3 on several CPUs: a reader per CPU, on its own buffer. */
+	for (i = 0; i < run->ncpu; i++) {
+		if (run->ncpu > 1)
+			snprintf(pipe, sizeof(pipe), "per_cpu/cpu%d/trace_pipe", run->cpu[i].cpu);
+		else
+			snprintf(pipe, sizeof(pipe), "trace_pipe");
+		snprintf(path, sizeof(path), "%s/%s", tracefs_dir(), pipe);
+		run->cpu[i].tlr.pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (run->cpu[i].tlr.pipe_fd < 0)
+			return tl_fail(run, err, len, pipe, -errno);
+	}
 	if (run->cfg->mode == MODE_KERNEL_TASK)
 		set_kthread_prio(c->cpu, (int)run->cfg->prio);
 	return 0;
@@ -289,13 +312,16 @@ void timerlat_stop(struct timer_run *run)
 {
 	struct timerlat *tl = &run->tl;
 	char all[256];
+	int i;
 
 	if (!tl->active)
 		return;
 	tl->active = false;
-	if (tl->pipe_fd >= 0)
-		close(tl->pipe_fd);
-	tl->pipe_fd = -1;
+	for (i = 0; run->cpu && i < run->ncpu; i++) {
+		if (run->cpu[i].tlr.pipe_fd >= 0)
+			close(run->cpu[i].tlr.pipe_fd);
+		run->cpu[i].tlr.pipe_fd = -1;
+	}
 	tl_write("current_tracer", tl->tracer[0] ? tl->tracer : "nop");
 	if (tl->no_workload)
 		tl_write("osnoise/options", "OSNOISE_WORKLOAD");
@@ -323,7 +349,7 @@ void timerlat_stop(struct timer_run *run)
  * periods; on the latency alone, one too few wherever that read crossed
  * a period. Where lines were lost in between, the stamps alone.
  */
-static uint64_t decide_skips(struct timerlat *tl, const struct timerlat_sample *s,
+static uint64_t decide_skips(struct tl_reader *tl, const struct timerlat_sample *s,
 			     int64_t period)
 {
 	uint64_t fired = s->seq - tl->thr_seq, n;
@@ -341,7 +367,7 @@ static uint64_t decide_skips(struct timerlat *tl, const struct timerlat_sample *
 	return n >= tl->thr_min + 2 ? tl->thr_min + 1 : tl->thr_min;
 }
 
-static void note_thread(struct timerlat *tl, const struct timerlat_sample *s,
+static void note_thread(struct tl_reader *tl, const struct timerlat_sample *s,
 			int64_t period)
 {
 	tl->thr_seq = s->seq;
@@ -356,7 +382,7 @@ static void note_thread(struct timerlat *tl, const struct timerlat_sample *s,
  * sampler counts its own; a late stamp would put a sample into a later
  * second.
  */
-static int64_t grid_expiry(struct timerlat *tl, const struct timerlat_sample *s,
+static int64_t grid_expiry(struct tl_reader *tl, const struct timerlat_sample *s,
 			   int64_t period)
 {
 	int64_t at = s->ts - s->lat;
@@ -380,7 +406,7 @@ static int64_t grid_expiry(struct timerlat *tl, const struct timerlat_sample *s,
 static void count_lost(struct timer_cpu *c, const struct timerlat_sample *s,
 		       int64_t exp)
 {
-	struct timerlat *tl = &c->run->tl;
+	struct tl_reader *tl = &c->tlr;
 
 	if (tl->last_seq && s->seq > tl->last_seq + 1 &&
 	    exp - c->start_ns >= TIMER_WARMUP_S * NSEC_PER_SEC)
@@ -412,7 +438,7 @@ static uint64_t skips_measured(const struct timer_cpu *c, int64_t exp,
 static bool take_line(struct timer_feed *sp, const char *line)
 {
 	struct timer_cpu *c = sp->c;
-	struct timerlat *tl = &c->run->tl;
+	struct tl_reader *tl = &c->tlr;
 	int64_t period = c->run->cfg->period_us * NSEC_PER_USEC;
 	bool irq_mode = c->run->cfg->mode == MODE_TIMER_IRQ;
 	struct timerlat_sample s;
@@ -454,7 +480,7 @@ static bool take_line(struct timer_feed *sp, const char *line)
 }
 
 /* Split tl->buf into lines; keep an unfinished last line. */
-static bool take_lines(struct timer_feed *sp, struct timerlat *tl)
+static bool take_lines(struct timer_feed *sp, struct tl_reader *tl)
 {
 	char *buf = tl->buf, *p = buf, *nl;
 	bool more = true;
@@ -475,17 +501,22 @@ static bool take_lines(struct timer_feed *sp, struct timerlat *tl)
 int timerlat_read(struct timer_cpu *c, int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct timerlat *tl = &c->run->tl;
+	struct tl_reader *tl = &c->tlr;
 	struct timer_feed sp;
+	bool empty = true;
 	ssize_t n;
 	int err = 0;
 
 	feed_init(&sp, c, false);
 	tl->len = 0;
 	while (!atomic_load_explicit(&c->run->stop, memory_order_relaxed)) {
-		if (poll(&pfd, 1, 100) <= 0)
+		/* Read until empty, then wait. A CPU's own trace_pipe is
+		 * polled ready only once its buffer is buffer_percent full:
+		 * read it at each timeout too. */
+		if (empty && poll(&pfd, 1, 100) < 0)
 			continue;
 		n = read(fd, tl->buf + tl->len, sizeof(tl->buf) - 1 - tl->len);
+		empty = n < 0 && errno == EAGAIN;
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) {
@@ -505,7 +536,7 @@ void *timer_kernel_reader(void *arg)
 	struct timer_cpu *c = arg;
 
 	prctl(PR_SET_NAME, "rtlat-timerlat");
-	c->error = timerlat_read(c, c->run->tl.pipe_fd);
+	c->error = timerlat_read(c, c->tlr.pipe_fd);
 	atomic_store_explicit(&c->sampler_done, 1, memory_order_release);
 	return NULL;
 }

@@ -257,9 +257,10 @@ static int start_samplers(struct timer_run *run)
 			return -1;
 		c->sampler_started = true;
 	}
-	/* -t 3: rtlat's thread takes timerlat's wake-ups on the one CPU. */
-	if (run->cfg->mode == MODE_TIMERLAT_USER && tlu_start(&run->cpu[0]))
-		return -1;
+	/* -t 3: rtlat's thread takes timerlat's wake-ups on each CPU. */
+	for (i = 0; run->cfg->mode == MODE_TIMERLAT_USER && i < run->ncpu; i++)
+		if (tlu_start(&run->cpu[i]))
+			return -1;
 	return 0;
 }
 
@@ -375,6 +376,7 @@ void timer_report_end(struct timer_run *run)
 {
 	const struct timer_cpu *c = NULL;
 	int err = first_error(run, &c), i;
+	uint64_t lost = 0;
 	char cpus[256];
 
 	if (err)
@@ -393,9 +395,11 @@ void timer_report_end(struct timer_run *run)
 		}
 	}
 	timer_freeze_report(run);
-	if (run->tl.lost)
+	for (i = 0; i < run->ncpu; i++)
+		lost += run->cpu[i].tlr.lost;
+	if (lost)
 		fprintf(stderr, "%s: timerlat's trace lost %llu samples (its buffer overflowed: the reader fell behind); the figures leave them out\n",
-			run->prog, (unsigned long long)run->tl.lost);
+			run->prog, (unsigned long long)lost);
 }
 
 /* Several CPUs: every CPU's figures folded, for RTS's last line, -g, the
@@ -411,6 +415,7 @@ void timer_fold(struct timer_run *run)
 		hist_merge(&run->merged.avg, &run->cpu[i].avg);
 		summary_merge(&run->merged.sum, &run->cpu[i].sum);
 		run->merged.ring.dropped += run->cpu[i].ring.dropped;
+		run->merged.tlr.lost += run->cpu[i].tlr.lost;
 	}
 }
 

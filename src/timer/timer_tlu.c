@@ -3,7 +3,8 @@
  * timer_tlu.c - -t 3, timerlat's user-space mode (Linux 6.5+, as rtla
  * timerlat -u): the tracer runs without its kernel threads
  * (NO_OSNOISE_WORKLOAD, timer_kernel.c), and rtlat's own thread, pinned
- * to the CPU alone at -P, opens osnoise/per_cpu/cpuN/timerlat_fd; each
+ * to its CPU alone at -P (one per CPU of -c), opens that CPU's
+ * osnoise/per_cpu/cpuN/timerlat_fd; each
  * read() arms timerlat's timer, blocks until it fires and returns once
  * the thread runs again. The tracer then writes three samples per
  * activation: the timer IRQ's latency ("irq"), the thread's wake-up in
@@ -31,7 +32,7 @@ static const char *const ctx_names[TL_CTXS] = { "irq", "thread", "user_ret" };
 void tlu_context(struct timer_cpu *c, const struct timerlat_sample *s)
 {
 	const struct timer_config *cfg = c->run->cfg;
-	struct timer_second *x = &c->run->tl.ctx[s->ctx];
+	struct timer_second *x = &c->tlr.ctx[s->ctx];
 	int64_t from = c->start_ns + TIMER_WARMUP_S * NSEC_PER_SEC;
 	int64_t exp = s->ts - s->lat;
 
@@ -77,8 +78,8 @@ static void *tlu_thread(void *arg)
 	}
 	if (fd >= 0)
 		close(fd);
-	atomic_store_explicit(&run->tl.uthread_error, err, memory_order_relaxed);
-	atomic_store_explicit(&run->tl.uthread_done, 1, memory_order_release);
+	atomic_store_explicit(&c->tlr.uthread_error, err, memory_order_relaxed);
+	atomic_store_explicit(&c->tlr.uthread_done, 1, memory_order_release);
 	if (err)
 		atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
 	return NULL;
@@ -86,9 +87,8 @@ static void *tlu_thread(void *arg)
 
 int tlu_start(struct timer_cpu *c)
 {
-	struct timerlat *tl = &c->run->tl;
+	struct tl_reader *tl = &c->tlr;
 	int err, i;
-
 
 	for (i = 0; i < TL_CTXS; i++)
 		second_reset(&tl->ctx[i], 0);
@@ -103,10 +103,10 @@ int tlu_start(struct timer_cpu *c)
 	return 0;
 }
 
-int tlu_stop(struct timer_run *run)
+/* One CPU's thread stopped and joined: its errno, or 0. */
+static int tlu_stop_cpu(struct timer_cpu *c)
 {
-	struct timerlat *tl = &run->tl;
-	int err;
+	struct tl_reader *tl = &c->tlr;
 
 	if (!tl->uthread_started)
 		return 0;
@@ -116,25 +116,50 @@ int tlu_stop(struct timer_run *run)
 	}
 	pthread_join(tl->uthread, NULL);
 	tl->uthread_started = false;
-	err = atomic_load_explicit(&tl->uthread_error, memory_order_relaxed);
-	if (!err)
+	return atomic_load_explicit(&tl->uthread_error, memory_order_relaxed);
+}
+
+int tlu_stop(struct timer_run *run)
+{
+	int i, err, failed = -1, first = 0;
+
+	for (i = 0; run->cpu && i < run->ncpu; i++) {
+		err = tlu_stop_cpu(&run->cpu[i]);
+		if (err && failed < 0) {
+			failed = i;
+			first = err;
+		}
+	}
+	if (failed < 0)
 		return 0;
-	snprintf(tl->error, sizeof(tl->error), "timerlat: osnoise/per_cpu/cpu%d/timerlat_fd: %s",
-		 run->cpu[0].cpu, strerror(err));
-	fprintf(stderr, "%s: %s\n", run->prog, tl->error);
+	snprintf(run->tl.error, sizeof(run->tl.error), "timerlat: osnoise/per_cpu/cpu%d/timerlat_fd: %s",
+		 run->cpu[failed].cpu, strerror(first));
+	fprintf(stderr, "%s: %s\n", run->prog, run->tl.error);
 	return -1;
 }
 
 void tlu_json(struct json *j, const struct timer_run *run)
 {
-	int i;
+	int i, k;
 
 	if (run->cfg->mode != MODE_TIMERLAT_USER)
 		return;
 	json_obj_open(j, "timerlat_contexts");
 	for (i = 0; i < TL_CTXS; i++) {
-		const struct timer_second *x = &run->tl.ctx[i];
+		struct timer_second all, *x = &all;
 
+		/* Over every CPU's thread. */
+		second_reset(x, 0);
+		for (k = 0; k < run->ncpu; k++) {
+			const struct timer_second *y = &run->cpu[k].tlr.ctx[i];
+
+			if (!y->n)
+				continue;
+			x->n += y->n;
+			x->sum += y->sum;
+			x->min = y->min < x->min ? y->min : x->min;
+			x->max = y->max > x->max ? y->max : x->max;
+		}
 		json_obj_open(j, ctx_names[i]);
 		json_uint(j, "samples", x->n);
 		json_int(j, "min_ns", x->n ? x->min : 0);

@@ -205,17 +205,25 @@ struct timer_wait_ops {
  */
 struct timerlat {
 	bool active;
-	int pipe_fd;
 	char tracer[64];
 	char on[8];		/* tracing_on */
 	char cpus[256];
 	char period[32];
 	char clock[32];
-	/*
-	 * The reader's (timer_kernel.c). Activation #N's expiry is on the
-	 * timer's grid: origin + period * (N - seq0 + the skips before it),
-	 * which the trace's stamps only anchor.
-	 */
+	char error[320];	/* why it could not start, for the JSON */
+	/* -t 3: the OSNOISE_WORKLOAD option cleared (to be set again). */
+	bool no_workload;
+};
+
+/*
+ * One CPU's reader of the tracer's samples (timer_kernel.c): its pipe
+ * (trace_pipe, or per_cpu/cpuN/trace_pipe with -t 3 on several CPUs) and
+ * state. Activation #N's expiry is on the timer's grid: origin + period
+ * * (N - seq0 + the skips before it), which the trace's stamps only
+ * anchor.
+ */
+struct tl_reader {
+	int pipe_fd;
 	int64_t origin;		/* the grid's start, on the trace's clock */
 	int64_t last_exp;	/* the last sample's expiry on it */
 	uint64_t seq0;		/* the activation at origin; 0: none yet */
@@ -230,11 +238,8 @@ struct timerlat {
 	uint64_t thr_min;	/* the skips its latency implies at least */
 	size_t len;		/* an unfinished line in buf */
 	char buf[TIMERLAT_BUF];
-	char error[320];	/* why it could not start, for the JSON */
-	/* -t 3 (timer_tlu.c): the OSNOISE_WORKLOAD option cleared (to be
-	 * set again), rtlat's thread on timerlat_fd, and each context's
-	 * samples as the reader parsed them. */
-	bool no_workload;
+	/* -t 3 (timer_tlu.c): rtlat's thread on this CPU's timerlat_fd, and
+	 * each context's samples as the reader parsed them. */
 	pthread_t uthread;
 	bool uthread_started;
 	atomic_int uthread_done;	/* the thread writes, main reads */
@@ -317,6 +322,8 @@ struct timer_cpu {
 	uint64_t cycles;		/* wake-ups measured */
 	/* --explain: the spikes noted by the sampler; NULL when off. */
 	struct explain_src *explain;
+	/* -t 1|2|3: the tracer's samples of this CPU (its reader thread). */
+	struct tl_reader tlr;
 	/* Written by the display thread only. */
 	struct timer_summary sum;
 	struct layer layer;		/* always-on per-second counters */

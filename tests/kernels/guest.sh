@@ -109,9 +109,10 @@ c_timer() {
 }
 
 # -t 3: rtlat's thread on timerlat_fd (6.12 measures; 6.1 refuses in one
-# line, exit 2), with 100 us of its own work after each wake-up.
+# line, exit 2), with 100 us of its own work after each wake-up; on every
+# CPU, a thread on each one's timerlat_fd.
 c_timerlatu() {
-	$R timer -t 3 -c 1 -p 1000 -T "$TL_S" -l 2 --user-work 100 --json "$out/timerlatu.json"
+	$R timer -t 3 -c all -p 1000 -T "$TL_S" -l 2 --user-work 100 --json "$out/timerlatu.json"
 	rc=$?
 	# the tracer as rtlat found it: nop, timerlat's kernel threads on
 	{ cat $T/current_tracer; cat $T/osnoise/options 2>/dev/null; } > "$out/timerlatu.after"
@@ -273,6 +274,12 @@ c_osnoise() {
 	return $rc
 }
 
+# --explain's cost against rtla's (bench/explain/vs-rtla; issue 47): not
+# a check of make check or check-kernels, CHECKS=benchexplain runs it.
+c_benchexplain() {
+	OUT="$out/benchexplain" && mkdir -p "$OUT" && OUT=$OUT bench/explain/vs-rtla
+}
+
 now > "$out/boot_s"
 setup
 : > "$out/times"
@@ -297,6 +304,7 @@ for c in "$@"; do
 	deadline) check deadline c_deadline ;;
 	hwlat) check hwlat c_hwlat ;;
 	osnoise) check osnoise c_osnoise ;;
+	benchexplain) check benchexplain c_benchexplain ;;
 	*) echo "guest.sh: no check $c" >&2; exit 2 ;;
 	esac
 done

@@ -337,6 +337,15 @@ def test_explain_names_the_hog_as_a_task():
     assert len(windows) == x["explained"], windows
     assert any(re.search(rf"(prev|next)_pid={hog}\b", w.read_text())
                for w in windows), windows
+    # the stack behind it (issue 47): the hog's own as it let the CPU go,
+    # from the stacktrace trigger on sched_switch, named from kallsyms;
+    # the windows hold the stacks as the trace shows them
+    assert x["stack_unavailable"] is None, x["stack_unavailable"]
+    mine = [s for s in x["spikes"] if (s["stack_of"] or "").endswith(f"[{hog}]")]
+    assert mine, [(s["stack_of"], s["causes"][0]["cause"]) for s in x["spikes"]]
+    assert any(f.endswith("schedule") for f in mine[0]["stack"]), mine[0]["stack"]
+    assert any(re.search(r"CPU 1: <stack trace>\n => \w", w.read_text())
+               for w in windows), windows
 
 
 def test_explain_names_threaded_handlers_as_tasks():
@@ -459,9 +468,10 @@ def test_timerlat_user_mode_refused_on_61_in_one_line():
 
 
 def test_timerlat_user_mode_measures_on_612():
-    """bookworm's 6.12 RT kernel: rtlat's own thread takes timerlat's
-    wake-ups (-t 3); every context has samples, the series is the
-    thread's, the tracer is restored and nothing is left behind."""
+    """bookworm's 6.12 RT kernel: rtlat's own threads take timerlat's
+    wake-ups (-t 3), one on each CPU (-c all); every context has samples,
+    the series is the threads', the tracer is restored and nothing is left
+    behind."""
     d = results("rt612")
     got = times(d)
     release = (d / "info.out").read_text().splitlines()[0]
@@ -472,6 +482,11 @@ def test_timerlat_user_mode_measures_on_612():
     assert j["settings"]["mode"] == 3
     assert j["settings"]["mode_name"] == "user task on timerlat's wake-ups (timerlat_fd)"
     assert j["latency"]["samples"] > 0
+    # -c all: a thread on each CPU's timerlat_fd, each CPU measured
+    assert j["settings"]["cpus"] == [0, 1], j["settings"]
+    assert [c["cpu"] for c in j["cpus"]] == [0, 1]
+    assert all(c["latency"]["samples"] > 0 for c in j["cpus"]), j["cpus"]
+    assert sum(c["latency"]["samples"] for c in j["cpus"]) == j["latency"]["samples"]
     ctx = j["timerlat_contexts"]
     for c in ("irq", "thread", "user_ret"):
         assert ctx[c]["samples"] > 0, (c, ctx)

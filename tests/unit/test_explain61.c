@@ -19,7 +19,8 @@
 #define FIX "tests/fixtures/tracefs-6.1-rt/"
 #define NEV 512
 
-static size_t slurp(const char *name, char *buf, size_t len)
+/* A fixture file whole, NUL-terminated (the other tests' too). */
+size_t unit_slurp(const char *name, char *buf, size_t len)
 {
 	FILE *f = fopen(name, "rb");
 	size_t n = 0;
@@ -50,11 +51,11 @@ static void load_formats(struct xraw *r)
 	char path[256];
 	int i;
 
-	slurp(FIX "events/header_page", text, sizeof(text));
+	unit_slurp(FIX "events/header_page", text, sizeof(text));
 	CHECK(!xraw_header(r, text));
 	for (i = 0; i < (int)(sizeof(fmts) / sizeof(fmts[0])); i++) {
 		snprintf(path, sizeof(path), FIX "events/%s/format", fmts[i].path);
-		slurp(path, text, sizeof(text));
+		unit_slurp(path, text, sizeof(text));
 		CHECK(!xraw_format(&r->ev[r->n], fmts[i].type, fmts[i].vector, text));
 		r->n++;
 	}
@@ -67,7 +68,7 @@ static int text_events(struct xev *ev, int max)
 	char *line, *save = NULL;
 	int n = 0;
 
-	slurp(FIX "cpu0.trace", text, sizeof(text));
+	unit_slurp(FIX "cpu0.trace", text, sizeof(text));
 	for (line = strtok_r(text, "\n", &save); line && n < max;
 	     line = strtok_r(NULL, "\n", &save))
 		if (line[0] != '#' && !xev_parse(line, &ev[n]))
@@ -109,7 +110,7 @@ UNIT_TEST(explain_reads_a_real_6_1_rt_buffer)
 	CHECK_EQ_LL(r.ev[0].prev_pid.off, 28);	/* 24 on a stock kernel */
 	CHECK_EQ_LL(r.ev[0].pid.off, 64);
 	CHECK_EQ_LL(r.ev[2].num.off, 12);
-	nb = xraw_page(&r, page, slurp(FIX "cpu0.raw", (char *)page, sizeof(page)),
+	nb = xraw_page(&r, page, unit_slurp(FIX "cpu0.raw", (char *)page, sizeof(page)),
 		       0, bin, NEV, &lost);
 	nt = text_events(txt, NEV);
 	CHECK(nb >= 20);

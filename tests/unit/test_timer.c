@@ -487,7 +487,7 @@ UNIT_TEST(timer_timerlat_reader)
 	CHECK_EQ_LL(s.max, 7000);
 	CHECK(!ring_pop(&run->ring, &s));
 	CHECK_EQ_LL(run->overruns, 0);
-	CHECK_EQ_LL(run->run->tl.lost, 0);
+	CHECK_EQ_LL(run->tlr.lost, 0);
 	feed_run_free(run);
 }
 
@@ -579,7 +579,7 @@ static void timerlat_busy_check(struct timer_cpu *run, int64_t lat)
 	CHECK(!ring_pop(&run->ring, &s));
 	CHECK_EQ_LL(run->all.n, 23);
 	CHECK_EQ_LL(run->overruns, 5);
-	CHECK_EQ_LL(run->run->tl.lost, 2);
+	CHECK_EQ_LL(run->tlr.lost, 2);
 	CHECK_EQ_LL(run->all.max, lat);
 	feed_run_free(run);
 }

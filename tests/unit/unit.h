@@ -16,6 +16,9 @@ struct unit_test {
 
 extern int unit_failures;
 void unit_register(struct unit_test *t);
+/* A fixture file whole, NUL-terminated; CHECKs it is not empty
+ * (test_explain61.c). */
+size_t unit_slurp(const char *name, char *buf, size_t len);
 
 #define UNIT_TEST(name)							\
 	static void name(void);						\
