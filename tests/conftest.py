@@ -794,6 +794,23 @@ def fixture_json(*path):
     return json.loads(FIXTURES.joinpath(*path).read_text())
 
 
+class _HogWatch(subprocess.Popen):
+    """Every process a test starts (subprocess.run and Popen, directly or
+    through the helpers above): one that runs rtlat with a test that keeps
+    a CPU busy at SCHED_FIFO first takes the cross-group lock exclusively
+    for the rest of the test (tests/rtlock.py)."""
+
+    def __init__(self, args, *a, **kw):
+        if isinstance(args, (list, tuple)):
+            words = [str(w) for w in args]
+            if RTLAT in words:
+                rtlock.hog_for_the_test(words[words.index(RTLAT) + 1:])
+        super().__init__(args, *a, **kw)
+
+
+subprocess.Popen = _HogWatch
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Each test under make check's cross-group lock (tests/rtlock.py),

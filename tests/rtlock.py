@@ -21,6 +21,7 @@ unset) nothing is locked.
 import contextlib
 import fcntl
 import os
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,10 +38,11 @@ class _Lock:
     def __init__(self):
         self.fds = None
         self.mode = None
+        self.mutex = threading.Lock()     # a test's threads start runs too
 
     def _open(self):
         if self.fds is None:
-            d = ROOT / "build"
+            d = Path(os.environ.get("RTLAT_RTLOCK_DIR", ROOT / "build"))
             d.mkdir(exist_ok=True)
             self.fds = tuple(os.open(d / f".rt-hog-{n}.lock", os.O_RDWR | os.O_CREAT, 0o666)
                              for n in ("turnstile", "lock"))
@@ -48,6 +50,10 @@ class _Lock:
 
     def hold(self, mode):
         """Hold the lock in mode (None: not at all), from whatever is held."""
+        with self.mutex:
+            self._hold(mode)
+
+    def _hold(self, mode):
         if not ACTIVE or mode == self.mode:
             return
         gate, lock = self._open()
@@ -88,10 +94,46 @@ def test_ended(hog, next_hog):
 @contextlib.contextmanager
 def cpu_hog():
     """Around whatever keeps a CPU busy at SCHED_FIFO inside a test (or a
-    fixture): no other group's test runs meanwhile."""
-    before = _LOCK.mode
+    fixture): from here to the test's end no other group's test runs
+    (not given back at the block's end: another thread of the test may
+    have started a hog meanwhile)."""
     _LOCK.hold(fcntl.LOCK_EX)
-    try:
-        yield
-    finally:
-        _LOCK.hold(before)
+    yield
+
+
+# rtlat's tests that keep a CPU busy at SCHED_FIFO for their length: bintime
+# reads the clock without a pause, response's work and sync's test 1 call
+# without one. The suite runs them unless --only leaves them out.
+SPINNERS = ("bintime", "response", "sync")
+
+
+def _prio_zero(args):
+    for i, a in enumerate(args):
+        if a in ("-p", "--prio") and i + 1 < len(args) and args[i + 1] == "0":
+            return True
+        if a in ("-p0", "--prio=0"):
+            return True
+    return False
+
+
+def is_hog(args):
+    """Whether `rtlat ARGS` keeps a CPU busy at SCHED_FIFO."""
+    args = [str(a) for a in args]
+    if not args:
+        return False
+    if args[0] == "suite":
+        for i, a in enumerate(args):
+            only = a[len("--only="):] if a.startswith("--only=") else \
+                args[i + 1] if a == "--only" and i + 1 < len(args) else None
+            if only is not None:
+                return any(t in SPINNERS for t in only.split(","))
+        return True
+    return args[0] in SPINNERS and not _prio_zero(args)
+
+
+def hog_for_the_test(args):
+    """Before starting `rtlat ARGS` in a test: a hog holds the lock
+    exclusively until the test ends (conftest's _HogWatch: every process
+    a test starts)."""
+    if ACTIVE and _LOCK.mode is not None and is_hog(args):
+        _LOCK.hold(fcntl.LOCK_EX)
