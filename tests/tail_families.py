@@ -285,9 +285,10 @@ def timer_json(td):
 def exact_over(fam, n, seed, u, k=K):
     """The run draw(fam, n, seed) gives (the same histogram) with every
     sample over u exact."""
+    k = max(k, int(1.2 * n * float(fam.sf(u))) + 100)
     td = draw(fam, n, seed, k=k)
     while td.exact is None or not len(td.exact) or td.exact[-1] >= u:
-        k *= 4
+        k *= 2
         td = draw(fam, n, seed, k=k)
     return td
 

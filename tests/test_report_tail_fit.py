@@ -258,7 +258,7 @@ def test_point_estimate_matches_pyextremes_and_scipy(name, u_us):
     fit) within 2 %. bench/tail-vs-pyextremes compares whole sweeps."""
     pytest.importorskip("pyextremes")
     fam, n, u = tfam.FAMILIES[name], 10 ** 6, u_us * US
-    td = tfam.exact_over(fam, n, 1, u, k=4000)
+    td = tfam.exact_over(fam, n, 1, u)
     x = td.exact[td.exact > u]
     ps = (tfam.HOUR_P, tfam.DAY_P)
     theirs = tfam.pyextremes_levels(x, n, u, ps)[0]
