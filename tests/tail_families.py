@@ -280,3 +280,51 @@ def timer_json(td):
                         "steps": [[t, wall(t), n, 1000, 3000, int(m),
                                    int(m), None] for t, n, m in td.steps]}]}
     return d
+
+
+def exact_over(fam, n, seed, u, k=K):
+    """The run draw(fam, n, seed) gives (the same histogram) with every
+    sample over u exact."""
+    k = max(k, int(1.2 * n * float(fam.sf(u))) + 100)
+    td = draw(fam, n, seed, k=k)
+    while td.exact is None or not len(td.exact) or td.exact[-1] >= u:
+        k *= 2
+        td = draw(fam, n, seed, k=k)
+    return td
+
+
+def pyextremes_levels(x, n, u, ps, boot=0):
+    """pyextremes' POT levels exceeded with probability p per 1 ms cycle
+    (each p in ps), the GPD fitted by maximum likelihood to the samples
+    x over u of a run of n cycles: (levels, lo, hi), the bootstrap 95 %
+    intervals from boot resamples (None without). The run's ends are two
+    samples below u, so pyextremes' span, and its rate, is the run's; no
+    declustering (r half a cycle)."""
+    import pandas as pd
+    from pyextremes import EVA
+    x = np.sort(x[x > u])
+    t = np.sort(np.random.default_rng(0).choice(np.arange(1, n - 1),
+                                                len(x), replace=False))
+    s = pd.Series(np.concatenate([[u - 1], x, [u - 1]]),
+                  index=pd.to_datetime(np.concatenate([[0], t, [n - 1]]),
+                                       unit="ms"))
+    eva = EVA(s)
+    eva.get_extremes(method="POT", threshold=u, r="0.5ms")
+    # the GPD forced: by default pyextremes may choose the exponential
+    # (xi = 0) by its own likelihood ratio test
+    eva.fit_model(model="MLE", distribution="genpareto")
+    hours = [1 / (p * 3.6e6) for p in ps]
+    v, lo, hi = eva.get_return_value(return_period=hours,
+                                     return_period_size="1h",
+                                     alpha=0.95 if boot else None,
+                                     n_samples=boot or 100)
+    return (np.asarray(v, float), np.asarray(lo, float) if boot else None,
+            np.asarray(hi, float) if boot else None)
+
+
+def scipy_levels(x, n, u, ps):
+    """SciPy's genpareto maximum likelihood (location u) levels."""
+    ex = x[x > u] - u
+    c, _, scale = stats.genpareto.fit(ex, floc=0)
+    return [u + stats.genpareto.isf(p * n / len(ex), c, scale=scale)
+            for p in ps]
