@@ -8,6 +8,7 @@ other work runs at the same time, so every figure a script prints is the
 median over interleaved rounds (ours, peer, ours, peer, ...) with the
 spread min-max over those rounds next to it.
 """
+import contextlib
 import json
 import math
 import os
@@ -17,6 +18,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,6 +47,14 @@ LONGRUN_GOAL = 1.01
 # JSON line, appended as it ends (kept if the run is stopped).
 BUDGET_S = float(os.environ.get("BUDGET_S", "0") or 0)
 RAW = os.environ.get("RAW", "")
+# RTLAT_BASE=BIN (issue 49): another build of rtlat (the one before a
+# change) on the same command line as RTLAT, interleaved: the arms are
+# base, new and new again (the A/A), and the verdict is new / base
+# against the same goal as LONGRUN's (see binary_arms()).
+RTLAT_BASE = os.environ.get("RTLAT_BASE", "")
+# Where a run's files go (its JSON, LONGRUN's --samples FILE): a tmpfs,
+# so that a run's writes cost memory copies, not the disk's latency.
+TMPFS = os.environ.get("TMPFS", "/dev/shm")
 
 
 def env_int(name, full, quick):
@@ -78,13 +88,86 @@ def need_tools(prog, tools, package):
         sys.exit(f"{prog}: {' '.join(tools)} missing (apt-get install {package})")
 
 
+def binary_arms(run):
+    """The arms that compare RTLAT_BASE with RTLAT: run(binary) runs one
+    and returns its figures. "new'" (RTLAT again) is the A/A, unless
+    AA=0."""
+    arms = {"base": lambda: run(RTLAT_BASE), "new": lambda: run(RTLAT)}
+    if AA:
+        arms["new'"] = lambda: run(RTLAT)
+    return arms
+
+
+def need_base(prog):
+    if RTLAT_BASE and not os.access(RTLAT_BASE, os.X_OK):
+        sys.exit(f"{prog}: RTLAT_BASE={RTLAT_BASE} is not an executable")
+
+
+def tmpfs_of(path):
+    """Whether path is on a tmpfs (the longest mount point above it in
+    /proc/self/mounts)."""
+    best, kind = "", ""
+    path = os.path.realpath(path)
+    with open("/proc/self/mounts") as f:
+        for line in f:
+            _, mnt, fstype = line.split()[:3]
+            mnt = mnt.replace("\\040", " ")
+            inside = path == mnt or path.startswith(mnt.rstrip("/") + "/")
+            if inside and len(mnt) >= len(best):
+                best, kind = mnt, fstype
+    return kind == "tmpfs"
+
+
+@contextlib.contextmanager
+def scratch(cmd):
+    """A fresh directory on TMPFS for one run, removed after it (also when
+    the run fails): yields (cmd with each "@TMP@" in its words replaced by
+    the directory, the directory). LONGRUN="--samples @TMP@/x.smp" so the
+    file every round writes neither grows nor reaches a disk."""
+    if not tmpfs_of(TMPFS):
+        sys.exit(f"TMPFS={TMPFS} is not a tmpfs: a run's files would be written to disk")
+    d = tempfile.mkdtemp(prefix="rtlat-bench-", dir=TMPFS)
+    try:
+        yield [w.replace("@TMP@", d) for w in cmd], d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+class RunFailed(Exception):
+    """A run that ended in error (on a loaded machine: a CPU another
+    job's real-time loop starved, which rtlat calls an error): its round
+    is dropped, not the measurement."""
+
+
+def run_checked(argv, timeout):
+    """Run argv, its output discarded; RunFailed with its last line on
+    standard error when it exits non-zero."""
+    r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout)
+    if r.returncode:
+        why = (r.stderr.strip().splitlines() or [""])[-1]
+        raise RunFailed(f"{os.path.basename(argv[0])} exit {r.returncode}: {why}")
+
+
+def samples_dropped(d):
+    """Samples --samples could not write (a full ring) in one run's JSON
+    d: a run that dropped some cost less than one that wrote them all,
+    so a bench says so (0 without --samples)."""
+    smp = d.get("samples")
+    if not isinstance(smp, dict):
+        return 0
+    return sum(int(s.get("dropped", 0)) for s in smp.get("series", []))
+
+
 def interleave(variants, rounds, label=""):
     """Run each variant once per round, in turn: {name: [result, ...]}.
     variants: {name: callable}; the order alternates the first runner
-    every round so neither side always runs right after the other."""
+    every round so neither side always runs right after the other. A
+    round where one raised RunFailed is dropped whole (its pairs would
+    compare different moments), said on stdout and in RAW."""
     names = list(variants)
     res = {n: [] for n in names}
-    start = time.monotonic()
+    start, dropped = time.monotonic(), 0
     for r in range(rounds):
         if BUDGET_S and r % 2 == 0 and time.monotonic() - start > BUDGET_S:
             print(f"{label}: BUDGET_S={BUDGET_S:g} reached: {r} of {rounds} rounds",
@@ -92,12 +175,21 @@ def interleave(variants, rounds, label=""):
             break
         order = names if r % 2 == 0 else names[::-1]
         print(f"{label} round {r + 1}/{rounds}", file=sys.stderr, flush=True)
-        row = {n: variants[n]() for n in order}
-        for n in names:
-            res[n].append(row[n])
+        try:
+            row = {n: variants[n]() for n in order}
+        except RunFailed as e:
+            dropped += 1
+            print(f"{label}: round {r + 1} dropped: {e}", flush=True)
+            row = {"dropped": str(e)}
+        else:
+            for n in names:
+                res[n].append(row[n])
         if RAW:
             with open(RAW, "a") as f:
                 print(json.dumps({"round": r + 1, **row}, default=str), file=f)
+    if dropped:
+        print(f"{label}: {dropped} rounds dropped (a run ended in error), "
+              f"{len(res[names[0]])} kept", flush=True)
     return res
 
 
@@ -161,12 +253,25 @@ def longrun_verdict(plus, base, base2):
     again (A/A; None: not run). The paired ratios' median and its 95 % interval; the
     goal is shown when the interval's upper end is <= LONGRUN_GOAL. One
     line, in words where the rounds cannot say it."""
-    rs = paired(plus, base)
+    return ratio_verdict(paired(plus, base),
+                         None if base2 is None else paired(base2, base))
+
+
+def binary_verdict(base, new, new2):
+    """longrun_verdict() for RTLAT_BASE: one figure per round of base,
+    new and new again (None: no A/A); the ratio is new / base, the A/A
+    new again / new."""
+    return ratio_verdict(paired(new, base),
+                         None if new2 is None else paired(new2, new), "new/base")
+
+
+def ratio_verdict(rs, aa, what="with/without"):
+    """The verdict line on paired ratios rs, beside the A/A's aa (None:
+    not run)."""
     _, lo, hi, _ = median_ci(rs)
     ahi = None
-    head = f"with/without {ci_text(rs)}"
-    if base2 is not None:
-        aa = paired(base2, base)
+    head = f"{what} {ci_text(rs)}"
+    if aa is not None:
         ahi = median_ci(aa)[2]
         head += f", A/A {ci_text(aa)}"
     head += f" over {len(rs)} rounds: "
