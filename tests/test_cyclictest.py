@@ -473,6 +473,13 @@ def test_status_signals_as_the_real_one(leakcheck):
                 # Each signal once the run answers it (the real one has
                 # made its file by then), each waited for.
                 wait_file(shm, proc=p)
+                if cmd[0] == REAL:
+                    # Its file comes before its threads, and a SIGUSR2
+                    # before them crashes it (rt-tests 2.4: a NULL
+                    # dereference, status -11 in make check): its two
+                    # threads first.
+                    wait_for(lambda: len(os.listdir(f"/proc/{p.pid}/task")) >= 3,
+                             "the real cyclictest's threads", proc=p)
                 p.send_signal(signal.SIGUSR2)
                 inside = wait_for(lambda: status_file(shm),
                                   "the status block in " + str(shm), proc=p)

@@ -11,12 +11,6 @@ import pytest
 
 from conftest import measuring_tasks, run, running, stop, wait_busy, wait_for, watching
 
-# bintime reads the clock without a pause at SCHED_FIFO 95 and sync's test 1
-# calls without one at 90: they hold their CPUs from every real-time
-# thread below, so no other make check group's test runs beside this
-# file's (tests/rtlock.py).
-pytestmark = pytest.mark.rt_hog
-
 NUM = r"-?\d+(?:\.\d+)?"
 BT_HEAD = re.compile(
     rf"^# bintime: \d+ CPU\(s\), SCHED_FIFO \d+, threshold \d+ us, clock "

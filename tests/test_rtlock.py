@@ -15,7 +15,12 @@ import rtlock
 @pytest.mark.parametrize("args,hog", [
     (["bintime", "-D", "1"], True),
     (["bintime", "-l", "20000", "-p", "0"], False),
-    (["sync", "-l", "200"], True),
+    (["sync", "-l", "200"], False),
+    (["sync", "-l", "0"], True),
+    (["sync", "--test", "switch", "-l", "0", "-D", "3"], True),
+    (["response", "--block", "5", "-l", "0"], True),
+    (["response", "-l", "20"], False),
+    (["response", "-D", "2"], True),
     (["response", "--prio=0"], False),
     (["suite", "--duration", "1"], True),
     (["suite", "--only", "pmq,timer"], False),

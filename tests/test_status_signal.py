@@ -286,14 +286,13 @@ def one_after_another(ts, d):
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory):
-    """Every run of this file, side by side (SPINNERS one after the other)."""
+    """Every run of this file: side by side, then SPINNERS and the suite
+    (whose bintime, response and sync spin too: beside sync, the suite's
+    bintime was starved, exit 1) one after the other."""
     d = tmp_path_factory.mktemp("usr1")
     before = snapshot()
     jobs = {t["name"]: (one_test, t, d) for t in measuring()
             if t["name"] not in SPINNERS}
-    jobs["spinners"] = (one_after_another,
-                        [t for t in measuring() if t["name"] in SPINNERS], d)
-    jobs["suite"] = (suite_run, d)
     jobs["iterations"] = (iterations_run, d)
     if REAL_CYCLICTEST:
         jobs["real-cyclictest"] = (real_cyclictest, d)
@@ -310,7 +309,10 @@ def runs(tmp_path_factory):
         th.start()
     for th in threads:
         th.join()
+    go("spinners", one_after_another, [t for t in measuring() if t["name"] in SPINNERS], d)
     res.update(res.pop("spinners"))
+    with rtlock.cpu_hog():
+        go("suite", suite_run, d)
     return res, settled_leaks(before)
 
 
