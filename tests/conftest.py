@@ -796,16 +796,33 @@ def fixture_json(*path):
 
 class _HogWatch(subprocess.Popen):
     """Every process a test starts (subprocess.run and Popen, directly or
-    through the helpers above): one that runs rtlat with a test that keeps
-    a CPU busy at SCHED_FIFO first takes the cross-group lock exclusively
-    for the rest of the test (tests/rtlock.py)."""
+    through the helpers above): one that runs rtlat (by its path, as a
+    compatible name, or in a shell's command) takes make check's
+    cross-group lock first (tests/rtlock.py): exclusively if it keeps a
+    CPU busy at SCHED_FIFO, shared otherwise. Kept for the test's end,
+    which holds on while one of them still runs."""
+
+    started = []
 
     def __init__(self, args, *a, **kw):
-        if isinstance(args, (list, tuple)):
-            words = [str(w) for w in args]
-            if RTLAT in words:
-                rtlock.hog_for_the_test(words[words.index(RTLAT) + 1:])
+        words = [str(w) for w in args] if isinstance(args, (list, tuple)) else [str(args)]
+        rtlat = None
+        if RTLAT in words:
+            rtlat = words[words.index(RTLAT) + 1:]
+        elif kw.get("executable") == RTLAT:
+            rtlat = words[1:]
+        elif any(RTLAT in w for w in words):
+            rtlat = ["(shell)"]
+        if rtlat is not None:
+            rtlock.run_starts(rtlat)
         super().__init__(args, *a, **kw)
+        if rtlat is not None:
+            _HogWatch.started.append(self)
+
+    @classmethod
+    def any_running(cls):
+        cls.started = [p for p in cls.started if p.poll() is None]
+        return bool(cls.started)
 
 
 subprocess.Popen = _HogWatch
@@ -816,11 +833,12 @@ def pytest_runtest_protocol(item, nextitem):
     """Each test under make check's cross-group lock (tests/rtlock.py),
     its fixtures' set-up and tear-down included: a test marked rt_hog
     (it keeps a CPU busy at SCHED_FIFO) runs while no other group's test
-    does."""
+    does; the others take it as they start rtlat (_HogWatch)."""
     hog = item.get_closest_marker("rt_hog") is not None
     rtlock.test_starts(hog)
     try:
         yield
     finally:
         rtlock.test_ended(hog, nextitem is not None and
-                          nextitem.get_closest_marker("rt_hog") is not None)
+                          nextitem.get_closest_marker("rt_hog") is not None,
+                          _HogWatch.any_running())

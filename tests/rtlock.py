@@ -78,16 +78,32 @@ _LOCK = _Lock()
 
 
 def test_starts(hog):
-    """A test's set-up begins (conftest's pytest_runtest_protocol): the
-    shared lock, or for a hog the exclusive one."""
-    _LOCK.hold(fcntl.LOCK_EX if hog else fcntl.LOCK_SH)
+    """A test's set-up begins (conftest's pytest_runtest_protocol): a test
+    marked as a hog takes the lock exclusively now; any other takes it
+    when it first starts rtlat (run_starts), so that a test that renders,
+    builds or reads files never waits for another group's hog."""
+    if hog:
+        _LOCK.hold(fcntl.LOCK_EX)
 
 
-def test_ended(hog, next_hog):
+def run_starts(args):
+    """rtlat ARGS is about to start in a test: a hog takes the lock
+    exclusively, any other run shared, each until the test ends."""
+    if not ACTIVE:
+        return
+    if is_hog(args):
+        _LOCK.hold(fcntl.LOCK_EX)
+    elif _LOCK.mode is None and not _no_measuring(args):
+        _LOCK.hold(fcntl.LOCK_SH)
+
+
+def test_ended(hog, next_hog, running):
     """A test's tear-down is done: a hog followed by a hog keeps the
     exclusive lock (the other groups wait once for a file's hogs, not
-    once per test); otherwise the lock is given up until the next test."""
-    if not (hog and next_hog):
+    once per test), as does a test that leaves rtlat running (a
+    fixture's process, for the tests after it); otherwise the lock is
+    given up."""
+    if not ((hog and next_hog) or running):
         _LOCK.hold(None)
 
 
@@ -153,9 +169,6 @@ def is_hog(args):
     return args[0] in SPINNERS and not _prio_zero(args) and not _short(args)
 
 
-def hog_for_the_test(args):
-    """Before starting `rtlat ARGS` in a test: a hog holds the lock
-    exclusively until the test ends (conftest's _HogWatch: every process
-    a test starts)."""
-    if ACTIVE and _LOCK.mode is not None and is_hog(args):
-        _LOCK.hold(fcntl.LOCK_EX)
+def _no_measuring(args):
+    """rtlat ARGS measures nothing (its pages, lists, version)."""
+    return not args or args[0].startswith("--") or "--help" in args or "-h" in args

@@ -27,6 +27,7 @@ import rtlock
     (["suite", "--only=pmq,sync"], True),
     (["timer", "-T", "1"], False),
     (["qualify", "--duration", "4"], False),
+    (["(shell)"], False),
     ([], False),
 ])
 def test_which_runs_are_hogs(args, hog):
@@ -38,9 +39,10 @@ import sys, time
 sys.path.insert(0, {tests!r})
 import rtlock
 rtlock.test_starts({hog})
+rtlock.run_starts(["timer", "-T", "1"])
 print("held", flush=True)
 sys.stdin.readline()
-rtlock.test_ended({hog}, False)
+rtlock.test_ended({hog}, False, False)
 """
 
 
@@ -60,8 +62,9 @@ def holder(tmp, hog):
 
 
 def test_a_hog_waits_for_the_tests_running_and_then_runs_alone(tmp_path):
-    """Two groups' tests hold the lock shared; a hog waits until both end;
-    a test that starts while the hog runs waits until it ends."""
+    """Two groups' tests that run rtlat hold the lock shared; a hog waits
+    until both end; a test that starts rtlat while the hog runs waits
+    until it ends."""
     a, b = holder(tmp_path, False), holder(tmp_path, False)
     assert a.stdout.readline() == "held\n" and b.stdout.readline() == "held\n"
     hog = holder(tmp_path, True)
