@@ -83,12 +83,13 @@ def test_every_help_option_is_in_the_man_page(name):
 # Item: each test's page says what it prints and which JSON keys it writes.
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    """One JSON of every test: a short suite, plus cyclictest, doctor,
-    hwlat and osnoise (skipped runs where the kernel has no such tracer)."""
+def results(tmp_path_factory, suite_run):
+    """One JSON of every test: the short suite the report's tests read too
+    (conftest.suite_run: a suite run keeps the CPUs busy, and make check's
+    other groups wait while it does), plus cyclictest, doctor, hwlat and
+    osnoise (skipped runs where the kernel has no such tracer)."""
     d = tmp_path_factory.mktemp("docs-suite")
-    run("suite", "--duration", "1", "-q", "-o", str(d / "suite"))
-    files = {p.stem: p for p in (d / "suite").glob("*.json") if p.stem != "registry"}
+    files = {p.stem: p for p in suite_run[1].glob("*.json") if p.stem != "registry"}
     files["cyclictest"] = d / "cyclictest.json"
     run("cyclictest", "-t", "1", "-i", "1000", "-l", "100", "-q",
         "--json=" + str(files["cyclictest"]))
