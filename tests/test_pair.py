@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+import rtlock
+
 import rtjson
 from conftest import (RTLAT, UNMOUNT_TRACEFS, in_mount_ns, needs_tracefs,
                       registry_compat, registry_names,
@@ -419,8 +421,10 @@ def test_breaktrace_stops_tracing(leakcheck):
 
 def test_end_by_duration(tmp_path, leakcheck):
     js = tmp_path / "d.json"
+    args = ["pmq", "-t", "2", "-i", "1000", "-D", "1", "-q", f"--json={js}"]
+    rtlock.run_starts(args)     # its wait for make check's lock is not the run's
     t0 = time.monotonic()
-    r = run(["pmq", "-t", "2", "-i", "1000", "-D", "1", "-q", f"--json={js}"])
+    r = run(args)
     took = time.monotonic() - t0
     assert r.returncode == 0, r.stderr
     ids, _ = parse_block(r.stdout, 2, timeouts=True)
