@@ -34,6 +34,14 @@ def test_which_runs_are_hogs(args, hog):
     assert rtlock.is_hog(args) is hog
 
 
+@pytest.mark.parametrize("args,sees", [
+    (["doctor"], True), (["doctor", "--json", "x"], True), (["doctor", "--help"], False),
+    (["qualify", "--duration", "4"], True), (["qualify", "--force", "--duration", "4"], False),
+    (["timer", "-T", "1"], False)])
+def test_which_runs_must_see_no_other_groups_hogs(args, sees):
+    assert rtlock.sees_hogs(args) is sees
+
+
 HOLD = """
 import sys, time
 sys.path.insert(0, {tests!r})
