@@ -230,18 +230,18 @@ def standin(tmp_path, steps, tracer="nop"):
 
 
 def test_second_timerlat_run_is_refused(tmp_path, leakcheck):
-    """Two -t 2 runs 0.5 s apart: the second is refused in one line (exit
-    1: the tracer is busy, not bad input) while the first goes on; when
+    """A second -t 2 run once the first has set the tracer: the second is
+    refused in one line (exit 1: the tracer is busy, not bad input) while
+    the first goes on (it was 0.5 s apart: too short under load); when
     both have ended the tracer's files are what they were (the second
     used to restore the first's settings: timerlat left running)."""
     before, after, out = standin(tmp_path, f"""
-RUN -T 2 -q --json {tmp_path}/a.json > {tmp_path}/a.out 2> {tmp_path}/a.err & a=$!
-sleep 0.5
+RUN -T 30 -q --json {tmp_path}/a.json > {tmp_path}/a.out 2> {tmp_path}/a.err & a=$!
+n=0; until grep -q timerlat current_tracer || [ $n -ge 6000 ]; do sleep 0.01; n=$((n + 1)); done
 RUN -T 2 -q --json {tmp_path}/b.json > {tmp_path}/b.out 2> {tmp_path}/b.err & b=$!
-sleep 1
+wait $b; echo $? > {tmp_path}/b.rc
 cat current_tracer > {tmp_path}/during
 kill -INT $a; wait $a; echo $? > {tmp_path}/a.rc
-kill -INT $b 2>/dev/null; wait $b; echo $? > {tmp_path}/b.rc
 """)
     assert after == before
     assert before["current_tracer"] == "nop" and before["tracing_on"] == "0"
@@ -279,15 +279,17 @@ RUN -T 1 -q > {tmp_path}/r.out 2> {tmp_path}/r.err; echo $? > {tmp_path}/r.rc
 def test_tracer_lock_dies_with_its_run(tmp_path, leakcheck):
     """The lock cannot outlive its holder: a run killed (SIGKILL) leaves
     timerlat set, which the next run refuses; once the user resets the
-    tracer to nop, a run takes it again (no lock left behind)."""
+    tracer to nop, a run takes it again (no lock left behind). Each run
+    is signalled once it has set the tracer (a fixed 0.5 s was too short
+    for a loaded make check: the first run was killed before it took it)."""
     before, after, out = standin(tmp_path, f"""
 RUN -T 5 -q > /dev/null 2>&1 & a=$!
-sleep 0.5
+n=0; until grep -q timerlat current_tracer || [ $n -ge 6000 ]; do sleep 0.01; n=$((n + 1)); done
 kill -KILL $a; wait $a
 RUN -T 1 -q > /dev/null 2> {tmp_path}/1.err; echo $? > {tmp_path}/1.rc
 echo nop > current_tracer
 RUN -T 1 -q > /dev/null 2> {tmp_path}/2.err & b=$!
-sleep 0.5
+n=0; until grep -q timerlat current_tracer || [ $n -ge 6000 ]; do sleep 0.01; n=$((n + 1)); done
 kill -INT $b; wait $b; echo $? > {tmp_path}/2.rc
 echo 0-1 > osnoise/cpus; echo 1000 > osnoise/timerlat_period_us
 echo 0 > tracing_on; echo local > trace_clock
