@@ -128,12 +128,18 @@ def test_load_cmd_records_its_status_and_output(tmp_path, marker, leakcheck,
     r = run(["qualify", "--force", "--duration", "4", "--load", "none", "--load-cmd", cmd,
              "-q", "-o", str(d)], timeout=60)
     assert r.returncode == 0, r.stderr
-    load = phase(index_of(d), "load")["load"]
+    command_only(phase(index_of(d), "load")["load"], cmd, status, stopped, tail)
+    gone(marker)
+    leakcheck()
+
+
+def command_only(load, cmd, status, stopped, tail):
+    """A load of --load-cmd alone (qualify's phase, the timer's JSON): no
+    stress-ng, the command's status, whether it was stopped, its last
+    lines."""
     assert load["stress_ng"] is False and load["stressors"] == []
     assert load["cmd"] == {"command": cmd, "exit_status": status,
                            "stopped": stopped, "output_tail": tail}
-    gone(marker)
-    leakcheck()
 
 
 def test_a_stop_signal_in_the_loaded_phase_ends_the_load(tmp_path, marker, leakcheck):
